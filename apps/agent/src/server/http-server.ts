@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { PeerHandler, PeerSocket } from '../session/peer-socket.ts';
+import { type AccessPolicy, authorizeUpgrade, checkHost, checkToken } from './guards.ts';
+import type { Logger } from './logger.ts';
+import { sendText, serveStatic } from './static-files.ts';
+
+/** Inbound messages larger than this close the socket (1009): commands are small. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** Liveness: ping every interval; a peer that has not answered the previous ping is terminated. */
+export const HEARTBEAT_MS = 30_000;
+
+export interface AgentServerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly webDir: string;
+  readonly policy: AccessPolicy;
+  readonly log: Logger;
+  readonly heartbeatMs?: number;
+  /** Called once per authorised WebSocket; returns the session's handler for that socket. */
+  readonly accept: (socket: PeerSocket, remote: string) => PeerHandler;
+}
+
+export interface AgentServer {
+  readonly port: number;
+  readonly host: string;
+  /** Stops accepting, closes every socket with `code`, and resolves when the port is free. */
+  close(code?: number, reason?: string): Promise<void>;
+}
+
+function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
+  const statusText: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+  };
+  const body = `${reason}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText[status] ?? 'Error'}\r\n` +
+      'Content-Type: text/plain; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+function remoteOf(request: IncomingMessage): string {
+  const { remoteAddress, remotePort } = request.socket;
+  return `${remoteAddress ?? '?'}:${remotePort ?? '?'}`;
+}
+
+function adapt(ws: WebSocket): PeerSocket {
+  return {
+    send: (text) => ws.send(text),
+    close: (code, reason) => ws.close(code, reason),
+    bufferedAmount: () => ws.bufferedAmount,
+  };
+}
+
+/** One port: the built web app over HTTP, and the agent protocol on /ws. */
+export async function startAgentServer(options: AgentServerOptions): Promise<AgentServer> {
+  const { policy, log } = options;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_PAYLOAD_BYTES,
+    perMessageDeflate: false,
+    skipUTF8Validation: false,
+  });
+  const alive = new WeakSet<WebSocket>();
+
+  const server: Server = createServer((request, response) => {
+    const hostVerdict = checkHost({ url: request.url ?? '/', headers: request.headers }, policy);
+    if (!hostVerdict.ok) {
+      sendText(response, hostVerdict.status, hostVerdict.reason);
+      return;
+    }
+    const path = new URL(request.url ?? '/', 'http://agent.invalid').pathname;
+    if (path === '/ws') {
+      // A plain GET tells a browser, which cannot see why an upgrade failed, whether its token is good.
+      const tokenVerdict = checkToken({ url: request.url ?? '/', headers: request.headers }, policy);
+      if (!tokenVerdict.ok) {
+        sendText(response, tokenVerdict.status, tokenVerdict.reason);
+        return;
+      }
+      response.setHeader('Upgrade', 'websocket');
+      sendText(response, 426, '/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket) and a token');
+      return;
+    }
+    serveStatic(options.webDir, path, request.method ?? 'GET', response).catch((error: unknown) => {
+      log.error(`serving ${path}: ${String(error)}`);
+      if (!response.headersSent) sendText(response, 500, 'internal error');
+      else response.destroy();
+    });
+  });
+
+  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const verdict = authorizeUpgrade({ url: request.url ?? '/', headers: request.headers }, policy);
+    const remote = remoteOf(request);
+    if (!verdict.ok) {
+      // Log the reason, never the token (the URL carries it, so it is not logged either).
+      log.info(`refused WebSocket from ${remote}: ${verdict.status} ${verdict.reason.split(':')[0]}`);
+      rejectUpgrade(socket, verdict.status, verdict.reason);
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      alive.add(ws);
+      ws.on('pong', () => alive.add(ws));
+      const handler = options.accept(adapt(ws), remote);
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) {
+          ws.close(1003, 'binary frames are not part of the protocol; send JSON text');
+          return;
+        }
+        handler.message(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
+      });
+      ws.on('close', (code, reason) => handler.closed(code, reason.toString('utf8')));
+      ws.on('error', (error) => log.info(`socket ${remote}: ${error.message}`));
+    });
+  });
+
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (!alive.has(ws)) {
+        ws.terminate();
+        continue;
+      }
+      alive.delete(ws);
+      ws.ping();
+    }
+  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  heartbeat.unref();
+
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address: AddressInfo | string | null = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the agent server is not listening on a TCP port');
+
+  return {
+    port: address.port,
+    host: options.host,
+    close: async (code = 1001, reason = 'agent shutting down') => {
+      clearInterval(heartbeat);
+      for (const ws of wss.clients) ws.close(code, reason);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      for (const ws of wss.clients) ws.terminate();
+    },
+  };
+}

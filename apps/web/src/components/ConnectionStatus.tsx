@@ -1,0 +1,94 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Connection } from '../store/connection-slice.ts';
+
+function secondsUntil(time: number, now: number): number {
+  return Math.max(0, Math.ceil((time - now) / 1000));
+}
+
+/** A one-line badge for the header: where the link to the agent stands. */
+export function ConnectionBadge({ connection }: { connection: Connection }) {
+  const { t } = useTranslation();
+  const label: Record<Connection['status'], string> = {
+    'no-token': t('connection.noToken'),
+    connecting: t('connection.connecting', { attempt: connection.status === 'connecting' ? connection.attempt : 1 }),
+    connected: t('connection.connected'),
+    unauthorized: t('connection.unauthorized'),
+    unreachable: t('connection.unreachable'),
+    incompatible: t('connection.incompatible'),
+  };
+  return (
+    <output className={`badge connection connection-${connection.status}`} data-testid="connection" data-state={connection.status}>
+      <span className="dot" aria-hidden="true" />
+      {label[connection.status]}
+      {connection.status === 'connected' && (
+        <span className="badge-detail">
+          {t('connection.connectedDetail', {
+            backend: t(connection.backend === 'acl' ? 'backend.acl' : 'backend.sim'),
+            protocol: connection.protocol,
+            role: t(connection.role === 'driver' ? 'role.driver' : 'role.viewer'),
+          })}
+        </span>
+      )}
+    </output>
+  );
+}
+
+/** The full-page explanation shown whenever the app cannot show memory yet. Never a blank page. */
+export function ConnectionPanel({ connection, onRetry }: { connection: Connection; onRetry: () => void }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (connection.status !== 'unreachable') return undefined;
+    const timer = window.setInterval(() => setNow(Date.now()), 250);
+    return () => window.clearInterval(timer);
+  }, [connection.status]);
+
+  switch (connection.status) {
+    case 'connected':
+      return null;
+    case 'connecting':
+      return (
+        <section className="panel state-panel" aria-live="polite">
+          <h2>{t('connection.connecting', { attempt: connection.attempt })}</h2>
+        </section>
+      );
+    case 'no-token':
+      return (
+        <section className="panel state-panel state-error" role="alert">
+          <h2>{t('connection.noToken')}</h2>
+          <p>{t('connection.noTokenHelp')}</p>
+        </section>
+      );
+    case 'unauthorized':
+      return (
+        <section className="panel state-panel state-error" role="alert">
+          <h2>{t('connection.unauthorized')}</h2>
+          <p>{t('connection.unauthorizedHelp')}</p>
+          <p className="muted">
+            <code>{connection.reason}</code>
+          </p>
+        </section>
+      );
+    case 'unreachable':
+      return (
+        <section className="panel state-panel state-warn" aria-live="polite">
+          <h2>{t('connection.unreachable')}</h2>
+          <p>{t('connection.unreachableHelp', { seconds: secondsUntil(connection.retryAt, now), attempt: connection.attempt })}</p>
+          <button type="button" onClick={onRetry}>
+            {t('connection.retryNow')}
+          </button>
+        </section>
+      );
+    case 'incompatible':
+      return (
+        <section className="panel state-panel state-error" role="alert">
+          <h2>{t('connection.incompatible')}</h2>
+          <p>{t('connection.incompatibleHelp')}</p>
+          <p className="muted">
+            <code>{connection.message}</code>
+          </p>
+        </section>
+      );
+  }
+}

@@ -1,0 +1,35 @@
+import i18next, { type i18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { en } from './en.ts';
+import { zh } from './zh.ts';
+
+export const LANGUAGES = ['en', 'zh'] as const;
+export type Language = (typeof LANGUAGES)[number];
+const STORAGE_KEY = 'pagelens.language';
+
+function isLanguage(value: string | null): value is Language {
+  return value !== null && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** The remembered choice, else the browser's preference, else English. */
+export function initialLanguage(storage: Pick<Storage, 'getItem'>, navigatorLanguage: string): Language {
+  const saved = storage.getItem(STORAGE_KEY);
+  if (isLanguage(saved)) return saved;
+  return navigatorLanguage.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+export function rememberLanguage(storage: Pick<Storage, 'setItem'>, language: Language): void {
+  storage.setItem(STORAGE_KEY, language);
+}
+
+export function createI18n(language: Language): i18n {
+  const instance = i18next.createInstance();
+  void instance.use(initReactI18next).init({
+    lng: language,
+    fallbackLng: 'en',
+    resources: { en: { translation: en }, zh: { translation: zh } },
+    interpolation: { escapeValue: false },
+    initImmediate: false,
+  });
+  return instance;
+}

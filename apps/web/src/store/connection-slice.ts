@@ -1,0 +1,30 @@
+import type { HostInfo, Role } from '@pagelens/core';
+import type { StateCreator } from 'zustand';
+
+/** Every state the link to the agent can be in; the UI shows each one with what to do next. */
+export type Connection =
+  | { readonly status: 'no-token' }
+  | { readonly status: 'connecting'; readonly attempt: number }
+  | {
+      readonly status: 'connected';
+      readonly backend: string;
+      readonly protocol: number;
+      readonly role: Role;
+      readonly sessionId: string;
+      readonly host: HostInfo;
+    }
+  | { readonly status: 'unauthorized'; readonly reason: string }
+  | { readonly status: 'unreachable'; readonly attempt: number; readonly retryAt: number }
+  | { readonly status: 'incompatible'; readonly message: string };
+
+export interface ConnectionSlice {
+  connection: Connection;
+  setConnection(connection: Connection): void;
+}
+
+export const createConnectionSlice: StateCreator<ConnectionSlice, [], [], ConnectionSlice> = (set) => ({
+  connection: { status: 'connecting', attempt: 1 },
+  setConnection: (connection) => set({ connection }),
+});
+
+export const selectConnection = (state: ConnectionSlice): Connection => state.connection;

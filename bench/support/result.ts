@@ -1,0 +1,21 @@
+/** One measured figure, as written to bench/results.json. */
+export interface BenchResult {
+  readonly name: string;
+  readonly value: number;
+  readonly unit: string;
+  readonly higherIsBetter: boolean;
+  /** How it was measured, and the target it is compared with where DESIGN.md sets one. */
+  readonly detail: string;
+}
+
+export interface BenchSuite {
+  readonly name: string;
+  run(): Promise<BenchResult[]>;
+}
+
+/** The value at quantile q (0..1) of already sorted samples, by nearest rank. */
+export function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) throw new Error('no samples');
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}

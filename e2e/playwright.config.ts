@@ -1,0 +1,26 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+
+const executablePath = findChromium();
+
+export default defineConfig({
+  testDir: './specs',
+  outputDir: './test-results',
+  globalSetup: './support/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: process.env.CI !== undefined,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    deviceScaleFactor: 1,
+    // Playwright gives every launch a fresh temporary profile (user-data dir) of its own.
+    launchOptions: { ...(executablePath === undefined ? {} : { executablePath }), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+  },
+});

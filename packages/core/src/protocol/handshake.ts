@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/** Who is on the other end: one driver may call; viewers only watch. */
+export const Role = z.enum(['driver', 'viewer']);
+export type Role = z.infer<typeof Role>;
+
+/** First message from a client. `protocol` is checked against PROTOCOL_VERSION by the agent. */
+export const Hello = z.strictObject({
+  type: z.literal('hello'),
+  protocol: z.number().int().nonnegative(),
+  role: Role,
+  /** The resume token of an earlier driver session, to take it back after a reconnect. */
+  resume: z.string().min(1).max(128).optional(),
+  /** Free text the agent may show to other participants (for example "trainer laptop"). */
+  client: z.string().max(64).optional(),
+});
+export type Hello = z.infer<typeof Hello>;
+
+/** Facts about one device as the backend reports it. */
+export const DeviceInfo = z.strictObject({
+  id: z.number().int().nonnegative(),
+  /** Name of the PageLens device profile in use (for example "Ascend910B2"). */
+  profile: z.string(),
+  socName: z.string(),
+  capabilities: z.array(z.string()),
+});
+export type DeviceInfo = z.infer<typeof DeviceInfo>;
+
+export const HostInfo = z.strictObject({
+  /** "simulated" for the simulator; "observed" when the data come from a real runtime. */
+  provenance: z.enum(['simulated', 'observed']),
+  hostname: z.string(),
+  kernelVersion: z.string(),
+  hostPageSize: z.number().int().positive(),
+  /** Anything the user must know about where the data come from (for example a test double). */
+  note: z.string().optional(),
+});
+export type HostInfo = z.infer<typeof HostInfo>;
+
+/** The agent's answer to a valid hello. */
+export const Welcome = z.strictObject({
+  type: z.literal('welcome'),
+  protocol: z.number().int().nonnegative(),
+  sessionId: z.string(),
+  role: Role,
+  /** Present for drivers: send it as `hello.resume` to get this session back after a reconnect. */
+  resumeToken: z.string().optional(),
+  backend: z.string(),
+  host: HostInfo,
+  devices: z.array(DeviceInfo),
+  /** The sequence number of the last event included in the snapshot that follows. */
+  seq: z.number().int().nonnegative(),
+});
+export type Welcome = z.infer<typeof Welcome>;

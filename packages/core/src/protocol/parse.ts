@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import { AgentMessage, ClientMessage } from './messages.ts';
+
+export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string; field?: string };
+
+/** Longest text of a received value quoted back in an error message. */
+const QUOTE_LIMIT = 60;
+
+function quote(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > QUOTE_LIMIT ? `${text.slice(0, QUOTE_LIMIT)}…` : text;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let node: unknown = root;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = Reflect.get(node, key);
+  }
+  return node;
+}
+
+/** Turns the first schema issue into one sentence: field, what was received, what is allowed. */
+export function describeIssue(root: unknown, error: z.ZodError): { message: string; field?: string } {
+  const issue = error.issues[0];
+  if (issue === undefined) return { message: 'invalid message' };
+  const field = issue.path.map(String).join('.');
+  const received = valueAt(root, issue.path);
+  const where = field === '' ? 'message' : `field "${field}"`;
+  const got = received === undefined ? 'nothing' : quote(received);
+  const message = `${where}: received ${got}; ${issue.message}`;
+  return field === '' ? { message } : { message, field };
+}
+
+function parseJson(text: string): ParseResult<unknown> {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (cause) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return { ok: false, message: `not valid JSON (${reason}); every message is one JSON object` };
+  }
+}
+
+function parseWith<T>(schema: z.ZodType<T>, text: string): ParseResult<T> {
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const result = schema.safeParse(json.value);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, ...describeIssue(json.value, result.error) };
+}
+
+export function parseClientMessage(text: string): ParseResult<ClientMessage> {
+  return parseWith(ClientMessage, text);
+}
+
+export function parseAgentMessage(text: string): ParseResult<AgentMessage> {
+  return parseWith(AgentMessage, text);
+}
