@@ -1,0 +1,187 @@
+import { isHex, parseHex } from '../units/hex.ts';
+import { ACL_FUNCTIONS, type AclFunctionName, type StructName, type ValueType } from './functions.ts';
+
+/**
+ * Checks that the arguments of a call have the runtime shapes the catalogue demands: integers in
+ * their C ranges, sizes that are safe integers, pointers as "0x…", structs with their C fields.
+ * It does not judge values (that is the runtime's job, which answers with an ACL code); it
+ * refuses what could never be a C value, naming the field, what was received and what is allowed.
+ */
+export type ArgCheck = { ok: true } | { ok: false; field: string; message: string };
+
+type FieldSpec = Readonly<Record<string, ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }>>;
+
+const LOCATION = { t: 'struct', struct: 'aclrtMemLocation' } as const;
+
+const STRUCT_FIELDS: Readonly<Record<StructName, FieldSpec>> = {
+  aclrtMemLocation: { id: { t: 'uint' }, type: { t: 'enum', enum: 'aclrtMemLocationType' } },
+  aclrtPhysicalMemProp: {
+    handleType: { t: 'enum', enum: 'aclrtMemHandleType' },
+    allocationType: { t: 'enum', enum: 'aclrtMemAllocationType' },
+    memAttr: { t: 'enum', enum: 'aclrtMemAttr' },
+    location: LOCATION,
+    reserve: { t: 'u64' },
+  },
+  aclrtMemAccessDesc: { flags: { t: 'enum', enum: 'aclrtMemAccessFlags' }, location: LOCATION, rsv: { t: 'bytes' } },
+  aclrtMallocConfig: {},
+  aclrtPtrAttributes: { location: LOCATION, pageSize: { t: 'uint' } },
+};
+
+const MAX_ARRAY = 1024;
+const MAX_STRING = 4096;
+const INT32_MIN = -(2 ** 31);
+const UINT32_LIMIT = 2 ** 32;
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+function bad(field: string, value: unknown, allowed: string): ArgCheck {
+  return { ok: false, field, message: `${field}: received ${describe(value)}; expected ${allowed}` };
+}
+
+const OK: ArgCheck = { ok: true };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function checkInteger(field: string, value: unknown, min: number, limit: number, what: string): ArgCheck {
+  if (typeof value !== 'number' || !Number.isInteger(value)) return bad(field, value, what);
+  if (value < min || value >= limit) return bad(field, value, what);
+  return OK;
+}
+
+function checkValue(field: string, type: ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }, value: unknown): ArgCheck {
+  switch (type.t) {
+    case 'int':
+      return checkInteger(field, value, INT32_MIN, 2 ** 31, 'an int32_t integer');
+    case 'uint':
+      return checkInteger(field, value, 0, UINT32_LIMIT, 'a uint32_t integer (0 to 4294967295)');
+    case 'optionalInt':
+      return value === undefined ? OK : checkInteger(field, value, INT32_MIN, UINT32_LIMIT, 'an integer');
+    case 'size':
+    case 'u64':
+      if (typeof value === 'number' && value >= 2 ** 53) return bad(field, value, 'an integer below 2^53 (PageLens keeps sizes exact)');
+      return checkInteger(field, value, 0, 2 ** 53, 'a whole number ≥ 0');
+    case 'enum':
+    case 'flags':
+      return checkInteger(field, value, INT32_MIN, UINT32_LIMIT, `a ${type.enum} value`);
+    case 'ptr':
+    case 'handle': {
+      if (!isHex(value)) return bad(field, value, 'a pointer written as 0x followed by 1 to 16 hex digits ("0x0" for NULL)');
+      const parsed = parseHex(value);
+      return parsed.ok ? OK : { ok: false, field, message: `${field}: ${parsed.message}` };
+    }
+    case 'string':
+      if (value === null) return OK;
+      if (typeof value !== 'string' || value.length > MAX_STRING)
+        return bad(field, value, `a string of at most ${MAX_STRING} characters, or null`);
+      return OK;
+    case 'bytes':
+      if (value === undefined) return OK;
+      if (!Array.isArray(value) || value.length > 64 || !value.every((b) => Number.isInteger(b) && b >= 0 && b < 256)) {
+        return bad(field, value, 'an array of byte values');
+      }
+      return OK;
+    case 'intArray':
+      if (!Array.isArray(value) || value.length > MAX_ARRAY) return bad(field, value, `an array of at most ${MAX_ARRAY} int32_t values`);
+      for (const [index, item] of value.entries()) {
+        const check = checkInteger(`${field}[${index}]`, item, INT32_MIN, 2 ** 31, 'an int32_t integer');
+        if (!check.ok) return check;
+      }
+      return OK;
+    case 'struct':
+      return value === null ? OK : checkStruct(field, type.struct, value);
+    case 'structArray':
+      if (!Array.isArray(value) || value.length > MAX_ARRAY)
+        return bad(field, value, `an array of at most ${MAX_ARRAY} ${type.struct} objects`);
+      for (const [index, item] of value.entries()) {
+        const check = checkStruct(`${field}[${index}]`, type.struct, item);
+        if (!check.ok) return check;
+      }
+      return OK;
+  }
+}
+
+function checkMallocConfig(field: string, value: Record<string, unknown>): ArgCheck {
+  const { attrs, numAttrs } = value;
+  const count = checkValue(`${field}.numAttrs`, { t: 'size' }, numAttrs);
+  if (!count.ok) return count;
+  if (!Array.isArray(attrs) || attrs.length > 64)
+    return bad(`${field}.attrs`, attrs, 'an array of at most 64 aclrtMallocAttribute objects');
+  for (const [index, attr] of attrs.entries()) {
+    const path = `${field}.attrs[${index}]`;
+    if (!isRecord(attr)) return bad(path, attr, 'an object {attr, value}');
+    const kind = checkValue(`${path}.attr`, { t: 'enum', enum: 'aclrtMallocAttrType' }, attr.attr);
+    if (!kind.ok) return kind;
+    if (!isRecord(attr.value)) return bad(`${path}.value`, attr.value, 'an object with moduleId, deviceId or vaFlag');
+    for (const [key, member] of Object.entries(attr.value)) {
+      if (key !== 'moduleId' && key !== 'deviceId' && key !== 'vaFlag')
+        return bad(`${path}.value.${key}`, member, 'only moduleId, deviceId or vaFlag');
+      const check = checkValue(`${path}.value.${key}`, { t: 'optionalInt' }, member);
+      if (!check.ok) return check;
+    }
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'attrs' && key !== 'numAttrs') return bad(`${field}.${key}`, value[key], 'only the fields attrs and numAttrs');
+  }
+  return OK;
+}
+
+function checkStruct(field: string, struct: StructName, value: unknown): ArgCheck {
+  if (!isRecord(value)) return bad(field, value, `a ${struct} object`);
+  if (struct === 'aclrtMallocConfig') return checkMallocConfig(field, value);
+  const fields = STRUCT_FIELDS[struct];
+  for (const [name, type] of Object.entries(fields)) {
+    const check = checkValue(`${field}.${name}`, type, value[name]);
+    if (!check.ok) return check;
+  }
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(fields, key))
+      return bad(`${field}.${key}`, value[key], `only the fields of ${struct}: ${Object.keys(fields).join(', ')}`);
+  }
+  return OK;
+}
+
+/** Checks every input parameter of `fn` in `args` (an object keyed by C parameter names). */
+export function checkArgs(fn: AclFunctionName, args: unknown): ArgCheck {
+  if (!isRecord(args)) return bad('args', args, 'an object keyed by the C parameter names');
+  const params = ACL_FUNCTIONS[fn].params;
+  for (const param of params) {
+    if (param.dir !== 'in') continue;
+    if (!Object.hasOwn(args, param.name)) {
+      return {
+        ok: false,
+        field: param.name,
+        message: `${param.name}: missing; ${fn} takes ${inputNames(fn).join(', ') || 'no arguments'}`,
+      };
+    }
+    const check = checkValue(param.name, param.value, args[param.name]);
+    if (!check.ok) return check;
+  }
+  for (const key of Object.keys(args)) {
+    if (!params.some((param) => param.dir === 'in' && param.name === key)) {
+      const out = params.some((param) => param.dir === 'out' && param.name === key);
+      return {
+        ok: false,
+        field: key,
+        message: out
+          ? `${key}: is an out-parameter of ${fn}; its value comes back in the result, do not pass it`
+          : `${key}: ${fn} has no such parameter; it takes ${inputNames(fn).join(', ') || 'no arguments'}`,
+      };
+    }
+  }
+  return OK;
+}
+
+export function inputNames(fn: AclFunctionName): string[] {
+  return ACL_FUNCTIONS[fn].params.filter((param) => param.dir === 'in').map((param) => param.name);
+}

@@ -1,0 +1,310 @@
+/**
+ * The catalogue of every ACL function PageLens speaks, with the exact C parameter names and types
+ * of acl-api.md §5. It is the one source of truth for the `AclRuntime` interface (its types are
+ * derived from this table), the wire `call` validation, the koffi declarations, the C interpreter
+ * and the action forms in the web app.
+ */
+
+/** How one C value is represented in PageLens (and on the wire). */
+export type ValueType =
+  | { readonly t: 'int' } // int32_t: a safe integer in [-2^31, 2^31)
+  | { readonly t: 'uint' } // uint32_t
+  | { readonly t: 'size' } // size_t or uint64_t counting bytes: a safe integer ≥ 0
+  | { readonly t: 'u64' } // uint64_t flags or reserved values: a safe integer ≥ 0
+  | { readonly t: 'ptr' } // void*: "0x…", NULL is "0x0"
+  | { readonly t: 'handle'; readonly of: HandleTypeName } // opaque handle or uint64 share token: "0x…"
+  | { readonly t: 'enum'; readonly enum: string } // a C enum: the number (identifiers accepted on the wire)
+  | { readonly t: 'flags'; readonly enum: string } // OR-able macro bits: the number
+  | { readonly t: 'struct'; readonly struct: StructName }
+  | { readonly t: 'structArray'; readonly struct: StructName; readonly count: string }
+  | { readonly t: 'intArray'; readonly count: string }
+  | { readonly t: 'string' }; // const char*: text or null
+
+export type HandleTypeName = 'aclrtStream' | 'aclrtDrvMemHandle' | 'shareableHandle';
+export type StructName = 'aclrtPhysicalMemProp' | 'aclrtMemAccessDesc' | 'aclrtMallocConfig' | 'aclrtMemLocation' | 'aclrtPtrAttributes';
+
+export interface ParamSpec {
+  readonly name: string;
+  /** The C type exactly as the header writes it. */
+  readonly ctype: string;
+  readonly dir: 'in' | 'out';
+  readonly value: ValueType;
+}
+
+export type FunctionCategory =
+  | 'process'
+  | 'device'
+  | 'stream'
+  | 'device-memory'
+  | 'host-memory'
+  | 'copy'
+  | 'info'
+  | 'vmm'
+  | 'share'
+  | 'peer'
+  | 'error';
+
+export interface FunctionSpec {
+  readonly params: readonly ParamSpec[];
+  /** `aclError` for almost everything; two functions return `const char*`, given as an out-field. */
+  readonly returns: 'aclError' | 'const char*' | 'void*' | 'void';
+  readonly category: FunctionCategory;
+  /** Changes device or host state (refused by the ACL backend without --allow-mutations). */
+  readonly mutates: boolean;
+  /** May block for long on real hardware (the ACL backend runs it off the event loop). */
+  readonly mayBlock: boolean;
+  /** RULES.md IDs that govern it. */
+  readonly rules: readonly string[];
+  /** False for the C library calls `malloc` and `free`, which are not part of ACL. */
+  readonly acl: boolean;
+}
+
+const INT = { t: 'int' } as const;
+const UINT = { t: 'uint' } as const;
+const SIZE = { t: 'size' } as const;
+const U64 = { t: 'u64' } as const;
+const PTR = { t: 'ptr' } as const;
+const STRING = { t: 'string' } as const;
+const STREAM = { t: 'handle', of: 'aclrtStream' } as const;
+const DRV_HANDLE = { t: 'handle', of: 'aclrtDrvMemHandle' } as const;
+const SHAREABLE = { t: 'handle', of: 'shareableHandle' } as const;
+const enumOf = <const E extends string>(name: E) => ({ t: 'enum', enum: name }) as const;
+const flagsOf = <const E extends string>(name: E) => ({ t: 'flags', enum: name }) as const;
+const structOf = <const S extends StructName>(name: S) => ({ t: 'struct', struct: name }) as const;
+
+const input = <const N extends string, const V extends ValueType>(name: N, ctype: string, value: V) =>
+  ({ name, ctype, dir: 'in', value }) as const;
+const output = <const N extends string, const V extends ValueType>(name: N, ctype: string, value: V) =>
+  ({ name, ctype, dir: 'out', value }) as const;
+
+interface Options {
+  readonly returns?: FunctionSpec['returns'];
+  readonly mutates?: boolean;
+  readonly mayBlock?: boolean;
+  readonly acl?: boolean;
+}
+
+function fn<const P extends readonly ParamSpec[]>(category: FunctionCategory, rules: readonly string[], params: P, options: Options = {}) {
+  return {
+    params,
+    returns: options.returns ?? 'aclError',
+    category,
+    mutates: options.mutates ?? false,
+    mayBlock: options.mayBlock ?? false,
+    rules,
+    acl: options.acl ?? true,
+  } as const;
+}
+
+const MALLOC_PARAMS = [
+  output('devPtr', 'void**', PTR),
+  input('size', 'size_t', SIZE),
+  input('policy', 'aclrtMemMallocPolicy', enumOf('aclrtMemMallocPolicy')),
+] as const;
+const MEMCPY_PARAMS = [
+  input('dst', 'void*', PTR),
+  input('destMax', 'size_t', SIZE),
+  input('src', 'const void*', PTR),
+  input('count', 'size_t', SIZE),
+  input('kind', 'aclrtMemcpyKind', enumOf('aclrtMemcpyKind')),
+] as const;
+const M = { mutates: true } as const;
+
+export const ACL_FUNCTIONS = {
+  aclInit: fn('process', ['LT-1'], [input('configPath', 'const char*', STRING)], M),
+  aclFinalize: fn('process', ['LT-1', 'LT-3'], [], { mutates: true, mayBlock: true }),
+  aclrtSetDevice: fn('device', ['LT-2'], [input('deviceId', 'int32_t', INT)], M),
+  aclrtResetDevice: fn('device', ['LT-2', 'LT-3'], [input('deviceId', 'int32_t', INT)], { mutates: true, mayBlock: true }),
+  aclrtResetDeviceForce: fn('device', ['LT-2'], [input('deviceId', 'int32_t', INT)], { mutates: true, mayBlock: true }),
+  aclrtGetDevice: fn('device', ['LT-2'], [output('deviceId', 'int32_t*', INT)]),
+  aclrtGetDeviceCount: fn('device', [], [output('count', 'uint32_t*', UINT)]),
+  aclrtGetSocName: fn('device', [], [output('socName', 'const char*', STRING)], { returns: 'const char*' }),
+  aclrtCreateStream: fn('stream', ['CP-4'], [output('stream', 'aclrtStream*', STREAM)], M),
+  aclrtDestroyStream: fn('stream', ['CP-4'], [input('stream', 'aclrtStream', STREAM)], M),
+  aclrtSynchronizeStream: fn('stream', ['CP-4', 'HM-3'], [input('stream', 'aclrtStream', STREAM)], { mayBlock: true }),
+  aclrtSynchronizeDevice: fn('stream', ['CP-4'], [], { mayBlock: true }),
+  aclrtMalloc: fn('device-memory', ['DM-2', 'DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-7', 'DM-8', 'DM-10', 'DM-11', 'DM-12'], MALLOC_PARAMS, M),
+  aclrtMallocAlign32: fn('device-memory', ['DM-3', 'DM-4'], MALLOC_PARAMS, M),
+  aclrtMallocCached: fn('device-memory', ['DM-3'], MALLOC_PARAMS, M),
+  aclrtMallocWithCfg: fn(
+    'device-memory',
+    ['DM-3', 'DM-8', 'DM-9'],
+    [...MALLOC_PARAMS, input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
+    M,
+  ),
+  aclrtFree: fn('device-memory', ['DM-13'], [input('devPtr', 'void*', PTR)], M),
+  aclrtMallocHost: fn('host-memory', ['HM-2'], [output('hostPtr', 'void**', PTR), input('size', 'size_t', SIZE)], {
+    mutates: true,
+    mayBlock: true,
+  }),
+  aclrtMallocHostWithCfg: fn(
+    'host-memory',
+    ['HM-4', 'HM-6'],
+    [output('ptr', 'void**', PTR), input('size', 'uint64_t', SIZE), input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
+    { mutates: true, mayBlock: true },
+  ),
+  aclrtFreeHost: fn('host-memory', ['HM-2'], [input('hostPtr', 'void*', PTR)], M),
+  aclrtMemcpy: fn('copy', ['CP-1', 'CP-2', 'CP-3', 'HM-1'], MEMCPY_PARAMS, { mutates: true, mayBlock: true }),
+  aclrtMemcpyAsync: fn('copy', ['CP-1', 'CP-2', 'CP-3', 'CP-4', 'HM-3'], [...MEMCPY_PARAMS, input('stream', 'aclrtStream', STREAM)], {
+    mutates: true,
+    mayBlock: true,
+  }),
+  aclrtMemset: fn(
+    'copy',
+    ['CP-2'],
+    [input('devPtr', 'void*', PTR), input('maxCount', 'size_t', SIZE), input('value', 'int32_t', INT), input('count', 'size_t', SIZE)],
+    { mutates: true, mayBlock: true },
+  ),
+  aclrtGetMemInfo: fn(
+    'info',
+    ['DM-15'],
+    [input('attr', 'aclrtMemAttr', enumOf('aclrtMemAttr')), output('free', 'size_t*', SIZE), output('total', 'size_t*', SIZE)],
+  ),
+  aclrtHostRegister: fn(
+    'host-memory',
+    ['HM-5', 'HM-6'],
+    [
+      input('ptr', 'void*', PTR),
+      input('size', 'uint64_t', SIZE),
+      input('type', 'aclrtHostRegisterType', enumOf('aclrtHostRegisterType')),
+      output('devPtr', 'void**', PTR),
+    ],
+    M,
+  ),
+  aclrtHostRegisterV2: fn(
+    'host-memory',
+    ['HM-5'],
+    [input('ptr', 'void*', PTR), input('size', 'uint64_t', SIZE), input('flag', 'uint32_t', flagsOf('ACL_HOST_REG'))],
+    M,
+  ),
+  aclrtHostUnregister: fn('host-memory', ['HM-5'], [input('ptr', 'void*', PTR)], M),
+  aclrtHostGetDevicePointer: fn(
+    'host-memory',
+    ['HM-5', 'HM-6', 'HM-7'],
+    [input('pHost', 'void*', PTR), output('pDevice', 'void**', PTR), input('flag', 'uint32_t', UINT)],
+  ),
+  aclrtPointerGetAttributes: fn(
+    'info',
+    ['HM-7', 'DM-11'],
+    [input('ptr', 'const void*', PTR), output('attributes', 'aclrtPtrAttributes*', structOf('aclrtPtrAttributes'))],
+  ),
+  aclrtMemGetAllocationGranularity: fn(
+    'vmm',
+    ['VM-2', 'VM-3'],
+    [
+      input('prop', 'aclrtPhysicalMemProp*', structOf('aclrtPhysicalMemProp')),
+      input('option', 'aclrtMemGranularityOptions', enumOf('aclrtMemGranularityOptions')),
+      output('granularity', 'size_t*', SIZE),
+    ],
+  ),
+  aclrtMallocPhysical: fn(
+    'vmm',
+    ['VM-2', 'VM-3', 'VM-4', 'VM-10'],
+    [
+      output('handle', 'aclrtDrvMemHandle*', DRV_HANDLE),
+      input('size', 'size_t', SIZE),
+      input('prop', 'const aclrtPhysicalMemProp*', structOf('aclrtPhysicalMemProp')),
+      input('flags', 'uint64_t', U64),
+    ],
+    M,
+  ),
+  aclrtFreePhysical: fn('vmm', ['VM-8'], [input('handle', 'aclrtDrvMemHandle', DRV_HANDLE)], M),
+  aclrtReserveMemAddress: fn(
+    'vmm',
+    ['VM-5', 'VM-10'],
+    [
+      output('virPtr', 'void**', PTR),
+      input('size', 'size_t', SIZE),
+      input('alignment', 'size_t', SIZE),
+      input('expectPtr', 'void*', PTR),
+      input('flags', 'uint64_t', U64),
+    ],
+    M,
+  ),
+  aclrtReleaseMemAddress: fn('vmm', ['VM-8'], [input('virPtr', 'void*', PTR)], M),
+  aclrtMapMem: fn(
+    'vmm',
+    ['VM-6', 'VM-2'],
+    [
+      input('virPtr', 'void*', PTR),
+      input('size', 'size_t', SIZE),
+      input('offset', 'size_t', SIZE),
+      input('handle', 'aclrtDrvMemHandle', DRV_HANDLE),
+      input('flags', 'uint64_t', U64),
+    ],
+    M,
+  ),
+  aclrtUnmapMem: fn('vmm', ['VM-8'], [input('virPtr', 'void*', PTR)], M),
+  aclrtMemSetAccess: fn(
+    'vmm',
+    ['VM-7'],
+    [
+      input('virPtr', 'void*', PTR),
+      input('size', 'size_t', SIZE),
+      input('desc', 'aclrtMemAccessDesc*', { t: 'structArray', struct: 'aclrtMemAccessDesc', count: 'count' } as const),
+      input('count', 'size_t', SIZE),
+    ],
+    M,
+  ),
+  aclrtMemGetAccess: fn(
+    'vmm',
+    ['VM-7'],
+    [input('virPtr', 'void*', PTR), input('location', 'aclrtMemLocation*', structOf('aclrtMemLocation')), output('flag', 'uint64_t*', U64)],
+  ),
+  aclrtMemExportToShareableHandle: fn(
+    'share',
+    ['VM-9'],
+    [
+      input('handle', 'aclrtDrvMemHandle', DRV_HANDLE),
+      input('handleType', 'aclrtMemHandleType', enumOf('aclrtMemHandleType')),
+      input('flags', 'uint64_t', flagsOf('ACL_RT_VMM_EXPORT_FLAG')),
+      output('shareableHandle', 'uint64_t*', SHAREABLE),
+    ],
+    M,
+  ),
+  aclrtMemImportFromShareableHandle: fn(
+    'share',
+    ['VM-9'],
+    [
+      input('shareableHandle', 'uint64_t', SHAREABLE),
+      input('deviceId', 'int32_t', INT),
+      output('handle', 'aclrtDrvMemHandle*', DRV_HANDLE),
+    ],
+    M,
+  ),
+  aclrtMemSetPidToShareableHandle: fn(
+    'share',
+    ['VM-9'],
+    [
+      input('shareableHandle', 'uint64_t', SHAREABLE),
+      input('pid', 'int32_t*', { t: 'intArray', count: 'pidNum' } as const),
+      input('pidNum', 'size_t', SIZE),
+    ],
+    M,
+  ),
+  aclrtDeviceCanAccessPeer: fn(
+    'peer',
+    ['DM-8'],
+    [output('canAccessPeer', 'int32_t*', INT), input('deviceId', 'int32_t', INT), input('peerDeviceId', 'int32_t', INT)],
+  ),
+  aclrtDeviceEnablePeerAccess: fn('peer', ['DM-8'], [input('peerDeviceId', 'int32_t', INT), input('flags', 'uint32_t', UINT)], M),
+  aclGetRecentErrMsg: fn('error', [], [output('errMsg', 'const char*', STRING)], { returns: 'const char*' }),
+  malloc: fn('host-memory', ['HM-1'], [input('size', 'size_t', SIZE), output('ptr', 'void*', PTR)], {
+    returns: 'void*',
+    mutates: true,
+    acl: false,
+  }),
+  free: fn('host-memory', ['HM-1'], [input('ptr', 'void*', PTR)], { returns: 'void', mutates: true, acl: false }),
+} as const satisfies Record<string, FunctionSpec>;
+
+export type AclFunctionName = keyof typeof ACL_FUNCTIONS;
+
+export function isAclFunctionName(name: string): name is AclFunctionName {
+  return Object.hasOwn(ACL_FUNCTIONS, name);
+}
+
+export const ACL_FUNCTION_NAMES: readonly AclFunctionName[] = Object.keys(ACL_FUNCTIONS).filter(isAclFunctionName);
+
+export function functionSpec(name: AclFunctionName): FunctionSpec {
+  return ACL_FUNCTIONS[name];
+}

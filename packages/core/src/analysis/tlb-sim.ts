@@ -1,0 +1,391 @@
+/**
+ * A set-associative LRU TLB simulator with one TLB per page class (PT-3: geometry is an
+ * *assumed*, user-editable profile setting). Built for ≥ 20,000,000 accesses/s (DESIGN.md
+ * "Scale targets"): typed arrays, offsets generated on the fly, no allocation per access, and
+ * the whole hot loop in one function so its state stays in registers rather than object fields.
+ * Page numbers can pass 2^32, so they are never put through 32-bit bitwise operators.
+ */
+import { NORMAL_PAGE, PAGE_CLASSES, type PageClass, pageClassOf } from './page-size.ts';
+
+/** `entries % ways === 0`; sets = entries ÷ ways, a power of two is not required. */
+export interface TlbClassGeometry {
+  readonly entries: number;
+  readonly ways: number;
+}
+
+export interface TlbGeometry {
+  readonly normal: TlbClassGeometry;
+  readonly huge: TlbClassGeometry;
+  readonly giant: TlbClassGeometry;
+}
+
+/** One piece of a buffer mapped with one page size; a buffer's segments are contiguous and sorted. */
+export interface BufferSegment {
+  readonly va: number;
+  readonly bytes: number;
+  readonly pageSize: number;
+}
+
+/** Offsets are bytes from the start of the buffer. */
+export type AccessPattern =
+  /** `stride` bytes between accesses, over the whole buffer `passes` times. */
+  | { readonly kind: 'sequential'; readonly stride: number; readonly passes: number }
+  /** Access i at (i × stride) mod buffer bytes. */
+  | { readonly kind: 'strided'; readonly stride: number; readonly count: number }
+  /** Uniform offsets from a mulberry32 generator seeded with the low 32 bits of `seed`. */
+  | { readonly kind: 'random'; readonly count: number; readonly seed: number }
+  | { readonly kind: 'explicit'; readonly offsets: ArrayLike<number> };
+
+export interface TlbClassResult {
+  readonly accesses: number;
+  readonly hits: number;
+  readonly misses: number;
+  /** One page walk per miss; equals `misses`, kept because the UI speaks of walks. */
+  readonly walks: number;
+  /** Misses that replaced a valid entry (the rest filled an empty one). */
+  readonly evictions: number;
+  readonly distinctPages: number;
+}
+
+export interface TlbResult {
+  readonly accesses: number;
+  readonly hits: number;
+  readonly misses: number;
+  readonly walks: number;
+  readonly byClass: Readonly<Record<PageClass, TlbClassResult>>;
+  /** hits ÷ accesses; 1 when there were no accesses (nothing missed). */
+  readonly hitRate: number;
+}
+
+/** Per class. Real L1/L2 TLBs hold tens to a few thousand entries; this only stops runaway allocations. */
+export const MAX_TLB_ENTRIES = 2 ** 20;
+/** Pages one buffer may span (1 TiB of 4 KiB pages): the distinct-page bitmap is 1 bit per page. */
+export const MAX_BUFFER_PAGES = 2 ** 28;
+
+export function assertTlbGeometry(geometry: TlbGeometry): void {
+  for (const pageClass of PAGE_CLASSES) {
+    const { entries, ways } = geometry[pageClass];
+    if (!Number.isSafeInteger(entries) || entries < 1 || entries > MAX_TLB_ENTRIES) {
+      throw new RangeError(`${pageClass} TLB entries must be an integer from 1 to ${MAX_TLB_ENTRIES}, got ${entries}`);
+    }
+    if (!Number.isSafeInteger(ways) || ways < 1 || entries % ways !== 0) {
+      throw new RangeError(`${pageClass} TLB ways must be a positive integer dividing its ${entries} entries, got ${ways}`);
+    }
+  }
+}
+
+/** Accesses `pattern` makes over a buffer of `bufferBytes`, so a caller can refuse a run that is too long. */
+export function patternAccessCount(pattern: AccessPattern, bufferBytes: number): number {
+  switch (pattern.kind) {
+    case 'sequential':
+      return pattern.passes * Math.ceil(bufferBytes / pattern.stride);
+    case 'strided':
+    case 'random':
+      return pattern.count;
+    case 'explicit':
+      return pattern.offsets.length;
+  }
+}
+
+export function simulateTlb(
+  segments: readonly BufferSegment[],
+  pattern: AccessPattern,
+  geometry: TlbGeometry,
+  normalPageSize: number = NORMAL_PAGE,
+): TlbResult {
+  assertTlbGeometry(geometry);
+  const layout = layOut(segments, normalPageSize);
+  return run(layout, geometry, toSource(pattern, layout.bytes));
+}
+
+/** A validated buffer. Offsets are bytes from its start; page ordinals number its pages 0, 1, …. */
+interface Layout {
+  readonly base: number;
+  readonly bytes: number;
+  readonly pages: number;
+  /** Per segment: start offset, class index into PAGE_CLASSES, page size, and page ordinal − page number. */
+  readonly start: Float64Array;
+  readonly pageClass: Uint8Array;
+  readonly pageSize: Float64Array;
+  readonly ordinalBase: Float64Array;
+}
+
+function layOut(segments: readonly BufferSegment[], normalPageSize: number): Layout {
+  const first = segments[0];
+  if (first === undefined) throw new RangeError('a buffer needs at least one segment');
+  const n = segments.length;
+  const layout = {
+    base: first.va,
+    start: new Float64Array(n),
+    pageClass: new Uint8Array(n),
+    pageSize: new Float64Array(n),
+    ordinalBase: new Float64Array(n),
+  };
+  let end = first.va;
+  let pages = 0;
+  segments.forEach(({ va, bytes, pageSize }, i) => {
+    const pageClass = pageClassOf(pageSize, normalPageSize);
+    if (!Number.isSafeInteger(va) || va < 0) throw new RangeError(`segments[${i}].va must be a non-negative safe integer, got ${va}`);
+    if (!Number.isSafeInteger(bytes) || bytes < 1)
+      throw new RangeError(`segments[${i}].bytes must be a positive safe integer, got ${bytes}`);
+    if (va !== end) {
+      throw new RangeError(`segments[${i}] starts at ${va} but the buffer so far ends at ${end}: segments must be contiguous and sorted`);
+    }
+    // A page belongs to one segment: inner boundaries sit on page boundaries of both sides.
+    const prior = segments[i - 1];
+    if (prior !== undefined && (va % pageSize !== 0 || va % prior.pageSize !== 0)) {
+      throw new RangeError(`segments[${i}] starts at ${va}, not on a page boundary of it and segments[${i - 1}]`);
+    }
+    end = va + bytes;
+    if (!Number.isSafeInteger(end)) throw new RangeError(`segments[${i}] ends past 2^53 bytes`);
+    const firstPage = Math.floor(va / pageSize);
+    layout.start[i] = va - first.va;
+    layout.pageClass[i] = PAGE_CLASSES.indexOf(pageClass);
+    layout.pageSize[i] = pageSize;
+    layout.ordinalBase[i] = pages - firstPage;
+    pages += Math.floor((end - 1) / pageSize) - firstPage + 1;
+  });
+  if (pages > MAX_BUFFER_PAGES) throw new RangeError(`the buffer spans ${pages} pages; at most ${MAX_BUFFER_PAGES} are simulated`);
+  return { ...layout, bytes: end - first.va, pages };
+}
+
+const SEQUENTIAL = 0;
+const STRIDED = 1;
+const RANDOM = 2;
+const EXPLICIT = 3;
+
+/** A validated pattern as plain numbers the hot loop can branch on without touching strings. */
+interface Source {
+  readonly kind: number;
+  readonly count: number;
+  /** Bytes between consecutive offsets (strided: already reduced mod buffer bytes). */
+  readonly step: number;
+  readonly seed: number;
+  readonly offsets: ArrayLike<number>;
+}
+
+function toSource(pattern: AccessPattern, bytes: number): Source {
+  const none = { step: 0, seed: 0, offsets: [] };
+  switch (pattern.kind) {
+    case 'sequential':
+      assertCount('passes', pattern.passes);
+      return { ...none, kind: SEQUENTIAL, step: assertStride(pattern.stride), count: patternAccessCount(pattern, bytes) };
+    case 'strided':
+      return { ...none, kind: STRIDED, step: assertStride(pattern.stride) % bytes, count: assertCount('count', pattern.count) };
+    case 'random':
+      if (!Number.isSafeInteger(pattern.seed)) throw new RangeError(`seed must be a safe integer, got ${pattern.seed}`);
+      return { ...none, kind: RANDOM, seed: pattern.seed >>> 0, count: assertCount('count', pattern.count) };
+    case 'explicit':
+      return { ...none, kind: EXPLICIT, offsets: pattern.offsets, count: pattern.offsets.length };
+  }
+}
+
+/**
+ * The simulation. Slots of all three classes share `tags`: class c owns a run of `entries`
+ * slots, set s of it the `ways` slots from s × ways. A tag is a virtual page number
+ * (VA ÷ page size), −1 for an empty slot. Each set is a ring in recency order: `heads` holds
+ * the way of its MRU entry, and the way before it (circularly) the LRU entry. A miss replaces
+ * the LRU entry and moves the head onto it in O(1); a hit rotates only the entries newer than
+ * it; no ages are compared (an age scan costs unpredictable branches on random patterns).
+ */
+function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
+  const { base, bytes } = layout;
+  const classSlot = [0, 0, 0];
+  const classRing = [0, 0, 0];
+  let slotCount = 0;
+  let ringCount = 0;
+  PAGE_CLASSES.forEach((pageClass, c) => {
+    const { entries, ways } = geometry[pageClass];
+    classSlot[c] = slotCount;
+    classRing[c] = ringCount;
+    slotCount += entries;
+    ringCount += entries / ways;
+  });
+  const tags = new Float64Array(slotCount).fill(-1);
+  const heads = new Int32Array(ringCount);
+  const seen = new Uint8Array(Math.ceil(layout.pages / 8));
+  const counts = { hits: [0, 0, 0], misses: [0, 0, 0], evictions: [0, 0, 0], distinct: [0, 0, 0] };
+  // The segment in use ([segLo, segHi) in buffer offsets; none until the first lookup) and its
+  // class's geometry, copied to locals; hits, misses… count for class c until the segment changes.
+  let segLo = 0;
+  let segHi = 0;
+  let c = 0;
+  let pageSize = 1;
+  let pageInverse = 1;
+  let sets = 1;
+  let setInverse = 1;
+  let ways = 1;
+  let slotBase = 0;
+  let ringBase = 0;
+  let ordinalBase = 0;
+  let hits = 0;
+  let misses = 0;
+  let evictions = 0;
+  let distinct = 0;
+  // The page used last, [lastLo, lastHi) in buffer offsets: the MRU entry of its set, so
+  // touching it again is a hit that changes no LRU order.
+  let lastLo = 0;
+  let lastHi = 0;
+  const { kind, count, step, offsets } = source;
+  let next = 0;
+  let state = source.seed;
+  const wide = bytes > 2 ** 32;
+  for (let i = 0; i < count; i += 1) {
+    let offset: number;
+    if (kind === SEQUENTIAL) {
+      offset = next;
+      next += step;
+      if (next >= bytes) next = 0;
+    } else if (kind === STRIDED) {
+      // (i × stride) mod bytes, kept incrementally so i × stride never leaves the safe integers.
+      offset = next;
+      next += step;
+      if (next >= bytes) next -= bytes;
+    } else if (kind === RANDOM) {
+      state = (state + MULBERRY_STEP) | 0;
+      if (wide) {
+        // 53 random bits, 32 from one draw and 21 from the next, so buffers past 4 GiB stay uniform.
+        const high = mulberry32(state);
+        state = (state + MULBERRY_STEP) | 0;
+        offset = Math.min(bytes - 1, Math.floor(((high * 2 ** 21 + (mulberry32(state) >>> 11)) / 2 ** 53) * bytes));
+      } else {
+        offset = Math.floor((mulberry32(state) / 2 ** 32) * bytes);
+      }
+    } else {
+      offset = offsets[i] ?? Number.NaN;
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset >= bytes) {
+        throw new RangeError(`offsets[${i}] = ${offset} is outside the buffer: offsets must be integers in [0, ${bytes})`);
+      }
+    }
+    if (offset >= lastLo && offset < lastHi) {
+      hits += 1;
+      continue;
+    }
+    if (offset < segLo || offset >= segHi) {
+      flush(counts, c, hits, misses, evictions, distinct);
+      hits = misses = evictions = distinct = 0;
+      const s = segmentAt(layout.start, offset);
+      segLo = layout.start[s] ?? 0;
+      segHi = layout.start[s + 1] ?? bytes;
+      c = layout.pageClass[s] ?? 0;
+      pageSize = layout.pageSize[s] ?? 1;
+      // Exact: page sizes are powers of two, and a multiply is cheaper than a divide.
+      pageInverse = 1 / pageSize;
+      ways = geometry[PAGE_CLASSES[c] ?? 'normal'].ways;
+      sets = geometry[PAGE_CLASSES[c] ?? 'normal'].entries / ways;
+      setInverse = 1 / sets;
+      slotBase = classSlot[c] ?? 0;
+      ringBase = classRing[c] ?? 0;
+      ordinalBase = layout.ordinalBase[s] ?? 0;
+    }
+    const page = Math.floor((base + offset) * pageInverse);
+    lastLo = page * pageSize - base;
+    lastHi = lastLo + pageSize;
+    // page < 2^41 (VA < 2^53, pages ≥ 4 KiB), so the reciprocal's rounding moves the quotient
+    // by far less than one: the floor is off by at most one, which the two tests repair.
+    let set = page - Math.floor(page * setInverse) * sets;
+    if (set < 0) set += sets;
+    else if (set >= sets) set -= sets;
+    // Slot and ring numbers are < 3 × MAX_TLB_ENTRIES: `| 0` is exact and lets V8 index as int32.
+    const first = (slotBase + set * ways) | 0;
+    const last = (first + ways - 1) | 0;
+    const ring = (ringBase + set) | 0;
+    const mru = first + (heads[ring] ?? 0);
+    let slot = first;
+    while (slot <= last && tags[slot] !== page) slot += 1;
+    if (slot <= last) {
+      hits += 1;
+      // Entries from the MRU down to this one each move one place older; this one becomes MRU.
+      while (slot !== mru) {
+        const newer = slot === first ? last : slot - 1;
+        tags[slot] = tags[newer] ?? -1;
+        slot = newer;
+      }
+      tags[mru] = page;
+      continue;
+    }
+    const lru = mru === first ? last : mru - 1;
+    misses += 1;
+    if (tags[lru] !== -1) evictions += 1;
+    tags[lru] = page;
+    heads[ring] = lru - first;
+    // Every first touch of a page misses, so distinct pages need counting on the miss path only.
+    // Ordinals are < MAX_BUFFER_PAGES = 2^28, so 32-bit bitwise operators are exact on them.
+    const ordinal = ordinalBase + page;
+    const bit = 1 << (ordinal & 7);
+    const seenByte = seen[ordinal >>> 3] ?? 0;
+    if ((seenByte & bit) === 0) {
+      seen[ordinal >>> 3] = seenByte | bit;
+      distinct += 1;
+    }
+  }
+  flush(counts, c, hits, misses, evictions, distinct);
+  return toResult(counts);
+}
+
+interface Counts {
+  readonly hits: number[];
+  readonly misses: number[];
+  readonly evictions: number[];
+  readonly distinct: number[];
+}
+
+function flush(counts: Counts, c: number, hits: number, misses: number, evictions: number, distinct: number): void {
+  counts.hits[c] = (counts.hits[c] ?? 0) + hits;
+  counts.misses[c] = (counts.misses[c] ?? 0) + misses;
+  counts.evictions[c] = (counts.evictions[c] ?? 0) + evictions;
+  counts.distinct[c] = (counts.distinct[c] ?? 0) + distinct;
+}
+
+function toResult(counts: Counts): TlbResult {
+  const entry = (c: number): TlbClassResult => {
+    const hits = counts.hits[c] ?? 0;
+    const misses = counts.misses[c] ?? 0;
+    return {
+      accesses: hits + misses,
+      hits,
+      misses,
+      walks: misses,
+      evictions: counts.evictions[c] ?? 0,
+      distinctPages: counts.distinct[c] ?? 0,
+    };
+  };
+  const byClass = { normal: entry(0), huge: entry(1), giant: entry(2) };
+  const hits = byClass.normal.hits + byClass.huge.hits + byClass.giant.hits;
+  const misses = byClass.normal.misses + byClass.huge.misses + byClass.giant.misses;
+  const accesses = hits + misses;
+  return { accesses, hits, misses, walks: misses, byClass, hitRate: accesses === 0 ? 1 : hits / accesses };
+}
+
+/** Index of the last segment starting at or before `offset`: binary search, direct for one segment. */
+function segmentAt(starts: Float64Array, offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** mulberry32 (public domain, Tommy Ettinger): the state advances by this constant per draw. */
+const MULBERRY_STEP = 0x6d2b79f5;
+
+/** mulberry32's output for an already advanced state: a uniform integer in [0, 2^32). */
+function mulberry32(state: number): number {
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return (t ^ (t >>> 14)) >>> 0;
+}
+
+function assertStride(stride: number): number {
+  if (!Number.isSafeInteger(stride) || stride <= 0)
+    throw new RangeError(`stride must be a positive integer number of bytes, got ${stride}`);
+  return stride;
+}
+
+function assertCount(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer, got ${value}`);
+  return value;
+}

@@ -1,0 +1,54 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Bitset } from './bitset.ts';
+
+describe('Bitset', () => {
+  it('finds lowest and highest members across words and summary words', () => {
+    const set = new Bitset(5000);
+    expect(set.lowest()).toBe(-1);
+    expect(set.highest()).toBe(-1);
+    for (const i of [7, 31, 32, 1023, 1024, 4999]) set.add(i);
+    expect(set.count).toBe(6);
+    expect(set.lowest()).toBe(7);
+    expect(set.lowest(8)).toBe(31);
+    expect(set.lowest(33)).toBe(1023);
+    expect(set.lowest(1025)).toBe(4999);
+    expect(set.highest()).toBe(4999);
+    expect(set.highest(4998)).toBe(1024);
+    expect(set.highest(1023)).toBe(1023);
+    expect(set.highest(30)).toBe(7);
+    set.delete(7);
+    expect(set.highest(30)).toBe(-1);
+    expect(set.count).toBe(5);
+  });
+
+  it('agrees with a plain set on random operations', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.array(fc.tuple(fc.boolean(), fc.nat()), { maxLength: 300 }),
+        fc.nat(),
+        (size, ops, probe) => {
+          const set = new Bitset(size);
+          const model = new Set<number>();
+          for (const [add, raw] of ops) {
+            const i = raw % size;
+            if (add) {
+              set.add(i);
+              model.add(i);
+            } else {
+              set.delete(i);
+              model.delete(i);
+            }
+          }
+          const sorted = [...model].sort((a, b) => a - b);
+          const from = probe % size;
+          expect(set.count).toBe(model.size);
+          expect(set.lowest(from)).toBe(sorted.find((v) => v >= from) ?? -1);
+          expect(set.highest(from)).toBe([...sorted].reverse().find((v) => v <= from) ?? -1);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,182 @@
+import { Bitset } from './bitset.ts';
+
+/**
+ * The physical memory of one device as 2 MiB frames (DM-11). A frame is free, one whole huge
+ * page, one of the 512 frames of a 1 GiB giant page, or split into normal pages (512 × 4 KiB, or
+ * 32 × 64 KiB) with an owner per page. Which frames back an allocation is *modeled*: the driver
+ * does not tell. Huge and giant pages are taken from the top, normal pages from the bottom, so
+ * fragmentation arises as it does on a device.
+ */
+export const FrameKind = { free: 0, huge: 1, giant: 2, split: 3 } as const;
+export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
+
+/** Frames per 1 GiB giant page. */
+export const FRAMES_PER_GIANT = 512;
+
+export interface FrameTable {
+  readonly count: number;
+  /** Normal pages per frame: 512 for 4 KiB pages, 32 for 64 KiB pages. */
+  readonly pagesPerFrame: number;
+  readonly kind: Uint8Array;
+  /** Owning object id of a huge or giant frame; 0 otherwise. */
+  readonly owner: Int32Array;
+  /** Normal pages in use in a split frame. */
+  readonly used: Uint16Array;
+  /** Owner of each normal page of a split frame (0 = free page). */
+  readonly pages: Map<number, Int32Array>;
+  readonly free: Bitset;
+  /** Split frames that still have a free page. */
+  readonly partial: Bitset;
+  /** Free frames in each 1 GiB-aligned block of 512 frames. */
+  readonly freeInBlock: Uint16Array;
+  hugeFrames: number;
+  giantFrames: number;
+  splitFrames: number;
+  normalPagesUsed: number;
+}
+
+export function createFrameTable(count: number, pagesPerFrame: number): FrameTable {
+  const free = new Bitset(count);
+  for (let frame = 0; frame < count; frame += 1) free.add(frame);
+  const blocks = Math.ceil(count / FRAMES_PER_GIANT);
+  const freeInBlock = new Uint16Array(blocks);
+  for (let block = 0; block < blocks; block += 1) {
+    freeInBlock[block] = Math.min(FRAMES_PER_GIANT, count - block * FRAMES_PER_GIANT);
+  }
+  return {
+    count,
+    pagesPerFrame,
+    kind: new Uint8Array(count),
+    owner: new Int32Array(count),
+    used: new Uint16Array(count),
+    pages: new Map(),
+    free,
+    partial: new Bitset(count),
+    freeInBlock,
+    hugeFrames: 0,
+    giantFrames: 0,
+    splitFrames: 0,
+    normalPagesUsed: 0,
+  };
+}
+
+export function cloneFrameTable(table: FrameTable): FrameTable {
+  const pages = new Map<number, Int32Array>();
+  for (const [frame, owners] of table.pages) pages.set(frame, owners.slice());
+  return {
+    ...table,
+    kind: table.kind.slice(),
+    owner: table.owner.slice(),
+    used: table.used.slice(),
+    pages,
+    free: Bitset.copyOf(table.free),
+    partial: Bitset.copyOf(table.partial),
+    freeInBlock: table.freeInBlock.slice(),
+  };
+}
+
+function takeFrame(table: FrameTable, frame: number): void {
+  table.free.delete(frame);
+  const block = frame >>> 9;
+  table.freeInBlock[block] = (table.freeInBlock[block] ?? 0) - 1;
+}
+
+function returnFrame(table: FrameTable, frame: number): void {
+  table.kind[frame] = FrameKind.free;
+  table.owner[frame] = 0;
+  table.free.add(frame);
+  const block = frame >>> 9;
+  table.freeInBlock[block] = (table.freeInBlock[block] ?? 0) + 1;
+}
+
+/** Marks whole frames (runs of [start, count]) as huge or giant pages of `owner`. */
+export function claimFrames(
+  table: FrameTable,
+  runs: readonly number[],
+  kind: typeof FrameKind.huge | typeof FrameKind.giant,
+  owner: number,
+): void {
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r] ?? 0;
+    const end = start + (runs[r + 1] ?? 0);
+    for (let frame = start; frame < end; frame += 1) {
+      takeFrame(table, frame);
+      table.kind[frame] = kind;
+      table.owner[frame] = owner;
+    }
+    if (kind === FrameKind.huge) table.hugeFrames += end - start;
+    else table.giantFrames += end - start;
+  }
+}
+
+export function releaseFrames(table: FrameTable, runs: readonly number[]): void {
+  for (let r = 0; r < runs.length; r += 2) {
+    const start = runs[r] ?? 0;
+    const end = start + (runs[r + 1] ?? 0);
+    for (let frame = start; frame < end; frame += 1) {
+      if (table.kind[frame] === FrameKind.huge) table.hugeFrames -= 1;
+      else if (table.kind[frame] === FrameKind.giant) table.giantFrames -= 1;
+      returnFrame(table, frame);
+    }
+  }
+}
+
+/** Marks normal pages (runs of [globalPage, count], page = frame × pagesPerFrame + index) as `owner`'s. */
+export function claimPages(table: FrameTable, runs: readonly number[], owner: number): void {
+  const ppf = table.pagesPerFrame;
+  for (let r = 0; r < runs.length; r += 2) {
+    let page = runs[r] ?? 0;
+    const end = page + (runs[r + 1] ?? 0);
+    while (page < end) {
+      const frame = Math.floor(page / ppf);
+      let owners = table.pages.get(frame);
+      if (owners === undefined) {
+        owners = new Int32Array(ppf);
+        table.pages.set(frame, owners);
+        takeFrame(table, frame);
+        table.kind[frame] = FrameKind.split;
+        table.splitFrames += 1;
+        table.partial.add(frame);
+      }
+      const stop = Math.min(end, (frame + 1) * ppf);
+      owners.fill(owner, page - frame * ppf, stop - frame * ppf);
+      const used = (table.used[frame] ?? 0) + (stop - page);
+      table.used[frame] = used;
+      table.normalPagesUsed += stop - page;
+      if (used === ppf) table.partial.delete(frame);
+      page = stop;
+    }
+  }
+}
+
+/** Frees normal pages; a split frame whose last page is freed becomes a free frame again. */
+export function releasePages(table: FrameTable, runs: readonly number[]): void {
+  const ppf = table.pagesPerFrame;
+  for (let r = 0; r < runs.length; r += 2) {
+    let page = runs[r] ?? 0;
+    const end = page + (runs[r + 1] ?? 0);
+    while (page < end) {
+      const frame = Math.floor(page / ppf);
+      const stop = Math.min(end, (frame + 1) * ppf);
+      const owners = table.pages.get(frame);
+      owners?.fill(0, page - frame * ppf, stop - frame * ppf);
+      const used = (table.used[frame] ?? 0) - (stop - page);
+      table.used[frame] = used;
+      table.normalPagesUsed -= stop - page;
+      if (used === 0) {
+        table.pages.delete(frame);
+        table.partial.delete(frame);
+        table.splitFrames -= 1;
+        returnFrame(table, frame);
+      } else {
+        table.partial.add(frame);
+      }
+      page = stop;
+    }
+  }
+}
+
+/** Free normal pages inside split frames (not counting wholly free frames). */
+export function freePagesInSplitFrames(table: FrameTable): number {
+  return table.splitFrames * table.pagesPerFrame - table.normalPagesUsed;
+}

@@ -1,0 +1,266 @@
+import type { MemoryEvent, Placement } from './events.ts';
+import { claimFrames, claimPages, FrameKind, type FrameTable, releaseFrames, releasePages } from './frames.ts';
+import { createProcessState, type HostState, type ProcessState } from './state.ts';
+
+/** A bug or a corrupt event stream: reduce never guesses. */
+export class ReduceError extends Error {
+  constructor(event: MemoryEvent, problem: string) {
+    super(`event ${event.seq} (${event.kind}): ${problem}`);
+    this.name = 'ReduceError';
+  }
+}
+
+function need<T>(value: T | undefined, event: MemoryEvent, what: string): T {
+  if (value === undefined) throw new ReduceError(event, `unknown ${what}`);
+  return value;
+}
+
+function claim(frames: FrameTable, placement: Placement, owner: number): void {
+  if (placement.pageClass === 'normal') claimPages(frames, placement.runs, owner);
+  else claimFrames(frames, placement.runs, placement.pageClass === 'huge' ? FrameKind.huge : FrameKind.giant, owner);
+}
+
+function release(frames: FrameTable, placement: Placement): void {
+  if (placement.pageClass === 'normal') releasePages(frames, placement.runs);
+  else releaseFrames(frames, placement.runs);
+}
+
+/**
+ * Applies one event to the state, in place, and returns it. Events must arrive in seq order;
+ * `call` events change nothing but the cursor (a failed call changes no memory state).
+ */
+export function reduce(state: HostState, event: MemoryEvent): HostState {
+  if (event.seq <= state.seq && state.seq !== 0) throw new ReduceError(event, `out of order: state is already at ${state.seq}`);
+  state.seq = event.seq;
+  if (event.t > state.time) state.time = event.t;
+  const process = (pid: number): ProcessState => need(state.processes.get(pid), event, `process ${pid}`);
+  const device = (id: number) => need(state.devices[id], event, `device ${id}`);
+
+  switch (event.kind) {
+    case 'call':
+    case 'memset':
+      return state;
+    case 'process':
+      state.processes.set(event.pid, createProcessState(event.pid, event.name));
+      return state;
+    case 'init':
+      process(event.pid).initialized = true;
+      return state;
+    case 'finalize':
+      process(event.pid).initialized = false;
+      return state;
+    case 'deviceSet': {
+      const p = process(event.pid);
+      p.deviceRefs.set(event.device, event.refs);
+      p.currentDevice = event.device;
+      return state;
+    }
+    case 'deviceReset': {
+      const p = process(event.pid);
+      if (event.refs > 0) p.deviceRefs.set(event.device, event.refs);
+      else {
+        p.deviceRefs.delete(event.device);
+        if (p.currentDevice === event.device) p.currentDevice = -1;
+      }
+      return state;
+    }
+    case 'streamCreate': {
+      const { id, pid, handle, isDefault } = event;
+      state.streams.set(id, { id, pid, device: event.device, handle, isDefault, busyUntil: event.t });
+      if (isDefault) process(pid).defaultStreams.set(event.device, id);
+      else process(pid).streamByHandle.set(handle, id);
+      return state;
+    }
+    case 'streamDestroy': {
+      const stream = need(state.streams.get(event.id), event, `stream ${event.id}`);
+      state.streams.delete(event.id);
+      if (stream.isDefault) process(stream.pid).defaultStreams.delete(stream.device);
+      else process(stream.pid).streamByHandle.delete(stream.handle);
+      return state;
+    }
+    case 'sync':
+      if (event.until > state.time) state.time = event.until;
+      return state;
+    case 'alloc': {
+      const { kind: _kind, seq, t: _t, provenance: _p, call: _c, ...fields } = event;
+      state.allocations.set(event.id, { ...fields, createdSeq: seq });
+      process(event.pid).allocByAddr.set(event.addr, event.id);
+      claim(device(event.device).frames, event, event.id);
+      return state;
+    }
+    case 'free': {
+      const allocation = need(state.allocations.get(event.id), event, `allocation ${event.id}`);
+      state.allocations.delete(event.id);
+      process(allocation.pid).allocByAddr.delete(allocation.addr);
+      release(device(allocation.device).frames, allocation);
+      return state;
+    }
+    case 'physAlloc': {
+      const { id, pid, handle, seq } = event;
+      state.physical.set(id, {
+        id,
+        device: event.device,
+        size: event.size,
+        memAttr: event.memAttr,
+        pageClass: event.pageClass,
+        pageSize: event.pageSize,
+        pages: event.pages,
+        runs: event.runs,
+        reasons: event.reasons,
+        createdSeq: seq,
+      });
+      state.handles.set(id, { id, pid, device: event.device, handle, memory: id, mappings: 0, freed: false, createdSeq: seq });
+      process(pid).handleByValue.set(handle, id);
+      claim(device(event.device).frames, event, id);
+      return state;
+    }
+    case 'import': {
+      const source = need(state.handles.get(event.source), event, `handle ${event.source}`);
+      state.handles.set(event.id, {
+        id: event.id,
+        pid: event.pid,
+        device: event.device,
+        handle: event.handle,
+        memory: source.memory,
+        importedFrom: event.source,
+        mappings: 0,
+        freed: false,
+        createdSeq: event.seq,
+      });
+      process(event.pid).handleByValue.set(event.handle, event.id);
+      return state;
+    }
+    case 'physFree': {
+      const handle = need(state.handles.get(event.id), event, `handle ${event.id}`);
+      process(handle.pid).handleByValue.delete(handle.handle);
+      if (event.deferred) handle.freed = true;
+      else state.handles.delete(event.id);
+      return state;
+    }
+    case 'physRelease': {
+      const memory = need(state.physical.get(event.id), event, `physical memory ${event.id}`);
+      state.physical.delete(event.id);
+      for (const [id, handle] of state.handles) if (handle.memory === event.id) state.handles.delete(id);
+      release(device(memory.device).frames, memory);
+      return state;
+    }
+    case 'reserve':
+      state.reservations.set(event.id, {
+        id: event.id,
+        pid: event.pid,
+        device: event.device,
+        addr: event.addr,
+        size: event.size,
+        flags: event.flags,
+        createdSeq: event.seq,
+      });
+      process(event.pid).reservationByAddr.set(event.addr, event.id);
+      return state;
+    case 'release': {
+      const reservation = need(state.reservations.get(event.id), event, `reservation ${event.id}`);
+      state.reservations.delete(event.id);
+      process(reservation.pid).reservationByAddr.delete(reservation.addr);
+      return state;
+    }
+    case 'map': {
+      const handle = need(state.handles.get(event.handle), event, `handle ${event.handle}`);
+      handle.mappings += 1;
+      state.mappings.set(event.id, {
+        id: event.id,
+        pid: event.pid,
+        reservation: event.reservation,
+        handle: event.handle,
+        device: event.device,
+        addr: event.addr,
+        size: event.size,
+        access: [],
+        createdSeq: event.seq,
+      });
+      process(event.pid).mappingByAddr.set(event.addr, event.id);
+      return state;
+    }
+    case 'unmap': {
+      const mapping = need(state.mappings.get(event.id), event, `mapping ${event.id}`);
+      state.mappings.delete(event.id);
+      process(mapping.pid).mappingByAddr.delete(mapping.addr);
+      const handle = state.handles.get(mapping.handle);
+      if (handle !== undefined) handle.mappings -= 1;
+      return state;
+    }
+    case 'setAccess':
+      need(state.mappings.get(event.id), event, `mapping ${event.id}`).access = event.access;
+      return state;
+    case 'hostAlloc':
+      state.hostBuffers.set(event.id, {
+        id: event.id,
+        pid: event.pid,
+        fn: event.fn,
+        addr: event.addr,
+        size: event.size,
+        memory: event.memory,
+        vaFlag: event.vaFlag,
+        createdSeq: event.seq,
+      });
+      process(event.pid).hostByAddr.set(event.addr, event.id);
+      return state;
+    case 'hostFree': {
+      const buffer = need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`);
+      state.hostBuffers.delete(event.id);
+      process(buffer.pid).hostByAddr.delete(buffer.addr);
+      return state;
+    }
+    case 'hostRegister': {
+      const { fn, device: dev, flags, pinned, mapped, devPtr, vaConsistent } = event;
+      need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`).registration = {
+        fn,
+        device: dev,
+        flags,
+        pinned,
+        mapped,
+        devPtr,
+        vaConsistent,
+      };
+      return state;
+    }
+    case 'hostUnregister': {
+      const buffer = need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`);
+      delete buffer.registration;
+      return state;
+    }
+    case 'copy': {
+      const { kind: _kind, t: _t, provenance: _p, call: _c, reasons: _r, ...record } = event;
+      state.copies.push(record);
+      // A synchronous or blocking copy holds the calling thread until the bytes have moved (HM-3).
+      if (event.mode !== 'async' && event.end > state.time) state.time = event.end;
+      if (event.stream !== undefined) {
+        const stream = need(state.streams.get(event.stream), event, `stream ${event.stream}`);
+        if (event.end > stream.busyUntil) stream.busyUntil = event.end;
+      }
+      return state;
+    }
+    case 'export':
+      state.shares.set(event.shareable, {
+        shareable: event.shareable,
+        handle: event.id,
+        pid: need(state.handles.get(event.id), event, `handle ${event.id}`).pid,
+        flags: event.flags,
+        pids: [],
+      });
+      return state;
+    case 'sharePids':
+      need(state.shares.get(event.shareable), event, `shareable handle ${event.shareable}`).pids = event.pids;
+      return state;
+    case 'peerAccess':
+      device(event.device).peers.add(event.peer);
+      return state;
+    case 'poolSample':
+      device(event.device).lastSample = event;
+      return state;
+    default:
+      return assertNever(event);
+  }
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(value)}`);
+}

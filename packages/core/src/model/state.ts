@@ -1,0 +1,271 @@
+import type { DeviceProfile } from '../profiles/profile.ts';
+import { FRAME_BYTES, frameCount } from '../profiles/profile.ts';
+import type { AccessGrant, CopyMode, CopyPath, HostMemoryKind, PageClass, PoolSampleEvent, Reason } from './events.ts';
+import { cloneFrameTable, createFrameTable, type FrameTable } from './frames.ts';
+
+/**
+ * The memory state of one host: its devices' physical frames and every live object, as built by
+ * `reduce` from events. Objects are keyed by id; per-process maps find them by address or handle.
+ * Freed objects leave the state (their history lives in the event log).
+ */
+export interface HostState {
+  /** The last event applied. */
+  seq: number;
+  /** Host time in ns after the last event (virtual on the simulator). */
+  time: number;
+  readonly devices: DeviceState[];
+  readonly processes: Map<number, ProcessState>;
+  readonly allocations: Map<number, DeviceAllocation>;
+  readonly handles: Map<number, PhysicalHandle>;
+  readonly physical: Map<number, PhysicalMemory>;
+  readonly reservations: Map<number, Reservation>;
+  readonly mappings: Map<number, Mapping>;
+  readonly hostBuffers: Map<number, HostBuffer>;
+  readonly streams: Map<number, Stream>;
+  readonly shares: Map<number, Share>;
+  readonly copies: CopyRecord[];
+}
+
+export interface DeviceState {
+  readonly id: number;
+  readonly profile: DeviceProfile;
+  readonly frames: FrameTable;
+  /** Devices this device has enabled peer access to (one direction, DM-8). */
+  readonly peers: Set<number>;
+  /** The last pool reading, when a real runtime reported one. */
+  lastSample?: PoolSampleEvent;
+}
+
+export interface ProcessState {
+  readonly pid: number;
+  readonly name: string;
+  initialized: boolean;
+  /** -1 before the first aclrtSetDevice. */
+  currentDevice: number;
+  /** aclrtSetDevice reference count per device (LT-2). */
+  readonly deviceRefs: Map<number, number>;
+  readonly allocByAddr: Map<number, number>;
+  readonly reservationByAddr: Map<number, number>;
+  readonly mappingByAddr: Map<number, number>;
+  readonly hostByAddr: Map<number, number>;
+  readonly handleByValue: Map<number, number>;
+  readonly streamByHandle: Map<number, number>;
+  /** The default stream (NULL aclrtStream) of each device the process has set. */
+  readonly defaultStreams: Map<number, number>;
+}
+
+export interface DeviceAllocation {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  readonly fn: string;
+  readonly addr: number;
+  /** Bytes requested. */
+  readonly size: number;
+  /** Bytes after the runtime's rounding and padding (DM-3). */
+  readonly padded: number;
+  readonly policy: number;
+  readonly p2p: boolean;
+  readonly pageClass: PageClass;
+  readonly pageSize: number;
+  readonly pages: number;
+  readonly runs: readonly number[];
+  readonly reasons: readonly Reason[];
+  readonly createdSeq: number;
+}
+
+/** The physical memory of one aclrtMallocPhysical, shared by its handle and any imported handles. */
+export interface PhysicalMemory {
+  readonly id: number;
+  readonly device: number;
+  readonly size: number;
+  readonly memAttr: number;
+  readonly pageClass: PageClass;
+  readonly pageSize: number;
+  readonly pages: number;
+  readonly runs: readonly number[];
+  readonly reasons: readonly Reason[];
+  readonly createdSeq: number;
+}
+
+export interface PhysicalHandle {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  /** The aclrtDrvMemHandle value the process holds. */
+  readonly handle: number;
+  /** Id of the PhysicalMemory (the id of the handle that allocated it). */
+  readonly memory: number;
+  readonly importedFrom?: number;
+  /** Live mappings of this handle. */
+  mappings: number;
+  /** aclrtFreePhysical was called while mapped: the handle is gone for the program, the memory waits for the unmap (VM-8). */
+  freed: boolean;
+  readonly createdSeq: number;
+}
+
+export interface Reservation {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  readonly addr: number;
+  readonly size: number;
+  readonly flags: number;
+  readonly createdSeq: number;
+}
+
+export interface Mapping {
+  readonly id: number;
+  readonly pid: number;
+  readonly reservation: number;
+  readonly handle: number;
+  readonly device: number;
+  readonly addr: number;
+  readonly size: number;
+  access: readonly AccessGrant[];
+  readonly createdSeq: number;
+}
+
+export interface HostBuffer {
+  readonly id: number;
+  readonly pid: number;
+  readonly fn: string;
+  readonly addr: number;
+  readonly size: number;
+  readonly memory: HostMemoryKind;
+  readonly vaFlag: boolean;
+  registration?: HostRegistration;
+  readonly createdSeq: number;
+}
+
+export interface HostRegistration {
+  readonly fn: string;
+  readonly device: number;
+  readonly flags: number;
+  readonly pinned: boolean;
+  readonly mapped: boolean;
+  readonly devPtr: number;
+  readonly vaConsistent: boolean;
+}
+
+export interface Stream {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  readonly handle: number;
+  readonly isDefault: boolean;
+  /** Virtual time at which the work queued on the stream finishes. */
+  busyUntil: number;
+}
+
+export interface Share {
+  readonly shareable: number;
+  /** Id of the exported handle. */
+  readonly handle: number;
+  readonly pid: number;
+  readonly flags: number;
+  pids: readonly number[];
+}
+
+export interface CopyRecord {
+  readonly seq: number;
+  readonly id: number;
+  readonly pid: number;
+  readonly fn: string;
+  readonly memcpyKind: number;
+  readonly dst: number;
+  readonly src: number;
+  readonly bytes: number;
+  readonly device: number;
+  readonly stream?: number;
+  readonly mode: CopyMode;
+  readonly path: CopyPath;
+  readonly submit: number;
+  readonly start: number;
+  readonly end: number;
+  readonly bytesPerSec: number;
+  readonly stages: number;
+}
+
+export function createDeviceState(id: number, profile: DeviceProfile): DeviceState {
+  return {
+    id,
+    profile,
+    frames: createFrameTable(frameCount(profile), FRAME_BYTES / profile.normalPageSize),
+    peers: new Set(),
+  };
+}
+
+export function createHostState(profiles: readonly DeviceProfile[]): HostState {
+  return {
+    seq: 0,
+    time: 0,
+    devices: profiles.map((profile, id) => createDeviceState(id, profile)),
+    processes: new Map(),
+    allocations: new Map(),
+    handles: new Map(),
+    physical: new Map(),
+    reservations: new Map(),
+    mappings: new Map(),
+    hostBuffers: new Map(),
+    streams: new Map(),
+    shares: new Map(),
+    copies: [],
+  };
+}
+
+export function createProcessState(pid: number, name: string): ProcessState {
+  return {
+    pid,
+    name,
+    initialized: false,
+    currentDevice: -1,
+    deviceRefs: new Map(),
+    allocByAddr: new Map(),
+    reservationByAddr: new Map(),
+    mappingByAddr: new Map(),
+    hostByAddr: new Map(),
+    handleByValue: new Map(),
+    streamByHandle: new Map(),
+    defaultStreams: new Map(),
+  };
+}
+
+function cloneMap<K, V extends object>(map: Map<K, V>): Map<K, V> {
+  const copy = new Map<K, V>();
+  for (const [key, value] of map) copy.set(key, { ...value });
+  return copy;
+}
+
+/** A deep copy, for time-travel checkpoints. Immutable parts (runs, reasons, profiles) are shared. */
+export function cloneHostState(state: HostState): HostState {
+  const processes = new Map<number, ProcessState>();
+  for (const [pid, process] of state.processes) {
+    processes.set(pid, {
+      ...process,
+      deviceRefs: new Map(process.deviceRefs),
+      allocByAddr: new Map(process.allocByAddr),
+      reservationByAddr: new Map(process.reservationByAddr),
+      mappingByAddr: new Map(process.mappingByAddr),
+      hostByAddr: new Map(process.hostByAddr),
+      handleByValue: new Map(process.handleByValue),
+      streamByHandle: new Map(process.streamByHandle),
+      defaultStreams: new Map(process.defaultStreams),
+    });
+  }
+  return {
+    seq: state.seq,
+    time: state.time,
+    devices: state.devices.map((device) => ({ ...device, frames: cloneFrameTable(device.frames), peers: new Set(device.peers) })),
+    processes,
+    allocations: cloneMap(state.allocations),
+    handles: cloneMap(state.handles),
+    physical: cloneMap(state.physical),
+    reservations: cloneMap(state.reservations),
+    mappings: cloneMap(state.mappings),
+    hostBuffers: cloneMap(state.hostBuffers),
+    streams: cloneMap(state.streams),
+    shares: cloneMap(state.shares),
+    copies: [...state.copies],
+  };
+}

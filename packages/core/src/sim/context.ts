@@ -1,0 +1,70 @@
+import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_CONTEXT_NULL, ACL_SUCCESS } from '../acl/errors.ts';
+import type { AclFunctionName } from '../acl/functions.ts';
+import type { AclArgs, AclOut } from '../acl/runtime.ts';
+import type { EventBody, Reason } from '../model/events.ts';
+import type { DeviceState, HostState, ProcessState } from '../model/state.ts';
+import { parseHex } from '../units/hex.ts';
+import type { ProcessSpace } from './process-space.ts';
+import type { SimHost } from './sim-host.ts';
+
+/** What an operation answers before the runtime wraps it into a call event. */
+export interface OpResult<O> {
+  readonly ret: number;
+  readonly out?: O;
+  readonly message?: string;
+  readonly reasons?: readonly Reason[];
+}
+
+/** Everything an operation may read or do. Operations change state only through `emit`. */
+export interface SimContext {
+  readonly host: SimHost;
+  readonly state: HostState;
+  readonly pid: number;
+  readonly process: ProcessState;
+  readonly space: ProcessSpace;
+  readonly emit: (body: EventBody) => void;
+}
+
+export type Op<F extends AclFunctionName> = (context: SimContext, args: AclArgs<F>) => OpResult<AclOut<F>>;
+
+export function ok<O>(out: O, reasons?: readonly Reason[]): OpResult<O> {
+  return reasons === undefined ? { ret: ACL_SUCCESS, out } : { ret: ACL_SUCCESS, out, reasons };
+}
+
+export function done(): OpResult<never> {
+  return { ret: ACL_SUCCESS };
+}
+
+export function fail(ret: number, message: string, reasons?: readonly Reason[]): OpResult<never> {
+  return reasons === undefined ? { ret, message } : { ret, message, reasons };
+}
+
+export function invalid(message: string, reasons?: readonly Reason[]): OpResult<never> {
+  return fail(ACL_ERROR_INVALID_PARAM, message, reasons);
+}
+
+/** LT-2: memory calls need a current device, set with aclrtSetDevice. */
+export function currentDevice(context: SimContext): DeviceState | OpResult<never> {
+  const device = context.state.devices[context.process.currentDevice];
+  if (device === undefined) {
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current device: call aclrtSetDevice first (LT-2)');
+  }
+  return device;
+}
+
+export function isResult(value: DeviceState | OpResult<never>): value is OpResult<never> {
+  return 'ret' in value;
+}
+
+/** An address argument as an integer; pointer arguments were validated as hex by the caller. */
+export function address(hex: string): number {
+  const parsed = parseHex(hex);
+  return parsed.ok ? parsed.value : Number.NaN;
+}
+
+/** The failure of an inner step, passed on without its (absent) out-fields. */
+export function passFailure(result: OpResult<unknown>): OpResult<never> {
+  const { ret, message, reasons } = result;
+  if (message === undefined) return reasons === undefined ? { ret } : { ret, reasons };
+  return reasons === undefined ? { ret, message } : { ret, message, reasons };
+}

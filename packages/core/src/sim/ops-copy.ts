@@ -1,0 +1,253 @@
+import { aclrtMemcpyKind } from '../acl/enums.ts';
+import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
+import type { CopyMode, CopyPath, Reason } from '../model/events.ts';
+import { reason } from '../model/reasons.ts';
+import type { DeviceState } from '../model/state.ts';
+import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, type SimContext } from './context.ts';
+import { resolveStream } from './ops-device.ts';
+import { hostBufferAt } from './ops-host.ts';
+
+const K = aclrtMemcpyKind.byName;
+/** Host memcpy rate (modeled; only host-to-host copies use it). */
+const HOST_MEMCPY_BYTES_PER_SEC = 10e9;
+
+type Region =
+  | { readonly side: 'device'; readonly device: number; readonly id: number }
+  | { readonly side: 'host'; readonly pinned: boolean; readonly id: number };
+
+/** What memory [at, at + count) is (CP-2, modeled range checks); a message when it is none. */
+function region(context: SimContext, hex: string, count: number, role: string): Region | string {
+  const at = address(hex);
+  if (at === 0) return `${role} is NULL`;
+  const end = at + count;
+  for (const id of context.process.allocByAddr.values()) {
+    const a = context.state.allocations.get(id);
+    if (a === undefined || at < a.addr || at >= a.addr + a.size) continue;
+    if (end > a.addr + a.size) return `${role} ${hex} + ${count} B runs past the end of its ${a.size}-byte device allocation`;
+    return { side: 'device', device: a.device, id };
+  }
+  for (const m of context.state.mappings.values()) {
+    if (m.pid !== context.pid || at < m.addr || at >= m.addr + m.size) continue;
+    if (end > m.addr + m.size) return `${role} ${hex} + ${count} B runs past the end of its ${m.size}-byte mapping`;
+    return { side: 'device', device: m.device, id: m.id };
+  }
+  const buffer = hostBufferAt(context, at);
+  if (buffer !== undefined) {
+    if (end > buffer.addr + buffer.size) return `${role} ${hex} + ${count} B runs past the end of its ${buffer.size}-byte host buffer`;
+    return { side: 'host', pinned: buffer.memory === 'pinned' || buffer.registration?.pinned === true, id: buffer.id };
+  }
+  for (const buffer of context.state.hostBuffers.values()) {
+    const r = buffer.registration;
+    if (buffer.pid === context.pid && r?.mapped === true && !r.vaConsistent && at >= r.devPtr && at < r.devPtr + buffer.size) {
+      return `${role} ${hex} is the device address of registered host memory: it is for kernels only, not for memcpy (HM-7)`;
+    }
+  }
+  return `${role} ${hex} is not inside any live device allocation, mapping or host buffer of this process`;
+}
+
+interface Route {
+  readonly path: CopyPath;
+  readonly device: number;
+  readonly link: string;
+  readonly bytesPerSec: number;
+  readonly stages: number;
+  readonly reasons: Reason[];
+}
+
+const gbps = (bytesPerSec: number): string => (bytesPerSec / 1e9).toFixed(1);
+
+function route(context: SimContext, dst: Region, src: Region, count: number, kind: number): Route | string {
+  const devices = context.state.devices;
+  const profileOf = (id: number): DeviceState | undefined => devices[id];
+  if (src.side === 'host' && dst.side === 'host') {
+    return {
+      path: 'host',
+      device: context.process.currentDevice,
+      link: 'host',
+      bytesPerSec: HOST_MEMCPY_BYTES_PER_SEC,
+      stages: 0,
+      reasons: [reason('copy-host', ['CP-2'], { rate: gbps(HOST_MEMCPY_BYTES_PER_SEC) })],
+    };
+  }
+  if (src.side === 'device' && dst.side === 'device') {
+    const device = profileOf(src.device);
+    if (device === undefined) return 'unknown device';
+    if (src.device === dst.device) {
+      // A copy inside one device reads and writes device memory: half its bandwidth each way (modeled).
+      const rate = device.profile.bandwidth.deviceBytesPerSec / 2;
+      return {
+        path: 'device',
+        device: src.device,
+        link: `d${src.device}:d2d`,
+        bytesPerSec: rate,
+        stages: 0,
+        reasons: [reason('copy-device', ['CP-3'], { rate: gbps(rate) })],
+      };
+    }
+    const current = context.process.currentDevice;
+    const peer = current === src.device ? dst.device : src.device;
+    if (!(devices[current]?.peers.has(peer) ?? false)) {
+      return `copying between device ${src.device} and device ${dst.device} needs aclrtDeviceEnablePeerAccess from the current device ${current} to ${peer} first`;
+    }
+    const rate = device.profile.bandwidth.hostLinkBytesPerSec * device.profile.bandwidth.pinnedEfficiency;
+    return {
+      path: 'peer',
+      device: src.device,
+      link: `d${src.device}:peer`,
+      bytesPerSec: rate,
+      stages: 0,
+      reasons: [reason('copy-peer', ['CP-3'], { src: src.device, dst: dst.device, rate: gbps(rate) })],
+    };
+  }
+  const deviceSide = src.side === 'device' ? src : dst.side === 'device' ? dst : undefined;
+  const hostSide = src.side === 'host' ? src : dst.side === 'host' ? dst : undefined;
+  if (deviceSide?.side !== 'device' || hostSide?.side !== 'host') return 'unreachable';
+  const device = profileOf(deviceSide.device);
+  if (device === undefined) return 'unknown device';
+  const { hostLinkBytesPerSec, pinnedEfficiency, pageableMin, pageableMax, stagingChunkBytes } = device.profile.bandwidth;
+  const pinnedRate = hostLinkBytesPerSec * pinnedEfficiency;
+  const direction = src.side === 'host' ? 'h2d' : 'd2h';
+  const link = `d${deviceSide.device}:${direction}`;
+  if (hostSide.pinned && kind !== K.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
+    return {
+      path: 'pinned',
+      device: deviceSide.device,
+      link,
+      bytesPerSec: pinnedRate,
+      stages: 0,
+      reasons: [reason('copy-pinned', ['HM-2', 'CP-3'], { rate: gbps(pinnedRate) })],
+    };
+  }
+  // HM-1: pageable memory goes through a staging buffer; its rate wanders (CP-3, seeded jitter).
+  const rate = pinnedRate * context.host.rng.between(pageableMin, pageableMax);
+  const stages = Math.ceil(count / stagingChunkBytes);
+  return {
+    path: 'pageable-staged',
+    device: deviceSide.device,
+    link,
+    bytesPerSec: rate,
+    stages,
+    reasons: [reason('copy-pageable', ['HM-1', 'CP-3'], { stages, rate: gbps(rate) })],
+  };
+}
+
+/** CP-1, CP-2: the direction a kind demands, checked against the memory the pointers are in. */
+function checkKind(kind: number, dst: Region, src: Region): string | undefined {
+  const expected: Record<number, [Region['side'], Region['side']] | undefined> = {
+    [K.ACL_MEMCPY_HOST_TO_HOST]: ['host', 'host'],
+    [K.ACL_MEMCPY_HOST_TO_DEVICE]: ['host', 'device'],
+    [K.ACL_MEMCPY_DEVICE_TO_HOST]: ['device', 'host'],
+    [K.ACL_MEMCPY_DEVICE_TO_DEVICE]: ['device', 'device'],
+    [K.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE]: ['host', 'device'],
+  };
+  if (kind === K.ACL_MEMCPY_DEFAULT) return undefined;
+  const sides = expected[kind];
+  if (sides === undefined)
+    return `kind ${kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST … ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (0–5) (CP-1)`;
+  if (sides[0] !== src.side || sides[1] !== dst.side) {
+    return `${aclrtMemcpyKind.nameOf(kind)} copies ${sides[0]} → ${sides[1]}, but src is ${src.side} memory and dst is ${dst.side} memory (CP-2)`;
+  }
+  return undefined;
+}
+
+interface CopyRequest {
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync';
+  readonly dst: string;
+  readonly destMax: number;
+  readonly src: string;
+  readonly count: number;
+  readonly kind: number;
+  readonly stream?: string;
+}
+
+function copy(context: SimContext, request: CopyRequest): OpResult<never> {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  const { fn, count, destMax, kind } = request;
+  if (
+    kind === K.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE ||
+    kind === K.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE ||
+    kind < 0 ||
+    kind > K.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE
+  ) {
+    return invalid(`kind ${aclrtMemcpyKind.nameOf(kind) ?? kind} is rejected by ${fn}; use 0–5 (CP-1)`);
+  }
+  if (count > destMax) return invalid(`count ${count} is larger than destMax ${destMax} (CP-1)`);
+  const stream = request.stream === undefined ? undefined : resolveStream(context, request.stream);
+  if (request.stream !== undefined && stream === undefined)
+    return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${request.stream} is not a live stream of this process`);
+  if (count === 0) return done();
+  const dst = region(context, request.dst, count, 'dst');
+  if (typeof dst === 'string') return invalid(dst);
+  const src = region(context, request.src, count, 'src');
+  if (typeof src === 'string') return invalid(src);
+  const kindProblem = checkKind(kind, dst, src);
+  if (kindProblem !== undefined) return invalid(kindProblem);
+  const path = route(context, dst, src, count, kind);
+  if (typeof path === 'string') return invalid(path);
+
+  const now = context.state.time;
+  const linkFree = context.host.linkFreeAt.get(path.link) ?? 0;
+  const streamFree = stream?.busyUntil ?? 0;
+  const start = Math.max(now, linkFree, streamFree);
+  const profile = context.state.devices[path.device]?.profile ?? device.profile;
+  const end = start + profile.bandwidth.copyLatencyNs + Math.ceil((count / path.bytesPerSec) * 1e9);
+  const reasons = [...path.reasons];
+  if (start > now)
+    reasons.push(reason('copy-waits', ['CP-4'], { waitNs: start - now, resource: streamFree >= linkFree ? 'stream' : 'link' }));
+  let mode: CopyMode = 'sync';
+  if (fn === 'aclrtMemcpyAsync') {
+    const pageable = path.path === 'pageable-staged';
+    mode = pageable ? 'async-blocking' : 'async';
+    if (pageable) reasons.push(reason('copy-blocks', ['HM-3']));
+  }
+  context.host.linkFreeAt.set(path.link, end);
+  context.emit({
+    kind: 'copy',
+    pid: context.pid,
+    id: context.host.newId(),
+    fn,
+    memcpyKind: kind,
+    dst: address(request.dst),
+    src: address(request.src),
+    bytes: count,
+    device: path.device,
+    ...(stream === undefined ? {} : { stream: stream.id }),
+    mode,
+    path: path.path,
+    submit: now,
+    start,
+    end,
+    bytesPerSec: path.bytesPerSec,
+    stages: path.stages,
+    reasons,
+  });
+  return { ret: 0, reasons };
+}
+
+export const aclrtMemcpy: Op<'aclrtMemcpy'> = (context, { dst, destMax, src, count, kind }) =>
+  copy(context, { fn: 'aclrtMemcpy', dst, destMax, src, count, kind });
+
+/** CP-4, HM-3: queued on the stream; a pageable host side makes it block until done. */
+export const aclrtMemcpyAsync: Op<'aclrtMemcpyAsync'> = (context, { dst, destMax, src, count, kind, stream }) =>
+  copy(context, { fn: 'aclrtMemcpyAsync', dst, destMax, src, count, kind, stream });
+
+export const aclrtMemset: Op<'aclrtMemset'> = (context, { devPtr, maxCount, value, count }) => {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  if (count > maxCount) return invalid(`count ${count} is larger than maxCount ${maxCount}`);
+  if (count === 0) return done();
+  const target = region(context, devPtr, count, 'devPtr');
+  if (typeof target === 'string') return invalid(target);
+  if (target.side === 'host' && !target.pinned)
+    return invalid(`devPtr ${devPtr} is malloc memory; aclrtMemset takes device memory or host memory from ACL`);
+  context.emit({
+    kind: 'memset',
+    pid: context.pid,
+    addr: address(devPtr),
+    count,
+    value,
+    device: target.side === 'device' ? target.device : device.id,
+  });
+  return done();
+};

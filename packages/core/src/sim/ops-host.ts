@@ -1,0 +1,235 @@
+import { ACL_HOST_REG, aclrtHostRegisterType } from '../acl/enums.ts';
+import {
+  ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+  ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+  ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+  ACL_ERROR_RT_MEMORY_ALLOCATION,
+  ACL_SUCCESS,
+} from '../acl/errors.ts';
+import type { HostBuffer } from '../model/state.ts';
+import { kernelAtMost } from '../profiles/profile.ts';
+import { toHex } from '../units/hex.ts';
+import {
+  address,
+  currentDevice,
+  done,
+  fail,
+  invalid,
+  isResult,
+  type Op,
+  type OpResult,
+  ok,
+  passFailure,
+  type SimContext,
+} from './context.ts';
+import { readMallocConfig } from './ops-malloc.ts';
+
+const REG = ACL_HOST_REG.byName;
+/** HM-2: pinned memory starts 64-byte aligned; malloc gives 16-byte alignment below a page. */
+const PINNED_ALIGN = 64;
+const MALLOC_ALIGN = 16;
+
+/** The live host buffer of this process that holds [at, at + size), if any. */
+export function hostBufferAt(context: SimContext, at: number, size = 1): HostBuffer | undefined {
+  const direct = context.process.hostByAddr.get(at);
+  if (direct !== undefined) {
+    const buffer = context.state.hostBuffers.get(direct);
+    if (buffer !== undefined && at + size <= buffer.addr + buffer.size) return buffer;
+  }
+  for (const id of context.process.hostByAddr.values()) {
+    const buffer = context.state.hostBuffers.get(id);
+    if (buffer !== undefined && buffer.addr <= at && at + size <= buffer.addr + buffer.size) return buffer;
+  }
+  return undefined;
+}
+
+function hostPageSize(context: SimContext): number {
+  return context.state.devices[0]?.profile.host.pageSize ?? 4096;
+}
+
+/** C malloc: pageable memory the OS may swap (HM-1). Page-aligned from one page up (modeled). */
+export const malloc: Op<'malloc'> = (context, { size }) => {
+  const page = hostPageSize(context);
+  const length = Math.max(size, MALLOC_ALIGN);
+  const addr = context.space.pageable.take(length, size >= page ? page : MALLOC_ALIGN);
+  if (addr === undefined) return ok({ ptr: toHex(0) });
+  context.emit({
+    kind: 'hostAlloc',
+    pid: context.pid,
+    id: context.host.newId(),
+    fn: 'malloc',
+    addr,
+    size,
+    memory: 'pageable',
+    vaFlag: false,
+  });
+  return ok({ ptr: toHex(addr) });
+};
+
+function unregisterFirst(context: SimContext, buffer: HostBuffer): string | undefined {
+  if (buffer.registration === undefined) return undefined;
+  context.emit({ kind: 'hostUnregister', id: buffer.id });
+  return `${toHex(buffer.addr)} was still registered; PageLens unregistered it (call aclrtHostUnregister before freeing, HM-5)`;
+}
+
+export const free: Op<'free'> = (context, { ptr }) => {
+  const at = address(ptr);
+  if (at === 0) return done();
+  const id = context.process.hostByAddr.get(at);
+  const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
+  if (buffer === undefined || buffer.memory !== 'pageable') {
+    return invalid(
+      `free(${ptr}): not a pointer malloc returned (undefined behaviour in C)${buffer === undefined ? '' : '; pinned memory is freed with aclrtFreeHost'}`,
+    );
+  }
+  const note = unregisterFirst(context, buffer);
+  context.space.pageable.release(buffer.addr, Math.max(buffer.size, MALLOC_ALIGN));
+  context.emit({ kind: 'hostFree', id: buffer.id });
+  return note === undefined ? done() : { ret: ACL_SUCCESS, message: note };
+};
+
+function mallocHost(context: SimContext, fn: string, size: number, vaFlag: boolean): OpResult<{ addr: number }> {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  if (size === 0) return invalid('size must be greater than 0');
+  if (vaFlag && !device.profile.features.vaFlag)
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} does not support VA_FLAG (HM-6: A2/A3 only)`);
+  const addr = context.space.pinned.take(size, Math.max(PINNED_ALIGN, hostPageSize(context)));
+  if (addr === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, 'the pinned host window has no room left');
+  context.emit({ kind: 'hostAlloc', pid: context.pid, id: context.host.newId(), fn, addr, size, memory: 'pinned', vaFlag });
+  return ok({ addr });
+}
+
+/** HM-2: page-locked host memory. */
+export const aclrtMallocHost: Op<'aclrtMallocHost'> = (context, { size }) => {
+  const result = mallocHost(context, 'aclrtMallocHost', size, false);
+  return result.out === undefined ? passFailure(result) : ok({ hostPtr: toHex(result.out.addr) });
+};
+
+/** HM-4, HM-6: pinned memory with attributes; VA_FLAG = 1 makes the device see it at the host address. */
+export const aclrtMallocHostWithCfg: Op<'aclrtMallocHostWithCfg'> = (context, { size, cfg }) => {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  const config = readMallocConfig(cfg, device.id);
+  if ('ret' in config) return config;
+  const result = mallocHost(context, 'aclrtMallocHostWithCfg', size, config.vaFlag);
+  return result.out === undefined ? passFailure(result) : ok({ ptr: toHex(result.out.addr) });
+};
+
+export const aclrtFreeHost: Op<'aclrtFreeHost'> = (context, { hostPtr }) => {
+  const at = address(hostPtr);
+  if (at === 0) return invalid('hostPtr is NULL');
+  const id = context.process.hostByAddr.get(at);
+  const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
+  if (buffer === undefined || buffer.memory !== 'pinned') {
+    return invalid(
+      `hostPtr ${hostPtr} is not the start of memory from aclrtMallocHost${buffer === undefined ? '' : ' (malloc memory is freed with free)'}`,
+    );
+  }
+  const note = unregisterFirst(context, buffer);
+  context.space.pinned.release(buffer.addr, buffer.size);
+  context.emit({ kind: 'hostFree', id: buffer.id });
+  return note === undefined ? done() : { ret: ACL_SUCCESS, message: note };
+};
+
+interface Registration {
+  readonly pinned: boolean;
+  readonly mapped: boolean;
+}
+
+/** HM-5, HM-6: registers [ptr, ptr + size) with the current device. */
+function register(
+  context: SimContext,
+  fn: string,
+  ptr: string,
+  size: number,
+  flags: number,
+  wanted: Registration,
+): OpResult<{ devPtr: number }> {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  const at = address(ptr);
+  const page = hostPageSize(context);
+  if (at === 0) return invalid('ptr is NULL');
+  if (size === 0) return invalid('size must be greater than 0');
+  if (at % page !== 0) return invalid(`ptr ${ptr} must be aligned to the ${page}-byte host page (HM-5)`);
+  const buffer = hostBufferAt(context, at, size);
+  if (buffer === undefined) return invalid(`[${ptr}, +${size}) is not inside one live host buffer of this process`);
+  if (buffer.registration !== undefined) return fail(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, `${ptr} is already registered (HM-5)`);
+  if (buffer.memory === 'pageable' && kernelAtMost(device.profile.host.kernelVersion, 5, 10)) {
+    return fail(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      `the host kernel ${device.profile.host.kernelVersion} is 5.10 or older: malloc memory cannot be registered there; use aclrtMallocHost (HM-5)`,
+    );
+  }
+  // HM-6: memory from aclrtMallocHostWithCfg with VA_FLAG = 1 is seen by the device at the host address.
+  const vaConsistent = wanted.mapped && buffer.vaFlag;
+  let devPtr = 0;
+  if (wanted.mapped) {
+    const taken = vaConsistent ? at : context.space.registered.take(size, page);
+    if (taken === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, 'no device address range is left for registered host memory');
+    devPtr = taken;
+  }
+  context.emit({
+    kind: 'hostRegister',
+    id: buffer.id,
+    fn,
+    device: device.id,
+    flags,
+    pinned: wanted.pinned || buffer.memory === 'pinned',
+    mapped: wanted.mapped,
+    devPtr,
+    vaConsistent,
+  });
+  return ok({ devPtr });
+}
+
+export const aclrtHostRegister: Op<'aclrtHostRegister'> = (context, { ptr, size, type }) => {
+  const T = aclrtHostRegisterType.byName;
+  if (type === T.ACL_HOST_REGISTER_IOMEMORY || type === T.ACL_HOST_REGISTER_READONLY) {
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `type ${aclrtHostRegisterType.nameOf(type)} is reserved and not supported`);
+  }
+  if (type !== T.ACL_HOST_REGISTER_MAPPED) return invalid(`type ${type} is not an aclrtHostRegisterType; use ACL_HOST_REGISTER_MAPPED (0)`);
+  const result = register(context, 'aclrtHostRegister', ptr, size, type, { pinned: true, mapped: true });
+  return result.out === undefined ? passFailure(result) : ok({ devPtr: toHex(result.out.devPtr) });
+};
+
+/** HM-5: PINNED turns pageable memory into pinned memory; MAPPED maps it to the device. */
+export const aclrtHostRegisterV2: Op<'aclrtHostRegisterV2'> = (context, { ptr, size, flag }) => {
+  if ((flag & (REG.ACL_HOST_REG_IOMEMORY | REG.ACL_HOST_REG_READONLY)) !== 0) {
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are reserved and not supported');
+  }
+  const known = REG.ACL_HOST_REG_PINNED | REG.ACL_HOST_REG_MAPPED;
+  if (flag === 0 || (flag & ~known) !== 0)
+    return invalid(`flag 0x${flag.toString(16)} must be ACL_HOST_REG_PINNED, ACL_HOST_REG_MAPPED or both`);
+  const pinned = (flag & REG.ACL_HOST_REG_PINNED) !== 0;
+  if (pinned) {
+    const buffer = hostBufferAt(context, address(ptr), Math.max(size, 1));
+    if (buffer?.memory === 'pinned')
+      return invalid(`${ptr} is already pinned memory: ACL_HOST_REG_PINNED is for pageable memory only (HM-5)`);
+  }
+  const result = register(context, 'aclrtHostRegisterV2', ptr, size, flag, { pinned, mapped: (flag & REG.ACL_HOST_REG_MAPPED) !== 0 });
+  return result.out === undefined ? passFailure(result) : done();
+};
+
+export const aclrtHostUnregister: Op<'aclrtHostUnregister'> = (context, { ptr }) => {
+  const at = address(ptr);
+  const id = context.process.hostByAddr.get(at);
+  const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
+  if (buffer?.registration === undefined) return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, `${ptr} is not registered host memory (HM-5)`);
+  const { registration } = buffer;
+  if (registration.mapped && !registration.vaConsistent) context.space.registered.release(registration.devPtr, buffer.size);
+  context.emit({ kind: 'hostUnregister', id: buffer.id });
+  return done();
+};
+
+/** HM-5, HM-7: the device address of registered, mapped host memory (for kernels only). */
+export const aclrtHostGetDevicePointer: Op<'aclrtHostGetDevicePointer'> = (context, { pHost, flag }) => {
+  if (flag !== 0) return invalid(`flag must be 0, not ${flag}`);
+  const at = address(pHost);
+  const buffer = hostBufferAt(context, at);
+  if (buffer?.registration === undefined || !buffer.registration.mapped) {
+    return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, `${pHost} is not host memory registered with MAPPED (HM-5)`);
+  }
+  return ok({ pDevice: toHex(buffer.registration.devPtr + (at - buffer.addr)) });
+};

@@ -1,0 +1,96 @@
+import { aclrtMemAttr, aclrtMemLocationType } from '../acl/enums.ts';
+import { ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
+import type { PoolFigures } from '../model/events.ts';
+import { type DevicePools, devicePools } from '../model/pools.ts';
+import type { DeviceState } from '../model/state.ts';
+import { address, currentDevice, fail, invalid, isResult, type Op, ok } from './context.ts';
+import { hostBufferAt } from './ops-host.ts';
+
+const A = aclrtMemAttr.byName;
+const LOCATION = aclrtMemLocationType.byName;
+const NONE: PoolFigures = { free: 0, total: 0 };
+
+/**
+ * DM-15: which pool an aclrtMemAttr reads on this device. HBM devices answer 0/0 for DDR
+ * attributes; DDR devices (310P) read HBM attributes as DDR. Undefined means "not supported".
+ */
+function poolFor(device: DeviceState, pools: DevicePools, attr: number): PoolFigures | undefined {
+  const ddr = device.profile.memoryType === 'DDR';
+  switch (attr) {
+    case A.ACL_DDR_MEM:
+      return ddr ? pools.all : NONE;
+    case A.ACL_HBM_MEM:
+      return pools.all;
+    case A.ACL_DDR_MEM_HUGE:
+    case A.ACL_DDR_MEM_P2P_HUGE:
+      return ddr ? pools.huge : NONE;
+    case A.ACL_DDR_MEM_NORMAL:
+    case A.ACL_DDR_MEM_P2P_NORMAL:
+      return ddr ? pools.normal : NONE;
+    case A.ACL_HBM_MEM_HUGE:
+    case A.ACL_HBM_MEM_P2P_HUGE:
+    case A.ACL_MEM_HUGE:
+    case A.ACL_MEM_P2P_HUGE:
+      return pools.huge;
+    case A.ACL_HBM_MEM_NORMAL:
+    case A.ACL_HBM_MEM_P2P_NORMAL:
+    case A.ACL_MEM_NORMAL:
+    case A.ACL_MEM_P2P_NORMAL:
+      return pools.normal;
+    case A.ACL_HBM_MEM_HUGE1G:
+    case A.ACL_HBM_MEM_P2P_HUGE1G:
+    case A.ACL_MEM_HUGE1G:
+    case A.ACL_MEM_P2P_HUGE1G:
+      return device.profile.features.giantPages ? pools.giant : undefined;
+    default:
+      return NONE;
+  }
+}
+
+export const aclrtGetMemInfo: Op<'aclrtGetMemInfo'> = (context, { attr }) => {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  if (attr < 0 || attr > A.ACL_MEM_P2P_HUGE1G) return invalid(`attr ${attr} is not an aclrtMemAttr (0–17)`);
+  const pool = poolFor(device, devicePools(device), attr);
+  if (pool === undefined) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} has no 1 GiB page pool (DM-15)`);
+  return ok({ free: pool.free, total: pool.total });
+};
+
+/** Where a pointer lives and its page size (DM-11); malloc memory is unknown to ACL (HM-7 for device pointers of registrations). */
+export const aclrtPointerGetAttributes: Op<'aclrtPointerGetAttributes'> = (context, { ptr }) => {
+  const at = address(ptr);
+  if (at === 0) return invalid('ptr is NULL');
+  for (const id of context.process.allocByAddr.values()) {
+    const a = context.state.allocations.get(id);
+    if (a !== undefined && at >= a.addr && at < a.addr + a.pages * a.pageSize) {
+      return ok({ attributes: { location: { id: a.device, type: LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE }, pageSize: a.pageSize } });
+    }
+  }
+  for (const m of context.state.mappings.values()) {
+    if (m.pid !== context.pid || at < m.addr || at >= m.addr + m.size) continue;
+    const handle = context.state.handles.get(m.handle);
+    const memory = handle === undefined ? undefined : context.state.physical.get(handle.memory);
+    return ok({ attributes: { location: { id: m.device, type: LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE }, pageSize: memory?.pageSize ?? 0 } });
+  }
+  const buffer = hostBufferAt(context, at);
+  const hostPage = context.state.devices[0]?.profile.host.pageSize ?? 4096;
+  if (buffer !== undefined) {
+    const known = buffer.memory === 'pinned' || buffer.registration !== undefined;
+    const type = known ? LOCATION.ACL_MEM_LOCATION_TYPE_HOST : LOCATION.ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    return ok({ attributes: { location: { id: 0, type }, pageSize: hostPage } });
+  }
+  for (const b of context.state.hostBuffers.values()) {
+    const r = b.registration;
+    if (b.pid === context.pid && r?.mapped === true && !r.vaConsistent && at >= r.devPtr && at < r.devPtr + b.size) {
+      return invalid(`${ptr} is the device address of registered host memory: not valid for aclrtPointerGetAttributes (HM-7)`);
+    }
+  }
+  return ok({ attributes: { location: { id: 0, type: LOCATION.ACL_MEM_LOCATION_TYPE_UNREGISTERED }, pageSize: 0 } });
+};
+
+/** The text of the most recent failure in this process; reading it clears it. */
+export const aclGetRecentErrMsg: Op<'aclGetRecentErrMsg'> = (context) => {
+  const message = context.space.lastError ?? null;
+  context.space.lastError = undefined;
+  return ok({ errMsg: message });
+};

@@ -1,0 +1,120 @@
+import { aclrtMallocAttrType } from '../acl/enums.ts';
+import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
+import type { aclrtMallocConfig } from '../acl/structs.ts';
+import type { PageClass, Reason } from '../model/events.ts';
+import { type MallocFn, pageBytes, planMalloc } from '../model/malloc-policy.ts';
+import { findPages } from '../model/placement.ts';
+import { devicePools } from '../model/pools.ts';
+import { reason } from '../model/reasons.ts';
+import type { DeviceState } from '../model/state.ts';
+import { toHex } from '../units/hex.ts';
+import { address, currentDevice, done, fail, invalid, isResult, type OpResult, ok, type SimContext } from './context.ts';
+
+const ATTR = aclrtMallocAttrType.byName;
+
+/** Checks an aclrtMallocConfig: DEVICE_ID must name the current device; returns VA_FLAG's value. */
+export function readMallocConfig(cfg: aclrtMallocConfig | null, device: number): { vaFlag: boolean } | OpResult<never> {
+  if (cfg === null) return { vaFlag: false };
+  if (cfg.numAttrs > cfg.attrs.length) return invalid(`cfg.numAttrs is ${cfg.numAttrs} but only ${cfg.attrs.length} attributes are given`);
+  let vaFlag = false;
+  for (const [index, attribute] of cfg.attrs.slice(0, cfg.numAttrs).entries()) {
+    switch (attribute.attr) {
+      case ATTR.ACL_RT_MEM_ATTR_MODULE_ID:
+        break;
+      case ATTR.ACL_RT_MEM_ATTR_DEVICE_ID:
+        if (attribute.value.deviceId !== device)
+          return invalid(`cfg.attrs[${index}]: DEVICE_ID ${attribute.value.deviceId} must equal the current device ${device}`);
+        break;
+      case ATTR.ACL_RT_MEM_ATTR_VA_FLAG:
+        if (attribute.value.vaFlag !== 0 && attribute.value.vaFlag !== 1) return invalid(`cfg.attrs[${index}]: VA_FLAG must be 0 or 1`);
+        vaFlag = attribute.value.vaFlag === 1;
+        break;
+      case ATTR.ACL_RT_MEM_ATTR_RSV:
+        break;
+      default:
+        return invalid(`cfg.attrs[${index}].attr ${attribute.attr} is not an aclrtMallocAttrType`);
+    }
+  }
+  return { vaFlag };
+}
+
+function placeOrExplain(device: DeviceState, pageClass: PageClass, padded: number) {
+  const pageSize = pageBytes(pageClass, device.profile);
+  const pages = Math.ceil(padded / pageSize);
+  return { pageSize, pages, runs: findPages(device.frames, pageClass, pages) };
+}
+
+/** DM-2 … DM-12: the aclrtMalloc family on the current device. */
+export function malloc(context: SimContext, fn: MallocFn, size: number, policy: number, cfg: aclrtMallocConfig | null) {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  if (fn === 'aclrtMallocWithCfg') {
+    const config = readMallocConfig(cfg, device.id);
+    if ('ret' in config) return config;
+  }
+  const plan = planMalloc(fn, size, policy, device.profile);
+  if (!plan.ok) return fail(plan.ret, plan.message, plan.reasons);
+  const reasons: Reason[] = [...plan.reasons];
+  let pageClass = plan.pageClass;
+  let placement = placeOrExplain(device, pageClass, plan.padded);
+  if (placement.runs === undefined && plan.fallback !== undefined) {
+    reasons.push(reason('huge-first-fallback', ['DM-4'], { freeHuge: device.frames.free.count, needed: placement.pages }));
+    pageClass = plan.fallback;
+    placement = placeOrExplain(device, pageClass, plan.padded);
+  }
+  const { runs, pages, pageSize } = placement;
+  if (runs === undefined) {
+    const pools = devicePools(device);
+    const available =
+      pageClass === 'normal' ? pools.normal.free / pageSize : pageClass === 'huge' ? device.frames.free.count : pools.giant.free / pageSize;
+    const rule = pageClass === 'huge' ? 'DM-5' : pageClass === 'giant' ? 'DM-7' : 'DM-6';
+    const why = [...reasons, reason('exhausted', [rule], { pageClass, needed: pages, available })];
+    if (pools.all.free >= pages * pageSize) why.push(reason('fragmented', [rule], { freeBytes: pools.all.free, pageClass }));
+    return fail(
+      ACL_ERROR_RT_MEMORY_ALLOCATION,
+      `not enough free ${pageClass} pages on device ${device.id}: ${pages} needed, ${available} free`,
+      why,
+    );
+  }
+  // DM-12: huge pages are 2 MiB-aligned in VA, giant pages 1 GiB-aligned; normal pages page-aligned (64-byte aligned at least).
+  const addr = context.space.deviceVa[device.id]?.take(pages * pageSize, pageSize);
+  if (addr === undefined)
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id}'s address window has no free ${pages * pageSize}-byte range`);
+  const occupied = pages * pageSize;
+  reasons.push(reason('occupies', ['DM-11'], { pages, pageSize, occupied, waste: occupied - size }));
+  context.emit({
+    kind: 'alloc',
+    pid: context.pid,
+    device: device.id,
+    id: context.host.newId(),
+    fn,
+    addr,
+    size,
+    padded: plan.padded,
+    policy,
+    p2p: plan.p2p,
+    pageClass,
+    pageSize,
+    pages,
+    runs,
+    reasons,
+  });
+  return ok({ devPtr: toHex(addr) }, reasons);
+}
+
+/** DM-13: freeing NULL, an address that does not start a live allocation, or twice, is an error. */
+export function free(context: SimContext, devPtr: string) {
+  const at = address(devPtr);
+  if (at === 0) return fail(ACL_ERROR_INVALID_PARAM, 'devPtr is NULL: aclrtFree(NULL) is an error, not a no-op (DM-13)');
+  const id = context.process.allocByAddr.get(at);
+  const allocation = id === undefined ? undefined : context.state.allocations.get(id);
+  if (allocation === undefined) {
+    return fail(
+      ACL_ERROR_INVALID_PARAM,
+      `devPtr ${devPtr} is not the start of a live device allocation of this process (freed twice, or never allocated) (DM-13)`,
+    );
+  }
+  context.space.deviceVa[allocation.device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
+  context.emit({ kind: 'free', id: allocation.id });
+  return done();
+}

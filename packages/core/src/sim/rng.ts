@@ -1,0 +1,22 @@
+/** A small seeded PRNG (mulberry32): the simulator's only source of randomness, so runs repeat. */
+export class Rng {
+  #state: number;
+
+  constructor(seed: number) {
+    this.#state = seed >>> 0;
+  }
+
+  /** Uniform in [0, 1). */
+  next(): number {
+    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
+    let t = this.#state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  /** Uniform in [min, max). */
+  between(min: number, max: number): number {
+    return min + (max - min) * this.next();
+  }
+}

@@ -1,0 +1,142 @@
+import type { CallEvent, EventBody, MemoryEvent } from '../model/events.ts';
+import { reduce } from '../model/reduce.ts';
+import { createHostState, type HostState } from '../model/state.ts';
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
+import type { DeviceProfile } from '../profiles/profile.ts';
+import { OPAQUE_BASE, OPAQUE_STRIDE, SHAREABLE_BASE } from './layout.ts';
+import { ProcessSpace } from './process-space.ts';
+import { Rng } from './rng.ts';
+
+export interface SimHostOptions {
+  /** One profile per device; default one Ascend910B2. */
+  readonly devices?: readonly DeviceProfile[];
+  /** Seed of the simulator's randomness (pageable copy jitter); default 1. */
+  readonly seed?: number;
+}
+
+/** Make a call fail on purpose: the next call of `fn` (or the `nth` call overall) answers `ret` and changes nothing. */
+export interface FailureInjection {
+  readonly ret: number;
+  readonly fn?: string;
+  /** 1-based index among all calls of the host. */
+  readonly nth?: number;
+  readonly message?: string;
+}
+
+export type EventListener = (events: readonly MemoryEvent[]) => void;
+
+/**
+ * One simulated Ascend host: its devices, its processes and their shared virtual clock. Every
+ * change goes through `emit`, which stamps the event, reduces it into `state` and hands it to the
+ * subscribers once the call that caused it has finished. Deterministic for a given seed.
+ */
+export class SimHost {
+  readonly state: HostState;
+  readonly rng: Rng;
+  readonly spaces = new Map<number, ProcessSpace>();
+  /** When each (device, direction) link is next free, for copy timing (sim-private). */
+  readonly linkFreeAt = new Map<string, number>();
+  readonly #listeners = new Set<EventListener>();
+  #batch: MemoryEvent[] = [];
+  #currentCall = 0;
+  #nextSeq = 1;
+  #nextId = 1;
+  #nextPid = 4001;
+  #nextOpaque = 1;
+  #nextShareable = 1;
+  #calls = 0;
+  #failures: FailureInjection[] = [];
+
+  constructor(options: SimHostOptions = {}) {
+    const devices = options.devices ?? [ASCEND_910B2];
+    if (devices.length === 0 || devices.length > 16) throw new RangeError(`a simulated host has 1 to 16 devices, not ${devices.length}`);
+    this.state = createHostState(devices);
+    this.rng = new Rng(options.seed ?? 1);
+  }
+
+  get deviceCount(): number {
+    return this.state.devices.length;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Registers a simulated process; returns its pid. */
+  addProcess(name: string): number {
+    const pid = this.#nextPid;
+    this.#nextPid += 1;
+    this.spaces.set(pid, new ProcessSpace(this.deviceCount));
+    this.emit({ kind: 'process', pid, name });
+    this.#flush();
+    return pid;
+  }
+
+  /** Stamps, applies and queues one state change. Only simulator operations call this. */
+  emit(body: EventBody): MemoryEvent {
+    const stamp = { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const };
+    this.#nextSeq += 1;
+    const event: MemoryEvent = this.#currentCall === 0 ? { ...body, ...stamp } : { ...body, ...stamp, call: this.#currentCall };
+    reduce(this.state, event);
+    this.#batch.push(event);
+    return event;
+  }
+
+  /** Reserves the seq of a call's own event; its effects follow it. */
+  beginCall(): number {
+    this.#calls += 1;
+    this.#currentCall = this.#nextSeq;
+    this.#nextSeq += 1;
+    return this.#currentCall;
+  }
+
+  /** Applies the call event and hands [call, ...effects] to the subscribers. */
+  endCall(event: CallEvent): void {
+    this.#currentCall = 0;
+    // The call event carries the earliest seq; the state already holds its effects, so only the cursor moves.
+    if (event.t > this.state.time) this.state.time = event.t;
+    this.#batch.unshift(event);
+    if (this.state.seq < event.seq) this.state.seq = event.seq;
+    this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#batch.length === 0) return;
+    const batch = this.#batch;
+    this.#batch = [];
+    for (const listener of this.#listeners) listener(batch);
+  }
+
+  injectFailure(failure: FailureInjection): void {
+    this.#failures.push(failure);
+  }
+
+  /** The injected failure that applies to this call, consumed. */
+  takeFailure(fn: string): FailureInjection | undefined {
+    const index = this.#failures.findIndex((f) => (f.nth === undefined || f.nth === this.#calls) && (f.fn === undefined || f.fn === fn));
+    if (index === -1) return undefined;
+    const [failure] = this.#failures.splice(index, 1);
+    return failure;
+  }
+
+  /** Object ids are unique for the life of the host. */
+  newId(): number {
+    const id = this.#nextId;
+    this.#nextId += 1;
+    return id;
+  }
+
+  /** A fresh value for an opaque runtime object (stream, memory handle). */
+  newOpaque(): number {
+    const value = OPAQUE_BASE + this.#nextOpaque * OPAQUE_STRIDE;
+    this.#nextOpaque += 1;
+    return value;
+  }
+
+  newShareable(): number {
+    const value = SHAREABLE_BASE + this.#nextShareable;
+    this.#nextShareable += 1;
+    return value;
+  }
+}

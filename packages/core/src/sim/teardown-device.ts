@@ -1,0 +1,32 @@
+import { alignUp, MiB } from '../units/bytes.ts';
+import type { SimContext } from './context.ts';
+import { freeHandle, unmap } from './ops-vmm.ts';
+
+/**
+ * What the runtime releases when a process's last reference to a device goes (LT-2): everything
+ * the process holds there, in the order RULES.md gives (unmap → release → free physical → free
+ * device memory → destroy streams).
+ */
+export function releaseDeviceResources(context: SimContext, device: number): void {
+  const { state, pid } = context;
+  for (const mapping of [...state.mappings.values()]) {
+    if (mapping.pid === pid && mapping.device === device) unmap(context, mapping);
+  }
+  for (const reservation of [...state.reservations.values()]) {
+    if (reservation.pid !== pid || reservation.device !== device) continue;
+    for (const mapping of [...state.mappings.values()]) if (mapping.reservation === reservation.id) unmap(context, mapping);
+    context.space.deviceVa[device]?.release(reservation.addr, alignUp(reservation.size, 2 * MiB));
+    context.emit({ kind: 'release', id: reservation.id });
+  }
+  for (const handle of [...state.handles.values()]) {
+    if (handle.pid === pid && handle.device === device && !handle.freed) freeHandle(context, handle);
+  }
+  for (const allocation of [...state.allocations.values()]) {
+    if (allocation.pid !== pid || allocation.device !== device) continue;
+    context.space.deviceVa[device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
+    context.emit({ kind: 'free', id: allocation.id });
+  }
+  for (const stream of [...state.streams.values()]) {
+    if (stream.pid === pid && stream.device === device) context.emit({ kind: 'streamDestroy', id: stream.id });
+  }
+}
