@@ -1,5 +1,141 @@
+// @pagelens/core: the public surface. Named exports only; grouped by layer.
+
+// ACL vocabulary (acl-api.md §3–§6)
+export { type ArgCheck, checkArgs, inputNames } from './acl/check-args.ts';
+export { type AclEnum, defineEnum, flagNames } from './acl/enum-table.ts';
+export {
+  ACL_CONSTANTS,
+  ACL_ENUM_TYPES,
+  ACL_HOST_REG,
+  ACL_MACRO_FAMILIES,
+  ACL_RT_VMM_EXPORT_FLAG,
+  ALL_ENUMS,
+  aclrtHostRegisterType,
+  aclrtMallocAttrType,
+  aclrtMemAccessFlags,
+  aclrtMemAllocationType,
+  aclrtMemAttr,
+  aclrtMemcpyKind,
+  aclrtMemGranularityOptions,
+  aclrtMemHandleType,
+  aclrtMemLocationType,
+  aclrtMemMallocPolicy,
+  MEM_POLICY_MASK,
+  MEM_TYPE_MASK,
+} from './acl/enums.ts';
+export {
+  ACL_ERROR_API_NOT_SUPPORT,
+  ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+  ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+  ACL_ERROR_INVALID_PARAM,
+  ACL_ERROR_REPEAT_INITIALIZE,
+  ACL_ERROR_RT_CONTEXT_NULL,
+  ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+  ACL_ERROR_RT_INVALID_DEVICEID,
+  ACL_ERROR_RT_INVALID_HANDLE,
+  ACL_ERROR_RT_MEMORY_ALLOCATION,
+  ACL_ERRORS,
+  ACL_SUCCESS,
+  errorCode,
+  errorMessage,
+  errorName,
+} from './acl/errors.ts';
+export {
+  ACL_FUNCTION_NAMES,
+  ACL_FUNCTIONS,
+  type AclFunctionName,
+  type FunctionCategory,
+  type FunctionSpec,
+  functionSpec,
+  isAclFunctionName,
+  type ParamSpec,
+  type StructName,
+  type ValueType,
+} from './acl/functions.ts';
+export { type AclCall, invokeAcl } from './acl/invoke.ts';
+export type { AclArgs, AclOut, AclResult, AclRuntime } from './acl/runtime.ts';
+export {
+  type aclrtMallocAttribute,
+  type aclrtMallocConfig,
+  type aclrtMemAccessDesc,
+  type aclrtMemLocation,
+  type aclrtPhysicalMemProp,
+  type aclrtPtrAttributes,
+  C_SCALAR_SIZES,
+  STRUCT_LAYOUTS,
+  sizeOfCType,
+} from './acl/structs.ts';
+// Analyses
+export { type AllocationReport, reportAllocation } from './analysis/allocation-report.ts';
+export { type DeviceReport, largestFreeRun, reportDevice } from './analysis/device-report.ts';
+export { GIANT_PAGE, HUGE_PAGE, NORMAL_PAGE, PAGE_CLASSES, pageSizeOf } from './analysis/page-size.ts';
+export { type PageWalk, translationWalk, walkTableCount } from './analysis/page-walk.ts';
+export { policyWhatIf, WHAT_IF_POLICIES, type WhatIfOutcome, type WhatIfRequest } from './analysis/policy-what-if.ts';
+export { type CoverageReport, coverage, coverageByClass, pagesFor, ptesFor, tlbReach } from './analysis/pte.ts';
+export { type AccessPattern, type BufferSegment, simulateTlb, type TlbGeometry, type TlbResult } from './analysis/tlb-sim.ts';
+// The memory model: events, state, reducer
+export type { CallEvent, EventKind, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
+export { FRAMES_PER_GIANT, FrameKind, type FrameTable } from './model/frames.ts';
+export { HUGE_FIRST_THRESHOLD, type MallocFn, paddedSize, pageBytes, planMalloc } from './model/malloc-policy.ts';
+export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';
+export { type DevicePools, devicePools, usedBytes } from './model/pools.ts';
+export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type ReasonCode } from './model/reasons.ts';
+export { assertNever, ReduceError, reduce } from './model/reduce.ts';
+export { decodeSnapshot, encodeSnapshot, fingerprint, type Snapshot } from './model/snapshot.ts';
+export {
+  type CopyRecord,
+  cloneHostState,
+  createHostState,
+  type DeviceAllocation,
+  type DeviceState,
+  type HostBuffer,
+  type HostState,
+  type Mapping,
+  type PhysicalHandle,
+  type PhysicalMemory,
+  type ProcessState,
+  type Reservation,
+  type Stream,
+} from './model/state.ts';
+export { planTeardown } from './model/teardown-plan.ts';
+// Device profiles
+export {
+  ASCEND_310P3,
+  ASCEND_910_93,
+  ASCEND_910B2,
+  ASCEND_910B4,
+  BUILTIN_PROFILES,
+  DEFAULT_PROFILE,
+  findProfile,
+} from './profiles/builtin.ts';
+export { loadProfileJson, type ProfileLoad } from './profiles/load.ts';
+export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles/profile.ts';
+// The wire protocol
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage } from './protocol/messages.ts';
 export { describeIssue, type ParseResult, parseAgentMessage, parseClientMessage } from './protocol/parse.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
+// The simulator
+export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } from './sim/layout.ts';
+export { type EventListener, type FailureInjection, SimHost, type SimHostOptions } from './sim/sim-host.ts';
+export { SimRuntime } from './sim/sim-runtime.ts';
+// Units
+export {
+  alignDown,
+  alignUp,
+  formatBytes,
+  formatInteger,
+  GB,
+  GiB,
+  isAligned,
+  KiB,
+  MB,
+  MiB,
+  parseSize,
+  SIZE_SYNTAX_HELP,
+  type SizeParse,
+  TiB,
+  type UnitSystem,
+} from './units/bytes.ts';
+export { type Hex, isHex, NULL_PTR, parseHex, toHex } from './units/hex.ts';

@@ -5,7 +5,7 @@
  * the whole hot loop in one function so its state stays in registers rather than object fields.
  * Page numbers can pass 2^32, so they are never put through 32-bit bitwise operators.
  */
-import { NORMAL_PAGE, PAGE_CLASSES, type PageClass, pageClassOf } from './page-size.ts';
+import { isPowerOfTwo, NORMAL_PAGE, PAGE_CLASSES, type PageClass, pageClassOf } from './page-size.ts';
 
 /** `entries % ways === 0`; sets = entries ÷ ways, a power of two is not required. */
 export interface TlbClassGeometry {
@@ -100,14 +100,16 @@ export function simulateTlb(
 
 /** A validated buffer. Offsets are bytes from its start; page ordinals number its pages 0, 1, …. */
 interface Layout {
-  readonly base: number;
   readonly bytes: number;
   readonly pages: number;
-  /** Per segment: start offset, class index into PAGE_CLASSES, page size, and page ordinal − page number. */
+  /** Per segment: start offset, class index into PAGE_CLASSES, page size in bytes. */
   readonly start: Float64Array;
   readonly pageClass: Uint8Array;
   readonly pageSize: Float64Array;
-  readonly ordinalBase: Float64Array;
+  /** Per segment: virtual page number and ordinal of its first page, and how far into that page it starts. */
+  readonly firstPage: Float64Array;
+  readonly firstOrdinal: Float64Array;
+  readonly skew: Float64Array;
 }
 
 function layOut(segments: readonly BufferSegment[], normalPageSize: number): Layout {
@@ -115,11 +117,12 @@ function layOut(segments: readonly BufferSegment[], normalPageSize: number): Lay
   if (first === undefined) throw new RangeError('a buffer needs at least one segment');
   const n = segments.length;
   const layout = {
-    base: first.va,
     start: new Float64Array(n),
     pageClass: new Uint8Array(n),
     pageSize: new Float64Array(n),
-    ordinalBase: new Float64Array(n),
+    firstPage: new Float64Array(n),
+    firstOrdinal: new Float64Array(n),
+    skew: new Float64Array(n),
   };
   let end = first.va;
   let pages = 0;
@@ -142,7 +145,9 @@ function layOut(segments: readonly BufferSegment[], normalPageSize: number): Lay
     layout.start[i] = va - first.va;
     layout.pageClass[i] = PAGE_CLASSES.indexOf(pageClass);
     layout.pageSize[i] = pageSize;
-    layout.ordinalBase[i] = pages - firstPage;
+    layout.firstPage[i] = firstPage;
+    layout.firstOrdinal[i] = pages;
+    layout.skew[i] = va - firstPage * pageSize;
     pages += Math.floor((end - 1) / pageSize) - firstPage + 1;
   });
   if (pages > MAX_BUFFER_PAGES) throw new RangeError(`the buffer spans ${pages} pages; at most ${MAX_BUFFER_PAGES} are simulated`);
@@ -180,44 +185,81 @@ function toSource(pattern: AccessPattern, bytes: number): Source {
   }
 }
 
+/** Accesses per call of runBlock: V8 then optimises the loop as a whole function, not by OSR. */
+const BLOCK = 1 << 14;
+
 /**
  * The simulation. Slots of all three classes share `tags`: class c owns a run of `entries`
- * slots, set s of it the `ways` slots from s × ways. A tag is a virtual page number
- * (VA ÷ page size), −1 for an empty slot. Each set is a ring in recency order: `heads` holds
+ * slots, set s of it the `ways` slots from s × ways. The set of a page is its virtual page
+ * number mod sets. Its tag is its ordinal in the buffer (unique, like the page number, but
+ * < 2^28, so int32 arithmetic holds it exactly), −1 for an empty slot. Each set is a ring in recency order: `heads` holds
  * the way of its MRU entry, and the way before it (circularly) the LRU entry. A miss replaces
  * the LRU entry and moves the head onto it in O(1); a hit rotates only the entries newer than
  * it; no ages are compared (an age scan costs unpredictable branches on random patterns).
  */
+interface Run {
+  readonly layout: Layout;
+  readonly source: Source;
+  readonly tags: Int32Array;
+  readonly heads: Int32Array;
+  /** One bit per page ordinal: touched yet? */
+  readonly seen: Uint8Array;
+  /** Per class: sets, ways, first slot in `tags`, first ring in `heads`. */
+  readonly sets: number[];
+  readonly ways: number[];
+  readonly slotBase: number[];
+  readonly ringBase: number[];
+  readonly counts: Counts;
+  /** Generator cursor between blocks: next sequential/strided offset, mulberry32 state. */
+  next: number;
+  state: number;
+}
+
 function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
-  const { base, bytes } = layout;
-  const classSlot = [0, 0, 0];
-  const classRing = [0, 0, 0];
-  let slotCount = 0;
-  let ringCount = 0;
-  PAGE_CLASSES.forEach((pageClass, c) => {
-    const { entries, ways } = geometry[pageClass];
-    classSlot[c] = slotCount;
-    classRing[c] = ringCount;
-    slotCount += entries;
-    ringCount += entries / ways;
-  });
-  const tags = new Float64Array(slotCount).fill(-1);
-  const heads = new Int32Array(ringCount);
-  const seen = new Uint8Array(Math.ceil(layout.pages / 8));
-  const counts = { hits: [0, 0, 0], misses: [0, 0, 0], evictions: [0, 0, 0], distinct: [0, 0, 0] };
-  // The segment in use ([segLo, segHi) in buffer offsets; none until the first lookup) and its
-  // class's geometry, copied to locals; hits, misses… count for class c until the segment changes.
+  const sets = PAGE_CLASSES.map((pageClass) => geometry[pageClass].entries / geometry[pageClass].ways);
+  const ways = PAGE_CLASSES.map((pageClass) => geometry[pageClass].ways);
+  const entries = PAGE_CLASSES.map((pageClass) => geometry[pageClass].entries);
+  const r: Run = {
+    layout,
+    source,
+    tags: new Int32Array(sum(entries)).fill(-1),
+    heads: new Int32Array(sum(sets)),
+    seen: new Uint8Array(Math.ceil(layout.pages / 8)),
+    sets,
+    ways,
+    slotBase: entries.map((_, c) => sum(entries.slice(0, c))),
+    ringBase: sets.map((_, c) => sum(sets.slice(0, c))),
+    counts: { hits: [0, 0, 0], misses: [0, 0, 0], evictions: [0, 0, 0], distinct: [0, 0, 0] },
+    next: 0,
+    state: source.seed,
+  };
+  for (let from = 0; from < source.count; from += BLOCK) runBlock(r, from, Math.min(source.count, from + BLOCK));
+  return toResult(r.counts);
+}
+
+/** Accesses [from, to). All hot state lives in locals; a block starts with no segment and no last page. */
+function runBlock(r: Run, from: number, to: number): void {
+  const { layout, tags, heads, seen } = r;
+  const { bytes } = layout;
+  const { kind, step, offsets } = r.source;
+  // The segment in use, [segLo, segHi) in buffer offsets, and its class's geometry, copied to
+  // locals; hits, misses… count for class c until the segment changes.
   let segLo = 0;
   let segHi = 0;
   let c = 0;
   let pageSize = 1;
   let pageInverse = 1;
+  /** Buffer offset where the segment's first page begins (before segLo if the buffer starts mid-page). */
+  let pageZero = 0;
+  let firstOrdinal = 0;
   let sets = 1;
-  let setInverse = 1;
+  /** sets − 1 when sets is a power of two, else −1. */
+  let setMask = -1;
+  /** The first page's virtual page number mod sets. */
+  let setSkew = 0;
   let ways = 1;
   let slotBase = 0;
   let ringBase = 0;
-  let ordinalBase = 0;
   let hits = 0;
   let misses = 0;
   let evictions = 0;
@@ -226,11 +268,9 @@ function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
   // touching it again is a hit that changes no LRU order.
   let lastLo = 0;
   let lastHi = 0;
-  const { kind, count, step, offsets } = source;
-  let next = 0;
-  let state = source.seed;
+  let { next, state } = r;
   const wide = bytes > 2 ** 32;
-  for (let i = 0; i < count; i += 1) {
+  for (let i = from; i < to; i += 1) {
     let offset: number;
     if (kind === SEQUENTIAL) {
       offset = next;
@@ -262,7 +302,7 @@ function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
       continue;
     }
     if (offset < segLo || offset >= segHi) {
-      flush(counts, c, hits, misses, evictions, distinct);
+      flush(r.counts, c, hits, misses, evictions, distinct);
       hits = misses = evictions = distinct = 0;
       const s = segmentAt(layout.start, offset);
       segLo = layout.start[s] ?? 0;
@@ -271,28 +311,29 @@ function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
       pageSize = layout.pageSize[s] ?? 1;
       // Exact: page sizes are powers of two, and a multiply is cheaper than a divide.
       pageInverse = 1 / pageSize;
-      ways = geometry[PAGE_CLASSES[c] ?? 'normal'].ways;
-      sets = geometry[PAGE_CLASSES[c] ?? 'normal'].entries / ways;
-      setInverse = 1 / sets;
-      slotBase = classSlot[c] ?? 0;
-      ringBase = classRing[c] ?? 0;
-      ordinalBase = layout.ordinalBase[s] ?? 0;
+      pageZero = segLo - (layout.skew[s] ?? 0);
+      firstOrdinal = layout.firstOrdinal[s] ?? 0;
+      sets = r.sets[c] ?? 1;
+      setMask = isPowerOfTwo(sets) ? sets - 1 : -1;
+      setSkew = (layout.firstPage[s] ?? 0) % sets;
+      ways = r.ways[c] ?? 1;
+      slotBase = r.slotBase[c] ?? 0;
+      ringBase = r.ringBase[c] ?? 0;
     }
-    const page = Math.floor((base + offset) * pageInverse);
-    lastLo = page * pageSize - base;
+    // Page index within the segment and page ordinal within the buffer are < MAX_BUFFER_PAGES
+    // = 2^28, and set, slot and ring numbers < 3 × MAX_TLB_ENTRIES = 3 × 2^20: all exact in int32.
+    const index = Math.floor((offset - pageZero) * pageInverse) | 0;
+    const tag = (firstOrdinal + index) | 0;
+    lastLo = pageZero + index * pageSize;
     lastHi = lastLo + pageSize;
-    // page < 2^41 (VA < 2^53, pages ≥ 4 KiB), so the reciprocal's rounding moves the quotient
-    // by far less than one: the floor is off by at most one, which the two tests repair.
-    let set = page - Math.floor(page * setInverse) * sets;
-    if (set < 0) set += sets;
-    else if (set >= sets) set -= sets;
-    // Slot and ring numbers are < 3 × MAX_TLB_ENTRIES: `| 0` is exact and lets V8 index as int32.
+    const skewed = (setSkew + index) | 0;
+    const set = setMask >= 0 ? skewed & setMask : skewed % sets;
     const first = (slotBase + set * ways) | 0;
     const last = (first + ways - 1) | 0;
     const ring = (ringBase + set) | 0;
     const mru = first + (heads[ring] ?? 0);
     let slot = first;
-    while (slot <= last && tags[slot] !== page) slot += 1;
+    while (slot <= last && tags[slot] !== tag) slot += 1;
     if (slot <= last) {
       hits += 1;
       // Entries from the MRU down to this one each move one place older; this one becomes MRU.
@@ -301,26 +342,29 @@ function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
         tags[slot] = tags[newer] ?? -1;
         slot = newer;
       }
-      tags[mru] = page;
+      tags[mru] = tag;
       continue;
     }
     const lru = mru === first ? last : mru - 1;
     misses += 1;
     if (tags[lru] !== -1) evictions += 1;
-    tags[lru] = page;
+    tags[lru] = tag;
     heads[ring] = lru - first;
     // Every first touch of a page misses, so distinct pages need counting on the miss path only.
-    // Ordinals are < MAX_BUFFER_PAGES = 2^28, so 32-bit bitwise operators are exact on them.
-    const ordinal = ordinalBase + page;
-    const bit = 1 << (ordinal & 7);
-    const seenByte = seen[ordinal >>> 3] ?? 0;
+    const bit = 1 << (tag & 7);
+    const seenByte = seen[tag >>> 3] ?? 0;
     if ((seenByte & bit) === 0) {
-      seen[ordinal >>> 3] = seenByte | bit;
+      seen[tag >>> 3] = seenByte | bit;
       distinct += 1;
     }
   }
-  flush(counts, c, hits, misses, evictions, distinct);
-  return toResult(counts);
+  flush(r.counts, c, hits, misses, evictions, distinct);
+  r.next = next;
+  r.state = state;
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 interface Counts {

@@ -1,0 +1,49 @@
+import type { AclCall } from '../acl/invoke.ts';
+import { type Hex, toHex } from '../units/hex.ts';
+import type { HostState } from './state.ts';
+
+/**
+ * The ACL calls that release everything process `pid` holds, in the order RULES.md gives
+ * (VM-8, LT-3): unmap → release reservations → free physical handles → free device memory →
+ * unregister and free host memory → destroy streams → reset devices → finalize. Running the plan
+ * through any AclRuntime tears the process down; planning again afterwards gives an empty plan,
+ * which makes teardown idempotent.
+ */
+export function planTeardown(state: HostState, pid: number): AclCall[] {
+  const process = state.processes.get(pid);
+  if (process === undefined) return [];
+  const calls: AclCall[] = [];
+  const devicesWithObjects = new Set<number>();
+  const mine = <T extends { pid: number }>(items: Iterable<T>): T[] => [...items].filter((item) => item.pid === pid);
+
+  for (const mapping of mine(state.mappings.values())) calls.push({ fn: 'aclrtUnmapMem', args: { virPtr: toHex(mapping.addr) } });
+  for (const reservation of mine(state.reservations.values())) calls.push({ fn: 'aclrtReleaseMemAddress', args: { virPtr: toHex(reservation.addr) } });
+  for (const handle of mine(state.handles.values())) {
+    if (!handle.freed) calls.push({ fn: 'aclrtFreePhysical', args: { handle: toHex(handle.handle) } });
+  }
+  // Device memory is freed with its device current (ACL contexts are per device).
+  const byDevice = new Map<number, Hex[]>();
+  for (const allocation of mine(state.allocations.values())) {
+    const list = byDevice.get(allocation.device) ?? [];
+    list.push(toHex(allocation.addr));
+    byDevice.set(allocation.device, list);
+  }
+  for (const [device, pointers] of [...byDevice].sort((a, b) => a[0] - b[0])) {
+    devicesWithObjects.add(device);
+    if (process.currentDevice !== device) calls.push({ fn: 'aclrtSetDevice', args: { deviceId: device } });
+    for (const devPtr of pointers) calls.push({ fn: 'aclrtFree', args: { devPtr } });
+  }
+  for (const buffer of mine(state.hostBuffers.values())) {
+    const hostPtr = toHex(buffer.addr);
+    if (buffer.registration !== undefined) calls.push({ fn: 'aclrtHostUnregister', args: { ptr: hostPtr } });
+    if (buffer.memory === 'pinned') calls.push({ fn: 'aclrtFreeHost', args: { hostPtr } });
+    else calls.push({ fn: 'free', args: { ptr: hostPtr } });
+  }
+  for (const stream of mine(state.streams.values())) {
+    if (!stream.isDefault) calls.push({ fn: 'aclrtDestroyStream', args: { stream: toHex(stream.handle) } });
+  }
+  const devices = new Set([...process.deviceRefs.keys(), ...devicesWithObjects]);
+  for (const device of [...devices].sort((a, b) => a - b)) calls.push({ fn: 'aclrtResetDeviceForce', args: { deviceId: device } });
+  if (process.initialized) calls.push({ fn: 'aclFinalize', args: {} });
+  return calls;
+}

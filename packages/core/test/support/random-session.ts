@@ -1,0 +1,86 @@
+import { invokeAcl } from '../../src/acl/invoke.ts';
+import type { AclCall } from '../../src/acl/invoke.ts';
+import type { HostState } from '../../src/model/state.ts';
+import { Rng } from '../../src/sim/rng.ts';
+import type { SimRuntime } from '../../src/sim/sim-runtime.ts';
+import { GiB, KiB, MiB } from '../../src/units/bytes.ts';
+import { toHex } from '../../src/units/hex.ts';
+
+/** A size log-uniform in [min, max] bytes. */
+function logUniform(rng: Rng, min: number, max: number): number {
+  return Math.round(Math.exp(rng.between(Math.log(min), Math.log(max))));
+}
+
+function pick<T>(rng: Rng, items: readonly T[]): T | undefined {
+  return items.length === 0 ? undefined : items[Math.floor(rng.next() * items.length)];
+}
+
+const PROP = { handleType: 0, allocationType: 0, location: { type: 1, id: 0 }, reserve: 0 };
+
+/** One random but meaningful call against the live state of process `pid` (valid and invalid calls both occur). */
+export function randomCall(rng: Rng, state: HostState, pid: number): AclCall {
+  const mine = <T extends { pid: number }>(map: Map<number, T>): T[] => [...map.values()].filter((item) => item.pid === pid);
+  const roll = rng.next();
+  if (roll < 0.3) {
+    const fn = pick(rng, ['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg'] as const) ?? 'aclrtMalloc';
+    const size = rng.next() < 0.05 ? 0 : logUniform(rng, 1, 2 * GiB);
+    const policy = pick(rng, [0, 1, 2, 3, 4, 5, 6, 7, 0x100, 9]) ?? 0;
+    if (fn === 'aclrtMallocWithCfg') return { fn, args: { size, policy, cfg: null } };
+    return { fn, args: { size, policy } };
+  }
+  if (roll < 0.5) {
+    const a = pick(rng, mine(state.allocations));
+    return { fn: 'aclrtFree', args: { devPtr: toHex(a === undefined || rng.next() < 0.05 ? 0x1234 : a.addr) } };
+  }
+  if (roll < 0.55) return { fn: 'aclrtMallocHost', args: { size: logUniform(rng, 1, 64 * MiB) } };
+  if (roll < 0.6) return { fn: 'malloc', args: { size: logUniform(rng, 4 * KiB, 64 * MiB) } };
+  if (roll < 0.65) {
+    const b = pick(rng, mine(state.hostBuffers));
+    if (b === undefined) return { fn: 'aclrtGetDeviceCount', args: {} };
+    if (b.registration !== undefined && rng.next() < 0.5) return { fn: 'aclrtHostUnregister', args: { ptr: toHex(b.addr) } };
+    if (rng.next() < 0.5) return { fn: 'aclrtHostRegisterV2', args: { ptr: toHex(b.addr), size: b.size, flag: 0x10000002 } };
+    return b.memory === 'pinned' ? { fn: 'aclrtFreeHost', args: { hostPtr: toHex(b.addr) } } : { fn: 'free', args: { ptr: toHex(b.addr) } };
+  }
+  if (roll < 0.72) {
+    const memAttr = pick(rng, [4, 5, 10, 1]) ?? 4;
+    const size = (Math.floor(rng.next() * 8) + (rng.next() < 0.05 ? 0 : 1)) * (memAttr === 10 ? GiB : 2 * MiB) + (rng.next() < 0.05 ? 4096 : 0);
+    return { fn: 'aclrtMallocPhysical', args: { size, prop: { ...PROP, memAttr }, flags: 0 } };
+  }
+  if (roll < 0.76) return { fn: 'aclrtReserveMemAddress', args: { size: (Math.floor(rng.next() * 16) + 1) * 2 * MiB, alignment: 0, expectPtr: '0x0', flags: 0 } };
+  if (roll < 0.84) {
+    const h = pick(rng, mine(state.handles).filter((item) => !item.freed));
+    const r = pick(rng, mine(state.reservations));
+    const memory = h === undefined ? undefined : state.physical.get(h.memory);
+    if (h === undefined || r === undefined || memory === undefined) return { fn: 'aclrtGetDevice', args: {} };
+    const slots = Math.max(1, Math.floor((r.size - memory.size) / (2 * MiB)) + 1);
+    const virPtr = toHex(r.addr + Math.floor(rng.next() * slots) * 2 * MiB);
+    return { fn: 'aclrtMapMem', args: { virPtr, size: memory.size, offset: 0, handle: toHex(h.handle), flags: 0 } };
+  }
+  if (roll < 0.88) {
+    const m = pick(rng, mine(state.mappings));
+    return m === undefined ? { fn: 'aclrtSynchronizeDevice', args: {} } : { fn: 'aclrtUnmapMem', args: { virPtr: toHex(m.addr) } };
+  }
+  if (roll < 0.92) {
+    const h = pick(rng, mine(state.handles).filter((item) => !item.freed));
+    return h === undefined ? { fn: 'aclrtGetDevice', args: {} } : { fn: 'aclrtFreePhysical', args: { handle: toHex(h.handle) } };
+  }
+  if (roll < 0.95) {
+    const r = pick(rng, mine(state.reservations));
+    return r === undefined ? { fn: 'aclrtGetDevice', args: {} } : { fn: 'aclrtReleaseMemAddress', args: { virPtr: toHex(r.addr) } };
+  }
+  const src = pick(rng, mine(state.hostBuffers));
+  const dst = pick(rng, mine(state.allocations));
+  if (src === undefined || dst === undefined) return { fn: 'aclrtCreateStream', args: {} };
+  const count = Math.min(src.size, dst.size);
+  return { fn: 'aclrtMemcpy', args: { dst: toHex(dst.addr), destMax: dst.size, src: toHex(src.addr), count, kind: 1 } };
+}
+
+export async function runRandomSession(runtime: SimRuntime, seed: number, calls: number): Promise<number[]> {
+  const rng = new Rng(seed);
+  const rets: number[] = [];
+  for (let i = 0; i < calls; i += 1) {
+    const call = randomCall(rng, runtime.host.state, runtime.pid);
+    rets.push((await invokeAcl(runtime, call.fn, call.args)).ret);
+  }
+  return rets;
+}
