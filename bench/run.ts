@@ -5,9 +5,10 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { handshakeSuite } from './suites/handshake.ts';
+import { tlbSuite } from './suites/tlb.ts';
 import type { BenchResult, BenchSuite } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [handshakeSuite];
+const SUITES: readonly BenchSuite[] = [handshakeSuite, tlbSuite];
 
 function format(value: number): string {
   if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');

@@ -1,41 +1,26 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROTOCOL_VERSION } from '@pagelens/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentServer, startAgentServer } from '../src/server/http-server.ts';
-import { silentLogger } from '../src/server/logger.ts';
-import { openConnection } from '../src/session/connection.ts';
+import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
 import { rawRequest, rawUpgrade } from './support/http.ts';
 import { TestClient } from './support/ws-client.ts';
 
-const TOKEN = 'test-token-0123456789abcdef';
-let server: AgentServer;
 let webDir: string;
 
+let harness: Harness;
+let server: { port: number };
+
 beforeAll(async () => {
-  webDir = mkdtempSync(join(tmpdir(), 'pagelens-web-'));
-  writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>PageLens</title>');
+  harness = await startHarness();
+  server = { port: harness.port };
+  webDir = harness.webDir;
   mkdirSync(join(webDir, 'assets'));
   writeFileSync(join(webDir, 'assets', 'app.js'), 'console.log(1)');
-  server = await startAgentServer({
-    host: '127.0.0.1',
-    port: 0,
-    webDir,
-    policy: { token: TOKEN, allowedHosts: new Set(), allowedOrigins: new Set() },
-    log: silentLogger,
-    accept: (socket) =>
-      openConnection(socket, {
-        backend: 'sim',
-        host: { provenance: 'simulated', hostname: 'test', kernelVersion: '6.1.0', hostPageSize: 4096 },
-        devices: [],
-      }),
-  });
 });
 
 afterAll(async () => {
-  await server.close();
-  rmSync(webDir, { recursive: true, force: true });
+  await harness.close();
 });
 
 describe('one port serves the web app', () => {

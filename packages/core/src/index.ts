@@ -1,7 +1,7 @@
 // @pagelens/core: the public surface. Named exports only; grouped by layer.
 
 // ACL vocabulary (acl-api.md §3–§6)
-export { type ArgCheck, checkArgs, inputNames } from './acl/check-args.ts';
+export { type ArgCheck, argsAreValid, checkArgs, inputNames } from './acl/check-args.ts';
 export { type AclEnum, defineEnum, flagNames } from './acl/enum-table.ts';
 export {
   ACL_CONSTANTS,
@@ -52,7 +52,7 @@ export {
   type StructName,
   type ValueType,
 } from './acl/functions.ts';
-export { type AclCall, invokeAcl } from './acl/invoke.ts';
+export { type AclCall, invokeAcl, invokeCall } from './acl/invoke.ts';
 export type { AclArgs, AclOut, AclResult, AclRuntime } from './acl/runtime.ts';
 export {
   type aclrtMallocAttribute,
@@ -65,6 +65,7 @@ export {
   STRUCT_LAYOUTS,
   sizeOfCType,
 } from './acl/structs.ts';
+export { type Normalized, normalizeArgs } from './acl/wire-args.ts';
 // Analyses
 export { type AllocationReport, reportAllocation } from './analysis/allocation-report.ts';
 export { type DeviceReport, largestFreeRun, reportDevice } from './analysis/device-report.ts';
@@ -72,7 +73,14 @@ export { GIANT_PAGE, HUGE_PAGE, NORMAL_PAGE, PAGE_CLASSES, pageSizeOf } from './
 export { type PageWalk, translationWalk, walkTableCount } from './analysis/page-walk.ts';
 export { policyWhatIf, WHAT_IF_POLICIES, type WhatIfOutcome, type WhatIfRequest } from './analysis/policy-what-if.ts';
 export { type CoverageReport, coverage, coverageByClass, pagesFor, ptesFor, tlbReach } from './analysis/pte.ts';
-export { type AccessPattern, type BufferSegment, simulateTlb, type TlbGeometry, type TlbResult } from './analysis/tlb-sim.ts';
+export {
+  type AccessPattern,
+  type BufferSegment,
+  patternAccessCount,
+  simulateTlb,
+  type TlbGeometry,
+  type TlbResult,
+} from './analysis/tlb-sim.ts';
 // The memory model: events, state, reducer
 export type { CallEvent, EventKind, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
 export { FRAMES_PER_GIANT, FrameKind, type FrameTable } from './model/frames.ts';
@@ -112,9 +120,11 @@ export { loadProfileJson, type ProfileLoad } from './profiles/load.ts';
 export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles/profile.ts';
 // The wire protocol
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
+export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage } from './protocol/messages.ts';
 export { describeIssue, type ParseResult, parseAgentMessage, parseClientMessage } from './protocol/parse.ts';
+export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
 // The simulator
 export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } from './sim/layout.ts';

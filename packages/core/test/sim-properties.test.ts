@@ -9,10 +9,10 @@ import { decodeSnapshot, encodeSnapshot, fingerprint } from '../src/model/snapsh
 import { createHostState, type HostState } from '../src/model/state.ts';
 import { planTeardown } from '../src/model/teardown-plan.ts';
 import { ASCEND_910B4 } from '../src/profiles/builtin.ts';
+import { Rng } from '../src/sim/rng.ts';
 import { SimHost } from '../src/sim/sim-host.ts';
 import { SimRuntime } from '../src/sim/sim-runtime.ts';
 import { randomCall, runRandomSession } from './support/random-session.ts';
-import { Rng } from '../src/sim/rng.ts';
 
 async function freshSession(seed: number) {
   const host = new SimHost({ devices: [ASCEND_910B4], seed });
@@ -30,7 +30,8 @@ function checkOwnership(state: HostState): void {
     const { frames } = device;
     const owned = new Map<number, number>();
     for (let f = 0; f < frames.count; f += 1) {
-      if (frames.kind[f] === FrameKind.huge || frames.kind[f] === FrameKind.giant) owned.set(frames.owner[f] ?? 0, (owned.get(frames.owner[f] ?? 0) ?? 0) + 1);
+      if (frames.kind[f] === FrameKind.huge || frames.kind[f] === FrameKind.giant)
+        owned.set(frames.owner[f] ?? 0, (owned.get(frames.owner[f] ?? 0) ?? 0) + 1);
     }
     for (const owners of frames.pages.values()) for (const owner of owners) if (owner !== 0) owned.set(owner, (owned.get(owner) ?? 0) + 1);
     const expected = new Map<number, number>();
@@ -71,7 +72,15 @@ describe('simulator invariants (property tests)', () => {
         }
         expect(devicePools(device)).toEqual(baseline);
         expect(planTeardown(host.state, rt.pid)).toEqual([]);
-        for (const map of [host.state.allocations, host.state.handles, host.state.physical, host.state.reservations, host.state.mappings, host.state.hostBuffers, host.state.streams]) {
+        for (const map of [
+          host.state.allocations,
+          host.state.handles,
+          host.state.physical,
+          host.state.reservations,
+          host.state.mappings,
+          host.state.hostBuffers,
+          host.state.streams,
+        ]) {
           expect(map.size).toBe(0);
         }
       }),

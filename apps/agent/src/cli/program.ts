@@ -1,4 +1,6 @@
+import { parseSize } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_LIMITS } from '../session/quotas.ts';
 
 export const DEFAULT_PORT = 7070;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -13,14 +15,33 @@ export interface ServeOptions {
   readonly webDir: string;
   readonly open: boolean;
   readonly quiet: boolean;
+  readonly profile: string | undefined;
+  readonly devices: number;
+  readonly seed: number;
+  readonly allowTakeover: boolean;
+  readonly resumeGrace: number;
+  readonly journal: string | false;
+  readonly maxDeviceBytes: number;
+  readonly maxPinnedBytes: number;
+  readonly maxObjects: number;
+  readonly maxCallsPerSec: number;
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new InvalidArgumentError(`"${value}" is not a port; use an integer from 0 to 65535 (0 picks a free port)`);
-  }
-  return port;
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < min || number > max) {
+      throw new InvalidArgumentError(`"${value}" is not valid for ${name}; use an integer from ${min} to ${max}`);
+    }
+    return number;
+  };
+}
+
+function size(value: string): number {
+  if (value === '0' || value === 'unlimited') return 0;
+  const parsed = parseSize(value);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.message);
+  return parsed.bytes;
 }
 
 function parseOrigin(value: string): string {
@@ -42,8 +63,17 @@ function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[]): T[] => [...previous, parse(value)];
 }
 
+export interface Actions {
+  serve(options: ServeOptions): Promise<void>;
+  replay(file: string, options: { quiet: boolean }): Promise<number>;
+}
+
 /** The `pagelens` command line. Every flag states its default in --help. */
-export function buildProgram(defaults: { webDir: string }, onServe: (options: ServeOptions) => Promise<void>): Command {
+export function buildProgram(
+  defaults: { webDir: string; journalDir: string },
+  actions: Actions,
+  setExitCode: (code: number) => void,
+): Command {
   const program = new Command('pagelens')
     .description('PageLens agent: serves the memory explorer and performs ACL memory operations for it.')
     .showHelpAfterError('(run pagelens --help for every flag)')
@@ -54,12 +84,14 @@ export function buildProgram(defaults: { webDir: string }, onServe: (options: Se
     )
     .addOption(new Option('--host <address>', 'address to listen on; anything but loopback prints a warning').default(DEFAULT_HOST))
     .addOption(
-      new Option('--port <number>', 'port for the web app and /ws (0 picks a free port)').argParser(parsePort).default(DEFAULT_PORT),
+      new Option('--port <number>', 'port for the web app and /ws (0 picks a free port)')
+        .argParser(integer('--port', 0, 65535))
+        .default(DEFAULT_PORT),
     )
     .addOption(
-      new Option('--token <token>', 'access token clients must present')
-        .env('PAGELENS_TOKEN')
-        .default(undefined, 'a new random 192-bit token per launch'),
+      new Option('--token <token>', 'access token clients must present (default: a new random 192-bit token per launch)').env(
+        'PAGELENS_TOKEN',
+      ),
     )
     .addOption(
       new Option('--allow-origin <origin>', 'another web origin allowed to open /ws (repeatable)')
@@ -71,11 +103,58 @@ export function buildProgram(defaults: { webDir: string }, onServe: (options: Se
         .argParser(collect((v: string) => v.toLowerCase()))
         .default([], 'none: localhost, 127.0.0.1 and [::1] only'),
     )
+    .addOption(
+      new Option(
+        '--profile <name|file.json>',
+        'device profile: Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3 or a JSON file',
+      ).default(undefined, 'Ascend910B2'),
+    )
+    .addOption(new Option('--devices <n>', 'simulated devices on the host').argParser(integer('--devices', 1, 16)).default(1))
+    .addOption(
+      new Option('--seed <n>', 'seed of the simulator’s randomness (copy jitter)').argParser(integer('--seed', 0, 0xffffffff)).default(1),
+    )
+    .addOption(new Option('--allow-takeover', 'let a new driver take the session from the current one').default(false))
+    .addOption(
+      new Option('--resume-grace <seconds>', 'how long a disconnected driver’s session waits for it')
+        .argParser(integer('--resume-grace', 0, 3600))
+        .default(30),
+    )
+    .addOption(new Option('--journal <dir>', 'directory for session journals (ndjson)').default(defaults.journalDir))
+    .addOption(new Option('--no-journal', 'do not write journals'))
+    .addOption(
+      new Option('--max-device-bytes <size>', 'device memory one session may hold (0 = the device’s size)')
+        .argParser(size)
+        .default(DEFAULT_LIMITS.deviceBytes, 'unlimited'),
+    )
+    .addOption(
+      new Option('--max-pinned-bytes <size>', 'pinned host memory one session may hold')
+        .argParser(size)
+        .default(DEFAULT_LIMITS.pinnedHostBytes, '16 GiB'),
+    )
+    .addOption(
+      new Option('--max-objects <n>', 'live objects (allocations, handles, buffers…) one session may hold')
+        .argParser(integer('--max-objects', 0, 10_000_000))
+        .default(DEFAULT_LIMITS.liveObjects),
+    )
+    .addOption(
+      new Option('--max-calls-per-sec <n>', 'calls per second one session may make (0 = unlimited)')
+        .argParser(integer('--max-calls-per-sec', 0, 10_000_000))
+        .default(DEFAULT_LIMITS.callsPerSecond),
+    )
     .addOption(new Option('--web-dir <dir>', 'directory of the built web app').default(defaults.webDir, 'apps/web/dist'))
     .addOption(new Option('--open', 'open the URL in the default browser').default(false))
     .addOption(new Option('--quiet', 'print only the URL and warnings').default(false))
     .action(async (options: ServeOptions) => {
-      await onServe(options);
+      await actions.serve(options);
+    });
+
+  program
+    .command('replay')
+    .description('re-run a journal against the simulator and report whether every result and event matches')
+    .argument('<journal>', 'a .ndjson journal written by the agent')
+    .option('--quiet', 'print only the verdict', false)
+    .action(async (file: string, options: { quiet: boolean }) => {
+      setExitCode(await actions.replay(file, options));
     });
   return program;
 }

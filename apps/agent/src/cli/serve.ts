@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { hostname, release } from 'node:os';
 import { resolve } from 'node:path';
+import type { BackendRegistry } from '../backends/backend.ts';
+import { noJournal } from '../journal/entries.ts';
+import { openFileJournal } from '../journal/file-journal.ts';
 import { startAgentServer } from '../server/http-server.ts';
 import { consoleLogger } from '../server/logger.ts';
 import { newToken } from '../server/token.ts';
-import { openConnection } from '../session/connection.ts';
+import { Hub } from '../session/hub.ts';
 import type { ServeOptions } from './program.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -22,11 +24,15 @@ function openInBrowser(url: string): void {
 }
 
 /** Starts the agent and resolves once it has shut down after SIGINT or SIGTERM. */
-export async function serve(options: ServeOptions): Promise<void> {
+export async function serve(options: ServeOptions, registry: BackendRegistry): Promise<void> {
   const log = consoleLogger(options.quiet);
-  if (options.backend !== 'sim') {
-    throw new Error(`backend "${options.backend}" is not available in this build; use --backend sim`);
-  }
+  const factory = registry.get(options.backend);
+  if (factory === undefined) throw new Error(`unknown backend "${options.backend}"; available: ${registry.names().join(', ')}`);
+  const backend = await factory.create({
+    ...(options.profile === undefined ? {} : { profileFile: options.profile }),
+    devices: options.devices,
+    seed: options.seed,
+  });
   const token = options.token ?? newToken();
   if (!LOOPBACK.has(options.host)) {
     log.warn(
@@ -35,31 +41,48 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   const allowedHosts = new Set(options.allowHost);
   if (!LOOPBACK.has(options.host) && options.host !== '0.0.0.0' && options.host !== '::') allowedHosts.add(options.host);
-
+  const journal = options.journal === false ? noJournal : openFileJournal(resolve(options.journal), log);
+  const hub = new Hub({
+    backend,
+    journal,
+    log,
+    limits: {
+      deviceBytes: options.maxDeviceBytes,
+      pinnedHostBytes: options.maxPinnedBytes,
+      liveObjects: options.maxObjects,
+      callsPerSecond: options.maxCallsPerSec,
+    },
+    allowTakeover: options.allowTakeover,
+    resumeGraceMs: options.resumeGrace * 1000,
+  });
   const server = await startAgentServer({
     host: options.host,
     port: options.port,
     webDir: resolve(options.webDir),
     policy: { token, allowedHosts, allowedOrigins: new Set(options.allowOrigin) },
     log,
-    accept: (socket) =>
-      openConnection(socket, {
-        backend: options.backend,
-        host: { provenance: 'simulated', hostname: hostname(), kernelVersion: release(), hostPageSize: 4096 },
-        devices: [],
-      }),
+    accept: (socket, remote) => hub.connect(socket, remote),
   });
 
   const url = `http://${urlHost(options.host)}:${server.port}/?token=${token}`;
-  process.stdout.write(`PageLens is running on the ${options.backend === 'sim' ? 'simulator' : 'ACL runtime'}.\nOpen: ${url}\n`);
+  const where = backend.name === 'sim' ? `the simulator (${backend.config().profile} × ${backend.config().devices})` : 'the ACL runtime';
+  process.stdout.write(`PageLens is running on ${where}.\nOpen: ${url}\n`);
+  if (journal.path !== undefined) log.info(`journal: ${journal.path}`);
   if (options.open) openInBrowser(url);
 
   await new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
-      log.info(`${signal}: shutting down`);
+      log.info(`${signal}: tearing down sessions and shutting down`);
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      server.close().then(done, done);
+      hub
+        .shutdown()
+        .then(() => server.close())
+        .then(() => backend.close())
+        .then(done, (error: unknown) => {
+          log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
+          done();
+        });
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);

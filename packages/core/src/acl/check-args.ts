@@ -1,5 +1,6 @@
 import { isHex, parseHex } from '../units/hex.ts';
 import { ACL_FUNCTIONS, type AclFunctionName, type StructName, type ValueType } from './functions.ts';
+import type { AclArgs } from './runtime.ts';
 
 /**
  * Checks that the arguments of a call have the runtime shapes the catalogue demands: integers in
@@ -9,11 +10,11 @@ import { ACL_FUNCTIONS, type AclFunctionName, type StructName, type ValueType } 
  */
 export type ArgCheck = { ok: true } | { ok: false; field: string; message: string };
 
-type FieldSpec = Readonly<Record<string, ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }>>;
+export type FieldSpec = Readonly<Record<string, ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }>>;
 
 const LOCATION = { t: 'struct', struct: 'aclrtMemLocation' } as const;
 
-const STRUCT_FIELDS: Readonly<Record<StructName, FieldSpec>> = {
+export const STRUCT_FIELDS: Readonly<Record<StructName, FieldSpec>> = {
   aclrtMemLocation: { id: { t: 'uint' }, type: { t: 'enum', enum: 'aclrtMemLocationType' } },
   aclrtPhysicalMemProp: {
     handleType: { t: 'enum', enum: 'aclrtMemHandleType' },
@@ -184,4 +185,18 @@ export function checkArgs(fn: AclFunctionName, args: unknown): ArgCheck {
 
 export function inputNames(fn: AclFunctionName): string[] {
   return ACL_FUNCTIONS[fn].params.filter((param) => param.dir === 'in').map((param) => param.name);
+}
+
+/**
+ * The same check as a type guard, for code that must hand the arguments on typed; a failure is
+ * reported through `onProblem` (one pass, no second check to get the message).
+ */
+export function argsAreValid<F extends AclFunctionName>(
+  fn: F,
+  args: unknown,
+  onProblem?: (field: string, message: string) => void,
+): args is AclArgs<F> {
+  const check = checkArgs(fn, args);
+  if (!check.ok) onProblem?.(check.field, check.message);
+  return check.ok;
 }

@@ -1,7 +1,7 @@
 import type { PageClass } from '../model/events.ts';
+import type { FrameTable } from '../model/frames.ts';
 import { type DevicePools, devicePools, usedBytes } from '../model/pools.ts';
 import type { DeviceState, HostState } from '../model/state.ts';
-import type { FrameTable } from '../model/frames.ts';
 import { type CoverageReport, coverageByClass } from './pte.ts';
 
 /** One device at a glance: pools, fragmentation, page-table cost and TLB coverage (DM-15, PT-1, PT-3). */

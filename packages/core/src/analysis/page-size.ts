@@ -1,3 +1,5 @@
+import type { PageClass } from '../model/events.ts';
+
 /** Default normal page in bytes (DM-11: the host kernel page size; 64 KiB kernels exist). */
 export const NORMAL_PAGE = 4096;
 /** Huge page in bytes (DM-11). */
@@ -5,7 +7,7 @@ export const HUGE_PAGE = 2 * 1024 * 1024;
 /** Giant page in bytes (DM-11): 512 huge pages. */
 export const GIANT_PAGE = 1024 ** 3;
 
-export type PageClass = 'normal' | 'huge' | 'giant';
+export type { PageClass };
 
 /** In the order the UI lists them: smallest page first. */
 export const PAGE_CLASSES: readonly PageClass[] = ['normal', 'huge', 'giant'];

@@ -24,14 +24,23 @@ export interface WhatIfOutcome {
 
 const P = aclrtMemMallocPolicy.byName;
 /** The policies a what-if compares by default: the page choices a user actually makes (DM-14). */
-export const WHAT_IF_POLICIES: readonly number[] = [P.ACL_MEM_MALLOC_HUGE_FIRST, P.ACL_MEM_MALLOC_HUGE_ONLY, P.ACL_MEM_MALLOC_NORMAL_ONLY, P.ACL_MEM_MALLOC_HUGE1G_ONLY];
+export const WHAT_IF_POLICIES: readonly number[] = [
+  P.ACL_MEM_MALLOC_HUGE_FIRST,
+  P.ACL_MEM_MALLOC_HUGE_ONLY,
+  P.ACL_MEM_MALLOC_NORMAL_ONLY,
+  P.ACL_MEM_MALLOC_HUGE1G_ONLY,
+];
 
 /**
  * The same allocations under another policy: pages, waste and PTEs (DM-3 … DM-11, PT-1). Pure
  * arithmetic over the rules; it assumes the pools could serve every request, so it shows what a
  * policy costs, not whether a full device could satisfy it.
  */
-export function policyWhatIf(requests: readonly WhatIfRequest[], profile: DeviceProfile, policies: readonly number[] = WHAT_IF_POLICIES): WhatIfOutcome[] {
+export function policyWhatIf(
+  requests: readonly WhatIfRequest[],
+  profile: DeviceProfile,
+  policies: readonly number[] = WHAT_IF_POLICIES,
+): WhatIfOutcome[] {
   return policies.map((policy) => {
     const pages: Record<PageClass, number> = { normal: 0, huge: 0, giant: 0 };
     let occupied = 0;

@@ -2,7 +2,7 @@
  * A set-associative LRU TLB simulator with one TLB per page class (PT-3: geometry is an
  * *assumed*, user-editable profile setting). Built for ≥ 20,000,000 accesses/s (DESIGN.md
  * "Scale targets"): typed arrays, offsets generated on the fly, no allocation per access, and
- * the whole hot loop in one function so its state stays in registers rather than object fields.
+ * a hot loop whose state lives in locals (see runBlock), not in object fields.
  * Page numbers can pass 2^32, so they are never put through 32-bit bitwise operators.
  */
 import { isPowerOfTwo, NORMAL_PAGE, PAGE_CLASSES, type PageClass, pageClassOf } from './page-size.ts';
@@ -185,50 +185,33 @@ function toSource(pattern: AccessPattern, bytes: number): Source {
   }
 }
 
-/** Accesses per call of runBlock: V8 then optimises the loop as a whole function, not by OSR. */
+/** Accesses per call of runBlock. */
 const BLOCK = 1 << 14;
 
 /**
  * The simulation. Slots of all three classes share `tags`: class c owns a run of `entries`
- * slots, set s of it the `ways` slots from s × ways. The set of a page is its virtual page
- * number mod sets. Its tag is its ordinal in the buffer (unique, like the page number, but
- * < 2^28, so int32 arithmetic holds it exactly), −1 for an empty slot. Each set is a ring in recency order: `heads` holds
+ * slots, set s of it the `ways` slots from s × ways. A page's set is its virtual page number
+ * mod sets; its tag is its ordinal in the buffer (unique like the page number, but < 2^28, so
+ * int32 holds it), −1 marks an empty slot. Each set is a ring in recency order: `heads` holds
  * the way of its MRU entry, and the way before it (circularly) the LRU entry. A miss replaces
  * the LRU entry and moves the head onto it in O(1); a hit rotates only the entries newer than
  * it; no ages are compared (an age scan costs unpredictable branches on random patterns).
  */
-interface Run {
-  readonly layout: Layout;
-  readonly source: Source;
-  readonly tags: Int32Array;
-  readonly heads: Int32Array;
-  /** One bit per page ordinal: touched yet? */
-  readonly seen: Uint8Array;
-  /** Per class: sets, ways, first slot in `tags`, first ring in `heads`. */
-  readonly sets: number[];
-  readonly ways: number[];
-  readonly slotBase: number[];
-  readonly ringBase: number[];
-  readonly counts: Counts;
-  /** Generator cursor between blocks: next sequential/strided offset, mulberry32 state. */
-  next: number;
-  state: number;
-}
-
 function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
-  const sets = PAGE_CLASSES.map((pageClass) => geometry[pageClass].entries / geometry[pageClass].ways);
   const ways = PAGE_CLASSES.map((pageClass) => geometry[pageClass].ways);
-  const entries = PAGE_CLASSES.map((pageClass) => geometry[pageClass].entries);
+  const sets = PAGE_CLASSES.map((pageClass, c) => geometry[pageClass].entries / (ways[c] ?? 1));
+  const slotBase = [0, geometry.normal.entries, geometry.normal.entries + geometry.huge.entries];
+  const ringBase = [0, sets[0] ?? 0, (sets[0] ?? 0) + (sets[1] ?? 0)];
   const r: Run = {
     layout,
     source,
-    tags: new Int32Array(sum(entries)).fill(-1),
-    heads: new Int32Array(sum(sets)),
+    tags: new Int32Array((slotBase[2] ?? 0) + geometry.giant.entries).fill(-1),
+    heads: new Int32Array((ringBase[2] ?? 0) + (sets[2] ?? 0)),
     seen: new Uint8Array(Math.ceil(layout.pages / 8)),
     sets,
     ways,
-    slotBase: entries.map((_, c) => sum(entries.slice(0, c))),
-    ringBase: sets.map((_, c) => sum(sets.slice(0, c))),
+    slotBase,
+    ringBase,
     counts: { hits: [0, 0, 0], misses: [0, 0, 0], evictions: [0, 0, 0], distinct: [0, 0, 0] },
     next: 0,
     state: source.seed,
@@ -237,11 +220,35 @@ function run(layout: Layout, geometry: TlbGeometry, source: Source): TlbResult {
   return toResult(r.counts);
 }
 
-/** Accesses [from, to). All hot state lives in locals; a block starts with no segment and no last page. */
+interface Run {
+  readonly layout: Layout;
+  readonly source: Source;
+  readonly tags: Int32Array;
+  readonly heads: Int32Array;
+  /** One bit per page ordinal: touched yet? */
+  readonly seen: Uint8Array;
+  /** Per class: sets, ways, first slot in `tags`, first ring in `heads`. */
+  readonly sets: readonly number[];
+  readonly ways: readonly number[];
+  readonly slotBase: readonly number[];
+  readonly ringBase: readonly number[];
+  readonly counts: Counts;
+  /** Generator cursor kept between blocks: next sequential/strided offset, mulberry32 state. */
+  next: number;
+  state: number;
+}
+
+/**
+ * Accesses [from, to). A module-level function called per block, so V8 optimises it whole
+ * (OSR code for one long loop ran up to 40% slower) and every hot value is a local, not an
+ * object field or closure slot. A block starts with no segment and no last page.
+ */
 function runBlock(r: Run, from: number, to: number): void {
-  const { layout, tags, heads, seen } = r;
+  const { layout, tags, heads, seen, counts } = r;
   const { bytes } = layout;
   const { kind, step, offsets } = r.source;
+  const wide = bytes > 2 ** 32;
+  let { next, state } = r;
   // The segment in use, [segLo, segHi) in buffer offsets, and its class's geometry, copied to
   // locals; hits, misses… count for class c until the segment changes.
   let segLo = 0;
@@ -268,8 +275,6 @@ function runBlock(r: Run, from: number, to: number): void {
   // touching it again is a hit that changes no LRU order.
   let lastLo = 0;
   let lastHi = 0;
-  let { next, state } = r;
-  const wide = bytes > 2 ** 32;
   for (let i = from; i < to; i += 1) {
     let offset: number;
     if (kind === SEQUENTIAL) {
@@ -302,7 +307,7 @@ function runBlock(r: Run, from: number, to: number): void {
       continue;
     }
     if (offset < segLo || offset >= segHi) {
-      flush(r.counts, c, hits, misses, evictions, distinct);
+      flush(counts, c, hits, misses, evictions, distinct);
       hits = misses = evictions = distinct = 0;
       const s = segmentAt(layout.start, offset);
       segLo = layout.start[s] ?? 0;
@@ -358,13 +363,9 @@ function runBlock(r: Run, from: number, to: number): void {
       distinct += 1;
     }
   }
-  flush(r.counts, c, hits, misses, evictions, distinct);
+  flush(counts, c, hits, misses, evictions, distinct);
   r.next = next;
   r.state = state;
-}
-
-function sum(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0);
 }
 
 interface Counts {

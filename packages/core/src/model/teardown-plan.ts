@@ -17,7 +17,8 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   const mine = <T extends { pid: number }>(items: Iterable<T>): T[] => [...items].filter((item) => item.pid === pid);
 
   for (const mapping of mine(state.mappings.values())) calls.push({ fn: 'aclrtUnmapMem', args: { virPtr: toHex(mapping.addr) } });
-  for (const reservation of mine(state.reservations.values())) calls.push({ fn: 'aclrtReleaseMemAddress', args: { virPtr: toHex(reservation.addr) } });
+  for (const reservation of mine(state.reservations.values()))
+    calls.push({ fn: 'aclrtReleaseMemAddress', args: { virPtr: toHex(reservation.addr) } });
   for (const handle of mine(state.handles.values())) {
     if (!handle.freed) calls.push({ fn: 'aclrtFreePhysical', args: { handle: toHex(handle.handle) } });
   }

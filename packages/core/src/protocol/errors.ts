@@ -25,8 +25,8 @@ export const ErrorMessage = z.strictObject({
   code: ErrorCode,
   message: z.string(),
   /** The `id` of the call this error answers, when it answers one. */
-  id: z.number().int().nonnegative().optional(),
+  id: z.number().int().nonnegative().exactOptional(),
   /** Path of the offending field, for example "args.size". */
-  field: z.string().optional(),
+  field: z.string().exactOptional(),
 });
 export type ErrorMessage = z.infer<typeof ErrorMessage>;

@@ -10,9 +10,9 @@ export const Hello = z.strictObject({
   protocol: z.number().int().nonnegative(),
   role: Role,
   /** The resume token of an earlier driver session, to take it back after a reconnect. */
-  resume: z.string().min(1).max(128).optional(),
+  resume: z.string().min(1).max(128).exactOptional(),
   /** Free text the agent may show to other participants (for example "trainer laptop"). */
-  client: z.string().max(64).optional(),
+  client: z.string().max(64).exactOptional(),
 });
 export type Hello = z.infer<typeof Hello>;
 
@@ -33,7 +33,7 @@ export const HostInfo = z.strictObject({
   kernelVersion: z.string(),
   hostPageSize: z.number().int().positive(),
   /** Anything the user must know about where the data come from (for example a test double). */
-  note: z.string().optional(),
+  note: z.string().exactOptional(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 
@@ -44,10 +44,19 @@ export const Welcome = z.strictObject({
   sessionId: z.string(),
   role: Role,
   /** Present for drivers: send it as `hello.resume` to get this session back after a reconnect. */
-  resumeToken: z.string().optional(),
+  resumeToken: z.string().exactOptional(),
   backend: z.string(),
   host: HostInfo,
   devices: z.array(DeviceInfo),
+  /** The ACL functions this backend can run (an older CANN may lack some). */
+  functions: z.array(z.string()),
+  /** Per-session limits the agent enforces. */
+  limits: z.strictObject({
+    deviceBytes: z.number().int().nonnegative(),
+    pinnedHostBytes: z.number().int().nonnegative(),
+    liveObjects: z.number().int().nonnegative(),
+    callsPerSecond: z.number().int().nonnegative(),
+  }),
   /** The sequence number of the last event included in the snapshot that follows. */
   seq: z.number().int().nonnegative(),
 });

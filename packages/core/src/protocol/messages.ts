@@ -1,11 +1,29 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
 import { Hello, Welcome } from './handshake.ts';
+import { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './session-messages.ts';
+
+/** Parsed values are mutable; what a sender builds may be readonly. Both satisfy the readonly form. */
+type DeepReadonly<T> = T extends (infer U)[]
+  ? readonly DeepReadonly<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
 
 /** Every message a client may send. */
-export const ClientMessage = z.discriminatedUnion('type', [Hello]);
-export type ClientMessage = z.infer<typeof ClientMessage>;
+export const ClientMessage = z.discriminatedUnion('type', [Hello, Call, Reset, Ping]);
+export type ClientMessage = DeepReadonly<z.infer<typeof ClientMessage>>;
 
 /** Every message the agent may send. */
-export const AgentMessage = z.discriminatedUnion('type', [Welcome, ErrorMessage]);
-export type AgentMessage = z.infer<typeof AgentMessage>;
+export const AgentMessage = z.discriminatedUnion('type', [
+  Welcome,
+  ErrorMessage,
+  Result,
+  EventsMessage,
+  SnapshotMessage,
+  Resync,
+  Pong,
+  Notice,
+  Presence,
+]);
+export type AgentMessage = DeepReadonly<z.infer<typeof AgentMessage>>;

@@ -76,7 +76,8 @@ export class SimRuntime implements AclRuntime {
       durationNs: host.state.time - before,
       ...(out === undefined ? {} : { out: record(out) }),
       ...(message === undefined ? {} : { message }),
-      ...(reasons === undefined ? {} : { reasons }),
+      // A success's reasons travel with the state change they explain; a failure has only the call to carry them.
+      ...(reasons === undefined || ret === 0 ? {} : { reasons }),
       ...(injected === undefined ? {} : { injected: true }),
     };
     host.endCall(event);

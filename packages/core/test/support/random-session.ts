@@ -1,5 +1,5 @@
-import { invokeAcl } from '../../src/acl/invoke.ts';
 import type { AclCall } from '../../src/acl/invoke.ts';
+import { invokeAcl } from '../../src/acl/invoke.ts';
 import type { HostState } from '../../src/model/state.ts';
 import { Rng } from '../../src/sim/rng.ts';
 import type { SimRuntime } from '../../src/sim/sim-runtime.ts';
@@ -43,12 +43,20 @@ export function randomCall(rng: Rng, state: HostState, pid: number): AclCall {
   }
   if (roll < 0.72) {
     const memAttr = pick(rng, [4, 5, 10, 1]) ?? 4;
-    const size = (Math.floor(rng.next() * 8) + (rng.next() < 0.05 ? 0 : 1)) * (memAttr === 10 ? GiB : 2 * MiB) + (rng.next() < 0.05 ? 4096 : 0);
+    const size =
+      (Math.floor(rng.next() * 8) + (rng.next() < 0.05 ? 0 : 1)) * (memAttr === 10 ? GiB : 2 * MiB) + (rng.next() < 0.05 ? 4096 : 0);
     return { fn: 'aclrtMallocPhysical', args: { size, prop: { ...PROP, memAttr }, flags: 0 } };
   }
-  if (roll < 0.76) return { fn: 'aclrtReserveMemAddress', args: { size: (Math.floor(rng.next() * 16) + 1) * 2 * MiB, alignment: 0, expectPtr: '0x0', flags: 0 } };
+  if (roll < 0.76)
+    return {
+      fn: 'aclrtReserveMemAddress',
+      args: { size: (Math.floor(rng.next() * 16) + 1) * 2 * MiB, alignment: 0, expectPtr: '0x0', flags: 0 },
+    };
   if (roll < 0.84) {
-    const h = pick(rng, mine(state.handles).filter((item) => !item.freed));
+    const h = pick(
+      rng,
+      mine(state.handles).filter((item) => !item.freed),
+    );
     const r = pick(rng, mine(state.reservations));
     const memory = h === undefined ? undefined : state.physical.get(h.memory);
     if (h === undefined || r === undefined || memory === undefined) return { fn: 'aclrtGetDevice', args: {} };
@@ -61,7 +69,10 @@ export function randomCall(rng: Rng, state: HostState, pid: number): AclCall {
     return m === undefined ? { fn: 'aclrtSynchronizeDevice', args: {} } : { fn: 'aclrtUnmapMem', args: { virPtr: toHex(m.addr) } };
   }
   if (roll < 0.92) {
-    const h = pick(rng, mine(state.handles).filter((item) => !item.freed));
+    const h = pick(
+      rng,
+      mine(state.handles).filter((item) => !item.freed),
+    );
     return h === undefined ? { fn: 'aclrtGetDevice', args: {} } : { fn: 'aclrtFreePhysical', args: { handle: toHex(h.handle) } };
   }
   if (roll < 0.95) {

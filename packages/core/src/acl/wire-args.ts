@@ -1,0 +1,116 @@
+import { type FieldSpec, STRUCT_FIELDS } from './check-args.ts';
+import type { AclEnum } from './enum-table.ts';
+import { ALL_ENUMS } from './enums.ts';
+import { ACL_FUNCTIONS, type AclFunctionName, type ValueType } from './functions.ts';
+
+/**
+ * Turns call arguments as people and scripts write them into the runtime's form: enum and flag
+ * values given as C identifiers ("ACL_MEM_MALLOC_HUGE_FIRST", "ACL_HOST_REG_PINNED|ACL_HOST_REG_MAPPED",
+ * or an array of names) become numbers, and a null pointer becomes "0x0". Everything else passes
+ * through unchanged for `checkArgs` to judge. Unknown identifiers are refused with the names allowed.
+ */
+export type Normalized = { ok: true; value: unknown } | { ok: false; field: string; message: string };
+
+const ENUMS = new Map<string, AclEnum<string>>(ALL_ENUMS.map((table) => [table.cName, table]));
+
+function namesOf(table: AclEnum<string>): string {
+  const names = table.names;
+  return names.length > 12 ? `${names.slice(0, 12).join(', ')}, …` : names.join(', ');
+}
+
+function enumValue(field: string, table: AclEnum<string>, value: unknown, flags: boolean): Normalized {
+  if (typeof value === 'number') return { ok: true, value };
+  const parts = Array.isArray(value) ? value : typeof value === 'string' && flags ? value.split('|') : [value];
+  let total = 0;
+  for (const part of parts) {
+    if (typeof part === 'number' && flags) {
+      total |= part;
+      continue;
+    }
+    if (typeof part !== 'string') return { ok: true, value };
+    const name = part.trim();
+    const resolved = table.valueOf(name);
+    if (resolved === undefined) {
+      return { ok: false, field, message: `${field}: "${name}" is not a name in ${table.cName}; use a number or one of ${namesOf(table)}` };
+    }
+    total = flags ? (total | resolved) >>> 0 : resolved;
+  }
+  return { ok: true, value: total };
+}
+
+function normalize(field: string, type: ValueType | FieldSpec[string], value: unknown): Normalized {
+  switch (type.t) {
+    case 'enum':
+    case 'flags': {
+      const table = ENUMS.get(type.enum);
+      return table === undefined ? { ok: true, value } : enumValue(field, table, value, type.t === 'flags');
+    }
+    case 'ptr':
+    case 'handle':
+      return { ok: true, value: value === null ? '0x0' : value };
+    case 'struct':
+      if (type.struct === 'aclrtMallocConfig') return normalizeConfig(field, value);
+      return normalizeStruct(field, STRUCT_FIELDS[type.struct], value);
+    case 'structArray': {
+      if (!Array.isArray(value)) return { ok: true, value };
+      const items: unknown[] = [];
+      for (const [index, item] of value.entries()) {
+        const result = normalizeStruct(`${field}[${index}]`, STRUCT_FIELDS[type.struct], item);
+        if (!result.ok) return result;
+        items.push(result.value);
+      }
+      return { ok: true, value: items };
+    }
+    default:
+      return { ok: true, value };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function normalizeStruct(field: string, fields: FieldSpec, value: unknown): Normalized {
+  if (!isRecord(value)) return { ok: true, value };
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    if (spec === undefined) {
+      copy[key] = item;
+      continue;
+    }
+    const result = normalize(`${field}.${key}`, spec, item);
+    if (!result.ok) return result;
+    copy[key] = result.value;
+  }
+  return { ok: true, value: copy };
+}
+
+function normalizeConfig(field: string, value: unknown): Normalized {
+  if (!isRecord(value) || !Array.isArray(value.attrs)) return { ok: true, value };
+  const table = ENUMS.get('aclrtMallocAttrType');
+  const attrs: unknown[] = [];
+  for (const [index, attribute] of value.attrs.entries()) {
+    if (!isRecord(attribute) || table === undefined) {
+      attrs.push(attribute);
+      continue;
+    }
+    const kind = enumValue(`${field}.attrs[${index}].attr`, table, attribute.attr, false);
+    if (!kind.ok) return kind;
+    attrs.push({ ...attribute, attr: kind.value });
+  }
+  // numAttrs may be left out on the wire: it then counts the attributes given.
+  return { ok: true, value: { ...value, attrs, numAttrs: value.numAttrs ?? attrs.length } };
+}
+
+export function normalizeArgs(fn: AclFunctionName, args: unknown): Normalized {
+  if (!isRecord(args)) return { ok: true, value: args };
+  const copy: Record<string, unknown> = { ...args };
+  for (const param of ACL_FUNCTIONS[fn].params) {
+    if (param.dir !== 'in' || !Object.hasOwn(args, param.name)) continue;
+    const result = normalize(param.name, param.value, args[param.name]);
+    if (!result.ok) return result;
+    copy[param.name] = result.value;
+  }
+  return { ok: true, value: copy };
+}

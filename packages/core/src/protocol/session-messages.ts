@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { MemoryEventSchema, SnapshotSchema } from './event-schemas.ts';
+
+const id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const seq = z.number().int().nonnegative().safe();
+
+/**
+ * call: run one ACL function. `fn` is the exact C name, `args` the input parameters by their C
+ * names (enums as identifiers or numbers, pointers as "0x…"). `process` picks one of the
+ * session's simulated processes (0, the default, is its own; 1–3 exist for sharing lessons).
+ */
+export const Call = z.strictObject({
+  type: z.literal('call'),
+  id,
+  fn: z.string().min(1).max(64),
+  args: z.record(z.string(), z.unknown()).default({}),
+  process: z.number().int().min(0).max(3).exactOptional(),
+});
+export type Call = z.infer<typeof Call>;
+
+/** reset (driver only): tear everything down and start a fresh host, optionally with another profile or device count. */
+export const Reset = z.strictObject({
+  type: z.literal('reset'),
+  profile: z.string().min(1).max(64).exactOptional(),
+  devices: z.number().int().min(1).max(16).exactOptional(),
+  seed: z.number().int().nonnegative().max(0xffffffff).exactOptional(),
+});
+export type Reset = z.infer<typeof Reset>;
+
+export const Ping = z.strictObject({ type: z.literal('ping'), id: id.exactOptional() });
+
+/** The answer to a call. `events` lists the seqs of the call event and the changes it caused. */
+export const Result = z.strictObject({
+  type: z.literal('result'),
+  id,
+  fn: z.string(),
+  ret: z.number().int(),
+  retName: z.string(),
+  out: z.record(z.string(), z.unknown()).exactOptional(),
+  message: z.string().exactOptional(),
+  events: z.array(seq),
+  durationNs: z.number().int().nonnegative(),
+});
+export type Result = z.infer<typeof Result>;
+
+/** A batch of consecutive events, seq `from` to `to` inclusive. */
+export const EventsMessage = z.strictObject({
+  type: z.literal('events'),
+  from: seq,
+  to: seq,
+  events: z.array(MemoryEventSchema),
+});
+export type EventsMessage = z.infer<typeof EventsMessage>;
+
+/** The whole state at `seq`. `reset` tells the client to drop its history: the host was replaced. */
+export const SnapshotMessage = z.strictObject({
+  type: z.literal('snapshot'),
+  seq,
+  reset: z.boolean(),
+  snapshot: SnapshotSchema,
+});
+export type SnapshotMessage = z.infer<typeof SnapshotMessage>;
+
+/** The client fell behind and missed events; a snapshot follows. */
+export const Resync = z.strictObject({ type: z.literal('resync'), reason: z.string(), skippedFrom: seq, skippedTo: seq });
+
+export const Pong = z.strictObject({ type: z.literal('pong'), id: id.exactOptional(), time: z.number() });
+
+export const Notice = z.strictObject({
+  type: z.literal('notice'),
+  level: z.enum(['info', 'warn']),
+  code: z.string(),
+  message: z.string(),
+});
+export type Notice = z.infer<typeof Notice>;
+
+/** Who is watching: sent to everyone when a driver or viewer comes or goes. */
+export const Presence = z.strictObject({
+  type: z.literal('presence'),
+  driver: z.boolean(),
+  driverWaiting: z.boolean(),
+  viewers: z.number().int().nonnegative(),
+});
