@@ -89,7 +89,7 @@ export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';
 export { type DevicePools, devicePools, usedBytes } from './model/pools.ts';
 export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type ReasonCode } from './model/reasons.ts';
 export { assertNever, ReduceError, reduce } from './model/reduce.ts';
-export { decodeSnapshot, encodeSnapshot, fingerprint, type Snapshot } from './model/snapshot.ts';
+export { canonicalJson, decodeSnapshot, encodeSnapshot, fingerprint, type Snapshot } from './model/snapshot.ts';
 export {
   type CopyRecord,
   cloneHostState,
@@ -123,7 +123,14 @@ export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage } from './protocol/messages.ts';
-export { describeIssue, type ParseResult, parseAgentMessage, parseClientMessage } from './protocol/parse.ts';
+export {
+  describeIssue,
+  type ParsedAgentMessage,
+  type ParsedClientMessage,
+  type ParseResult,
+  parseAgentMessage,
+  parseClientMessage,
+} from './protocol/parse.ts';
 export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
 // The simulator

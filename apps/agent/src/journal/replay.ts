@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import {
   argsAreValid,
+  canonicalJson,
   type DeviceProfile,
   findProfile,
   invokeAcl,
@@ -63,7 +64,7 @@ function profileOf(config: z.infer<typeof Config>): DeviceProfile {
   return builtin;
 }
 
-const canonical = (value: unknown): string => JSON.stringify(value ?? null);
+const canonical = (value: unknown): string => canonicalJson(value ?? null);
 
 /**
  * Re-runs a journal against a fresh simulator built from its header and compares every result

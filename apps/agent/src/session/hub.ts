@@ -2,10 +2,12 @@ import {
   type AclFunctionName,
   type AgentMessage,
   argsAreValid,
+  BUILTIN_PROFILES,
   type Call,
   type ErrorCode,
   encodeSnapshot,
   errorName,
+  findProfile,
   type Hello,
   invokeAcl,
   invokeCall,
@@ -21,9 +23,10 @@ import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
 import { DriverSession, execute, MAX_PROCESSES, MAX_QUEUED_CALLS } from './driver-session.ts';
-import { Outbox } from './outbox.ts';
+import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
-import { type Limits, quotaProblem, usageOf } from './quotas.ts';
+import { type Limits, quotaProblem } from './quotas.ts';
+import { UsageTracker } from './usage-tracker.ts';
 
 export interface Clock {
   now(): number;
@@ -46,6 +49,7 @@ export interface HubOptions {
   readonly resumeGraceMs: number;
   readonly helloTimeoutMs?: number;
   readonly clock?: Clock;
+  readonly watermarks?: Watermarks;
 }
 
 /** Largest event batch in one frame. */
@@ -72,6 +76,7 @@ export class Hub {
   readonly #connections = new Set<Connection>();
   readonly #eventListeners = new Set<(events: readonly MemoryEvent[]) => void>();
   #driver: DriverSession | undefined;
+  readonly #usage = new UsageTracker();
   #nextSession = 1;
   #pending: MemoryEvent[] = [];
   #flushScheduled = false;
@@ -95,7 +100,7 @@ export class Hub {
   /** A new authorised socket. */
   connect(socket: PeerSocket, remote: string): PeerHandler {
     const connection: Connection = {
-      outbox: new Outbox(socket),
+      outbox: new Outbox(socket, this.#options.watermarks ?? DEFAULT_WATERMARKS),
       remote,
       role: undefined,
       session: undefined,
@@ -332,7 +337,7 @@ export class Hub {
       });
       return;
     }
-    const problem = quotaProblem(fn, args, usageOf(this.backend.state(), session.pids()), this.#options.limits);
+    const problem = quotaProblem(fn, args, this.#usage.usage(session.pids()), this.#options.limits);
     if (problem !== undefined) {
       this.#error(connection, 'quota-exceeded', problem, { id: call.id });
       return;
@@ -397,6 +402,17 @@ export class Hub {
       this.#error(connection, 'not-driver', 'only the driver may reset the host');
       return;
     }
+    if (reset.profile !== undefined && findProfile(reset.profile) === undefined) {
+      this.#error(
+        connection,
+        'invalid-argument',
+        `unknown profile "${reset.profile}"; a reset may choose ${BUILTIN_PROFILES.map((p) => p.name).join(', ')}`,
+        {
+          field: 'profile',
+        },
+      );
+      return;
+    }
     await session.enqueue(async () => {
       await this.#teardown(session, 'reset');
       this.#flush();
@@ -410,6 +426,7 @@ export class Hub {
         this.#error(connection, 'invalid-argument', error instanceof Error ? error.message : String(error));
       }
       this.#pending = [];
+      this.#usage.clear();
       session.dropProcesses();
       this.#options.journal.write({ type: 'reset', config: this.backend.config() });
       session.process(0, this.backend, this.#options.journal);
@@ -483,6 +500,7 @@ export class Hub {
   }
 
   #onEvents(events: readonly MemoryEvent[]): void {
+    this.#usage.apply(events);
     for (const listener of this.#eventListeners) listener(events);
     for (const event of events) this.#pending.push(event);
     if (this.#pending.length >= EVENTS_PER_FRAME * 4) this.#flush();

@@ -11,16 +11,26 @@ export const STALL_LIMIT_MS = 10_000;
  * One client's outgoing side. Control messages (welcome, results, errors) always go out; event
  * batches are skipped while the client cannot keep up, and it is then resynced with a snapshot.
  */
+export interface Watermarks {
+  readonly high: number;
+  readonly low: number;
+  readonly stallMs: number;
+}
+
+export const DEFAULT_WATERMARKS: Watermarks = { high: HIGH_WATER_BYTES, low: LOW_WATER_BYTES, stallMs: STALL_LIMIT_MS };
+
 export class Outbox {
   readonly socket: PeerSocket;
+  readonly #marks: Watermarks;
   /** The last event seq this client has (through events or a snapshot). */
   seq = 0;
   /** First skipped seq, while behind. */
   behindFrom: number | undefined;
   stalledSince: number | undefined;
 
-  constructor(socket: PeerSocket) {
+  constructor(socket: PeerSocket, marks: Watermarks = DEFAULT_WATERMARKS) {
     this.socket = socket;
+    this.#marks = marks;
   }
 
   control(text: string): void {
@@ -30,7 +40,7 @@ export class Outbox {
   /** Offers a batch [from, to]; returns false when the client is (now) behind and skipped it. */
   offer(text: string, from: number, to: number, now: number): boolean {
     if (to <= this.seq) return true;
-    if (this.behindFrom !== undefined || this.socket.bufferedAmount() > HIGH_WATER_BYTES) {
+    if (this.behindFrom !== undefined || this.socket.bufferedAmount() > this.#marks.high) {
       this.behindFrom ??= from;
       this.stalledSince ??= now;
       return false;
@@ -42,16 +52,16 @@ export class Outbox {
 
   /** A behind client whose queue has drained may be resynced. */
   canCatchUp(): boolean {
-    return this.behindFrom !== undefined && this.socket.bufferedAmount() < LOW_WATER_BYTES;
+    return this.behindFrom !== undefined && this.socket.bufferedAmount() < this.#marks.low;
   }
 
   stalledTooLong(now: number): boolean {
     if (this.stalledSince === undefined) return false;
-    if (this.socket.bufferedAmount() <= HIGH_WATER_BYTES) {
+    if (this.socket.bufferedAmount() <= this.#marks.high) {
       this.stalledSince = undefined;
       return false;
     }
-    return now - this.stalledSince > STALL_LIMIT_MS;
+    return now - this.stalledSince > this.#marks.stallMs;
   }
 
   caughtUp(seq: number): void {

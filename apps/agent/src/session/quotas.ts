@@ -68,9 +68,11 @@ export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
     liveObjects += 1;
     if (b.memory === 'pinned' || b.registration?.pinned === true) pinnedHostBytes += b.size;
   }
-  for (const map of [state.reservations, state.mappings, state.streams]) {
+  for (const map of [state.reservations, state.mappings]) {
     for (const item of map.values()) if (pids.has(item.pid)) liveObjects += 1;
   }
+  // Default streams come with aclrtSetDevice; only streams the program created count.
+  for (const stream of state.streams.values()) if (pids.has(stream.pid) && !stream.isDefault) liveObjects += 1;
   return { deviceBytes, pinnedHostBytes, liveObjects };
 }
 

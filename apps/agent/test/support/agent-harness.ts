@@ -30,6 +30,7 @@ export interface HarnessOptions {
   readonly journal?: JournalSink;
   readonly heartbeatMs?: number;
   readonly allowedOrigins?: readonly string[];
+  readonly watermarks?: HubOptions['watermarks'];
 }
 
 /** A real agent (HTTP server, hub, simulator) on a free port, in this process. */
@@ -44,6 +45,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     allowTakeover: options.allowTakeover ?? false,
     resumeGraceMs: options.resumeGraceMs ?? 30_000,
+    ...(options.watermarks === undefined ? {} : { watermarks: options.watermarks }),
   };
   const hub = new Hub(hubOptions);
   const server = await startAgentServer({

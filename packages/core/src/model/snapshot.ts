@@ -172,7 +172,7 @@ export function fingerprint(state: HostState): string {
       streamByHandle: [...p.streamByHandle].sort(),
       defaultStreams: [...p.defaultStreams].sort(),
     }));
-  return JSON.stringify({
+  return canonicalJson({
     ...snapshot,
     processes,
     allocations: sorted(snapshot.allocations),
@@ -184,5 +184,15 @@ export function fingerprint(state: HostState): string {
     streams: sorted(snapshot.streams),
     shares: [...snapshot.shares].sort((a, b) => a.shareable - b.shareable),
     frames,
+  });
+}
+
+/** JSON with object keys in sorted order, so equal values always print the same. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(item).sort()) sorted[key] = Reflect.get(item, key);
+    return sorted;
   });
 }

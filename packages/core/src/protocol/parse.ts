@@ -54,10 +54,14 @@ function parseWith<T>(schema: z.ZodType<T>, text: string): ParseResult<T> {
   return { ok: false, ...describeIssue(json.value, result.error) };
 }
 
-export function parseClientMessage(text: string): ParseResult<ClientMessage> {
+/** Parsed messages are fresh, mutable data (assignable to the readonly message types senders use). */
+export type ParsedClientMessage = z.infer<typeof ClientMessage>;
+export type ParsedAgentMessage = z.infer<typeof AgentMessage>;
+
+export function parseClientMessage(text: string): ParseResult<ParsedClientMessage> {
   return parseWith(ClientMessage, text);
 }
 
-export function parseAgentMessage(text: string): ParseResult<AgentMessage> {
+export function parseAgentMessage(text: string): ParseResult<ParsedAgentMessage> {
   return parseWith(AgentMessage, text);
 }
