@@ -82,12 +82,12 @@ export {
   type TlbResult,
 } from './analysis/tlb-sim.ts';
 // The memory model: events, state, reducer
-export type { CallEvent, EventKind, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
+export type { CallEvent, EventKind, Fallback, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
 export { FRAMES_PER_GIANT, FrameKind, type FrameTable } from './model/frames.ts';
 export { HUGE_FIRST_THRESHOLD, type MallocFn, paddedSize, pageBytes, planMalloc } from './model/malloc-policy.ts';
 export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';
 export { type DevicePools, devicePools, usedBytes } from './model/pools.ts';
-export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type ReasonCode } from './model/reasons.ts';
+export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type ReasonCode, sortRules } from './model/reasons.ts';
 export { assertNever, ReduceError, reduce } from './model/reduce.ts';
 export { canonicalJson, decodeSnapshot, encodeSnapshot, fingerprint, type Snapshot } from './model/snapshot.ts';
 export {

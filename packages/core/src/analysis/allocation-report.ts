@@ -1,6 +1,8 @@
 import type { Reason } from '../model/events.ts';
-import { explainReasons } from '../model/reasons.ts';
+import { allocationReasons } from '../model/malloc-policy.ts';
+import { explainReasons, sortRules } from '../model/reasons.ts';
 import type { DeviceAllocation, PhysicalMemory } from '../model/state.ts';
+import type { DeviceProfile } from '../profiles/profile.ts';
 import { ptesFor } from './pte.ts';
 
 /** What one allocation costs and why (DM-3, DM-4, DM-11, PT-1). */
@@ -22,11 +24,13 @@ export interface AllocationReport {
   readonly decision: string;
 }
 
-export function reportAllocation(allocation: DeviceAllocation | PhysicalMemory): AllocationReport {
+/** A device allocation's or a physical handle's cost, with the decision rebuilt from its facts on `profile`. */
+export function reportAllocation(allocation: DeviceAllocation | PhysicalMemory, profile: DeviceProfile): AllocationReport {
   const requested = allocation.size;
   const padded = 'padded' in allocation ? allocation.padded : allocation.size;
   const occupied = allocation.pages * allocation.pageSize;
-  const rules = [...new Set(allocation.reasons.flatMap((reason) => reason.rules))].sort();
+  const reasons = 'padded' in allocation ? allocationReasons(allocation, profile) : [];
+  const rules = sortRules(reasons.flatMap((reason) => reason.rules));
   return {
     requested,
     padded,
@@ -36,8 +40,8 @@ export function reportAllocation(allocation: DeviceAllocation | PhysicalMemory):
     occupied,
     waste: occupied - requested,
     ptes: ptesFor(occupied, allocation.pageSize),
-    reasons: allocation.reasons,
+    reasons,
     rules,
-    decision: explainReasons(allocation.reasons),
+    decision: explainReasons(reasons),
   };
 }

@@ -52,3 +52,32 @@ describe('Bitset', () => {
     );
   });
 });
+
+describe('Bitset ranges', () => {
+  it('addRange and deleteRange agree with one-by-one updates', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 3000 }),
+        fc.array(fc.tuple(fc.boolean(), fc.nat(), fc.nat({ max: 200 })), { maxLength: 60 }),
+        (size, ops) => {
+          const ranged = new Bitset(size);
+          const single = new Bitset(size);
+          for (const [add, rawStart, rawCount] of ops) {
+            const start = rawStart % size;
+            const count = Math.min(rawCount, size - start);
+            if (add) ranged.addRange(start, count);
+            else ranged.deleteRange(start, count);
+            for (let i = start; i < start + count; i += 1) {
+              if (add) single.add(i);
+              else single.delete(i);
+            }
+          }
+          expect(ranged.count).toBe(single.count);
+          expect(Array.from(ranged.words)).toEqual(Array.from(single.words));
+          expect(Array.from(ranged.summary)).toEqual(Array.from(single.summary));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

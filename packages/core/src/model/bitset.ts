@@ -49,6 +49,37 @@ export class Bitset {
     if (after === 0) this.summary[w >>> 5] = (this.summary[w >>> 5] ?? 0) & ~(1 << (w & 31));
   }
 
+  /** Adds [start, start + count): whole words at a time. */
+  addRange(start: number, count: number): void {
+    this.#setRange(start, count, true);
+  }
+
+  /** Removes [start, start + count). */
+  deleteRange(start: number, count: number): void {
+    this.#setRange(start, count, false);
+  }
+
+  #setRange(start: number, count: number, on: boolean): void {
+    let index = start;
+    const end = start + count;
+    while (index < end) {
+      const w = index >>> 5;
+      const first = index & 31;
+      const last = Math.min(31, first + (end - index) - 1);
+      const mask = last - first === 31 ? 0xffffffff : ((1 << (last - first + 1)) - 1) << first;
+      const before = this.words[w] ?? 0;
+      const after = on ? (before | mask) >>> 0 : (before & ~mask) >>> 0;
+      if (after !== before) {
+        this.count += popcount(after) - popcount(before);
+        this.words[w] = after;
+        const s = w >>> 5;
+        if (after === 0) this.summary[s] = (this.summary[s] ?? 0) & ~(1 << (w & 31));
+        else this.summary[s] = (this.summary[s] ?? 0) | (1 << (w & 31));
+      }
+      index += last - first + 1;
+    }
+  }
+
   /** The smallest member ≥ `from`, or -1. */
   lowest(from = 0): number {
     if (from >= this.size) return -1;
@@ -96,4 +127,11 @@ export class Bitset {
 /** Count of trailing zero bits of a non-zero 32-bit word. */
 function ctz(word: number): number {
   return 31 - Math.clz32(word & -word);
+}
+
+/** Set bits of a 32-bit word. */
+function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
 }

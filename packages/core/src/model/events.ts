@@ -99,6 +99,17 @@ export interface Placement {
   readonly runs: readonly number[];
 }
 
+/** HUGE_FIRST found too few huge pages and fell back to normal pages (DM-4): what it saw. */
+export interface Fallback {
+  readonly from: PageClass;
+  readonly needed: number;
+  readonly free: number;
+}
+
+/**
+ * An allocation of the aclrtMalloc family. It records facts only; the explanation (padding,
+ * policy, page choice) is derived from them by `allocationReasons`, so events stay small.
+ */
 export interface AllocEvent extends Base, Placement {
   readonly kind: 'alloc';
   readonly pid: number;
@@ -110,7 +121,7 @@ export interface AllocEvent extends Base, Placement {
   readonly padded: number;
   readonly policy: number;
   readonly p2p: boolean;
-  readonly reasons: readonly Reason[];
+  readonly fallback?: Fallback;
 }
 
 export interface FreeEvent extends Base {
@@ -126,7 +137,6 @@ export interface PhysAllocEvent extends Base, Placement {
   readonly handle: number;
   readonly size: number;
   readonly memAttr: number;
-  readonly reasons: readonly Reason[];
 }
 
 /** aclrtFreePhysical: the handle is gone; `deferred` when the memory stays until its last unmap (VM-8). */

@@ -18,11 +18,11 @@ export interface FrameTable {
   /** Normal pages per frame: 512 for 4 KiB pages, 32 for 64 KiB pages. */
   readonly pagesPerFrame: number;
   readonly kind: Uint8Array;
-  /** Owning object id of a huge or giant frame; 0 otherwise. */
+  /** Owning object id of a huge or giant frame, or of a split frame wholly held by one allocation; 0 otherwise. */
   readonly owner: Int32Array;
   /** Normal pages in use in a split frame. */
   readonly used: Uint16Array;
-  /** Owner of each normal page of a split frame (0 = free page). */
+  /** Owner of each normal page of a split frame that is shared or partly free (0 = free page). */
   readonly pages: Map<number, Int32Array>;
   readonly free: Bitset;
   /** Split frames that still have a free page. */
@@ -89,6 +89,18 @@ function returnFrame(table: FrameTable, frame: number): void {
   table.freeInBlock[block] = (table.freeInBlock[block] ?? 0) + 1;
 }
 
+/** Moves the frames [start, end) out of (delta −1) or back into (delta +1) the free set, a word and a block at a time. */
+function shiftFree(table: FrameTable, start: number, end: number, delta: 1 | -1): void {
+  if (delta > 0) table.free.addRange(start, end - start);
+  else table.free.deleteRange(start, end - start);
+  for (let frame = start; frame < end; ) {
+    const block = frame >>> 9;
+    const stop = Math.min(end, (block + 1) * FRAMES_PER_GIANT);
+    table.freeInBlock[block] = (table.freeInBlock[block] ?? 0) + delta * (stop - frame);
+    frame = stop;
+  }
+}
+
 /** Marks whole frames (runs of [start, count]) as huge or giant pages of `owner`. */
 export function claimFrames(
   table: FrameTable,
@@ -99,11 +111,9 @@ export function claimFrames(
   for (let r = 0; r < runs.length; r += 2) {
     const start = runs[r] ?? 0;
     const end = start + (runs[r + 1] ?? 0);
-    for (let frame = start; frame < end; frame += 1) {
-      takeFrame(table, frame);
-      table.kind[frame] = kind;
-      table.owner[frame] = owner;
-    }
+    shiftFree(table, start, end, -1);
+    table.kind.fill(kind, start, end);
+    table.owner.fill(owner, start, end);
     if (kind === FrameKind.huge) table.hugeFrames += end - start;
     else table.giantFrames += end - start;
   }
@@ -113,15 +123,21 @@ export function releaseFrames(table: FrameTable, runs: readonly number[]): void 
   for (let r = 0; r < runs.length; r += 2) {
     const start = runs[r] ?? 0;
     const end = start + (runs[r + 1] ?? 0);
-    for (let frame = start; frame < end; frame += 1) {
-      if (table.kind[frame] === FrameKind.huge) table.hugeFrames -= 1;
-      else if (table.kind[frame] === FrameKind.giant) table.giantFrames -= 1;
-      returnFrame(table, frame);
-    }
+    // Every frame of a run has the kind of its first.
+    if (table.kind[start] === FrameKind.huge) table.hugeFrames -= end - start;
+    else if (table.kind[start] === FrameKind.giant) table.giantFrames -= end - start;
+    shiftFree(table, start, end, 1);
+    table.kind.fill(FrameKind.free, start, end);
+    table.owner.fill(0, start, end);
   }
 }
 
-/** Marks normal pages (runs of [globalPage, count], page = frame × pagesPerFrame + index) as `owner`'s. */
+/**
+ * Marks normal pages (runs of [globalPage, count], page = frame × pagesPerFrame + index) as
+ * `owner`'s. A free frame claimed whole by one allocation keeps its owner in `owner[]` and needs
+ * no per-page array; only frames shared between allocations (or partly used) carry one. Work is
+ * proportional to frames touched, not pages.
+ */
 export function claimPages(table: FrameTable, runs: readonly number[], owner: number): void {
   const ppf = table.pagesPerFrame;
   for (let r = 0; r < runs.length; r += 2) {
@@ -129,6 +145,23 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
     const end = page + (runs[r + 1] ?? 0);
     while (page < end) {
       const frame = Math.floor(page / ppf);
+      const first = page - frame * ppf;
+      const stop = Math.min(end, (frame + 1) * ppf);
+      const count = stop - page;
+      table.normalPagesUsed += count;
+      if (count === ppf && table.kind[frame] === FrameKind.free) {
+        // A stretch of whole free frames: claim them together.
+        let last = frame + 1;
+        while ((last + 1) * ppf <= end && table.kind[last] === FrameKind.free) last += 1;
+        shiftFree(table, frame, last, -1);
+        table.kind.fill(FrameKind.split, frame, last);
+        table.owner.fill(owner, frame, last);
+        table.used.fill(ppf, frame, last);
+        table.splitFrames += last - frame;
+        table.normalPagesUsed += (last - frame - 1) * ppf;
+        page = last * ppf;
+        continue;
+      }
       let owners = table.pages.get(frame);
       if (owners === undefined) {
         owners = new Int32Array(ppf);
@@ -138,11 +171,9 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
         table.splitFrames += 1;
         table.partial.add(frame);
       }
-      const stop = Math.min(end, (frame + 1) * ppf);
-      owners.fill(owner, page - frame * ppf, stop - frame * ppf);
-      const used = (table.used[frame] ?? 0) + (stop - page);
+      owners.fill(owner, first, first + count);
+      const used = (table.used[frame] ?? 0) + count;
       table.used[frame] = used;
-      table.normalPagesUsed += stop - page;
       if (used === ppf) table.partial.delete(frame);
       page = stop;
     }
@@ -157,23 +188,45 @@ export function releasePages(table: FrameTable, runs: readonly number[]): void {
     const end = page + (runs[r + 1] ?? 0);
     while (page < end) {
       const frame = Math.floor(page / ppf);
+      const first = page - frame * ppf;
       const stop = Math.min(end, (frame + 1) * ppf);
+      const count = stop - page;
+      table.normalPagesUsed -= count;
       const owners = table.pages.get(frame);
-      owners?.fill(0, page - frame * ppf, stop - frame * ppf);
-      const used = (table.used[frame] ?? 0) - (stop - page);
+      if (owners === undefined && count === ppf) {
+        // Whole frames held by one allocation: return the stretch together.
+        let last = frame + 1;
+        while ((last + 1) * ppf <= end && table.pages.get(last) === undefined && table.kind[last] === FrameKind.split) last += 1;
+        table.used.fill(0, frame, last);
+        table.splitFrames -= last - frame;
+        table.normalPagesUsed -= (last - frame - 1) * ppf;
+        shiftFree(table, frame, last, 1);
+        table.kind.fill(FrameKind.free, frame, last);
+        table.owner.fill(0, frame, last);
+        page = last * ppf;
+        continue;
+      }
+      const used = (table.used[frame] ?? 0) - count;
       table.used[frame] = used;
-      table.normalPagesUsed -= stop - page;
       if (used === 0) {
-        table.pages.delete(frame);
+        if (owners !== undefined) table.pages.delete(frame);
         table.partial.delete(frame);
         table.splitFrames -= 1;
         returnFrame(table, frame);
       } else {
+        owners?.fill(0, first, first + count);
         table.partial.add(frame);
       }
       page = stop;
     }
   }
+}
+
+/** The owner of one normal page of a split frame (0 = free). */
+export function pageOwner(table: FrameTable, frame: number, index: number): number {
+  const owners = table.pages.get(frame);
+  if (owners !== undefined) return owners[index] ?? 0;
+  return table.kind[frame] === FrameKind.split ? (table.owner[frame] ?? 0) : 0;
 }
 
 /** Free normal pages inside split frames (not counting wholly free frames). */

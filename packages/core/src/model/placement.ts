@@ -53,41 +53,88 @@ export function freeNormalPages(table: FrameTable): number {
   return table.splitFrames * table.pagesPerFrame - table.normalPagesUsed + table.free.count * table.pagesPerFrame;
 }
 
-/** `count` normal pages as runs of global page numbers, or undefined when not enough are free. */
+/**
+ * `count` normal pages as runs of global page numbers, or undefined when not enough are free.
+ * Whole frames come from the bottom of the free frames; the remainder (less than one frame) goes
+ * into the first partly used frame with room for it, else into the next free frame. Modeled: the
+ * driver's page placement is not published.
+ */
 export function findNormalPages(table: FrameTable, count: number): number[] | undefined {
   if (count > freeNormalPages(table)) return undefined;
   const ppf = table.pagesPerFrame;
   const runs: number[] = [];
-  let needed = count;
   const push = (page: number, length: number): void => {
     const last = runs.length - 2;
     if (last >= 0 && (runs[last] ?? 0) + (runs[last + 1] ?? 0) === page) runs[last + 1] = (runs[last + 1] ?? 0) + length;
     else runs.push(page, length);
   };
-  // First the free pages of partly used frames, lowest frame first.
+  const whole = Math.floor(count / ppf);
+  let remainder = count - whole * ppf;
+  let frame = -1;
+  for (let taken = 0; taken < whole; taken += 1) {
+    frame = table.free.lowest(frame + 1);
+    if (frame === -1) return fillPartial(table, count, ppf);
+    push(frame * ppf, ppf);
+  }
+  if (remainder === 0) return runs;
+  for (let partial = table.partial.lowest(); partial !== -1; partial = table.partial.lowest(partial + 1)) {
+    if (ppf - (table.used[partial] ?? 0) < remainder) continue;
+    const owners = table.pages.get(partial);
+    if (owners === undefined) continue;
+    const pieces: number[] = [];
+    for (let index = 0; index < ppf && remainder > 0; index += 1) {
+      if (owners[index] !== 0) continue;
+      let end = index;
+      while (end < ppf && owners[end] === 0 && end - index < remainder) end += 1;
+      pieces.push(partial * ppf + index, end - index);
+      remainder -= end - index;
+      index = end;
+    }
+    // Keep runs sorted by page: this frame may lie below the whole frames taken above.
+    return mergeRuns([...pieces, ...runs]);
+  }
+  const next = table.free.lowest(frame + 1);
+  if (next === -1) return fillPartial(table, count, ppf);
+  push(next * ppf, remainder);
+  return runs;
+}
+
+/** When free frames run short, gather free pages from every partly used frame as well (slow path, a full device). */
+function fillPartial(table: FrameTable, count: number, ppf: number): number[] | undefined {
+  const pieces: number[] = [];
+  let needed = count;
   for (let frame = table.partial.lowest(); frame !== -1 && needed > 0; frame = table.partial.lowest(frame + 1)) {
     const owners = table.pages.get(frame);
     if (owners === undefined) continue;
-    let index = 0;
-    while (index < ppf && needed > 0) {
-      if (owners[index] !== 0) {
-        index += 1;
-        continue;
-      }
+    for (let index = 0; index < ppf && needed > 0; index += 1) {
+      if (owners[index] !== 0) continue;
       let end = index;
       while (end < ppf && owners[end] === 0 && end - index < needed) end += 1;
-      push(frame * ppf + index, end - index);
+      pieces.push(frame * ppf + index, end - index);
       needed -= end - index;
       index = end;
     }
   }
-  // Then whole free frames from the bottom.
   for (let frame = table.free.lowest(); frame !== -1 && needed > 0; frame = table.free.lowest(frame + 1)) {
     const length = Math.min(ppf, needed);
-    push(frame * ppf, length);
+    pieces.push(frame * ppf, length);
     needed -= length;
   }
-  return needed === 0 ? runs : undefined;
+  return needed === 0 ? mergeRuns(pieces) : undefined;
+}
+
+/** Sorts [start, count] runs by start and joins touching ones. */
+function mergeRuns(pieces: readonly number[]): number[] {
+  const pairs: [number, number][] = [];
+  for (let i = 0; i < pieces.length; i += 2) pairs.push([pieces[i] ?? 0, pieces[i + 1] ?? 0]);
+  pairs.sort((a, b) => a[0] - b[0]);
+  const runs: number[] = [];
+  for (const [start, length] of pairs) {
+    const last = runs.length - 2;
+    if (last >= 0 && (runs[last] ?? 0) + (runs[last + 1] ?? 0) === start) runs[last + 1] = (runs[last + 1] ?? 0) + length;
+    else runs.push(start, length);
+  }
+  return runs;
 }
 
 /** Runs for `pages` pages of `pageClass`, or undefined when the device cannot supply them. */

@@ -71,9 +71,18 @@ export function describeReason(item: Reason): string {
   return template === undefined ? item.code : fillTemplate(template, item.values);
 }
 
+/** Rule IDs once each, in natural order: DM-3 before DM-11. */
+export function sortRules(rules: readonly string[]): string[] {
+  return [...new Set(rules)].sort((a, b) => {
+    const [fa = '', na = '0'] = a.split('-');
+    const [fb = '', nb = '0'] = b.split('-');
+    return fa === fb ? Number(na) - Number(nb) : fa.localeCompare(fb);
+  });
+}
+
 /** One sentence for a whole decision, with its rule IDs: "…; … → HUGE_FIRST takes 2 MiB huge pages (DM-3, DM-4)". */
 export function explainReasons(reasons: readonly Reason[]): string {
   if (reasons.length === 0) return '';
-  const rules = [...new Set(reasons.flatMap((r) => r.rules))].sort();
+  const rules = sortRules(reasons.flatMap((r) => r.rules));
   return `${reasons.map(describeReason).join('; ')} (${rules.join(', ')})`;
 }

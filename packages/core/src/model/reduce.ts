@@ -2,6 +2,14 @@ import type { MemoryEvent, Placement } from './events.ts';
 import { claimFrames, claimPages, FrameKind, type FrameTable, releaseFrames, releasePages } from './frames.ts';
 import { createProcessState, type HostState, type ProcessState } from './state.ts';
 
+function processOf(state: HostState, event: MemoryEvent, pid: number): ProcessState {
+  return need(state.processes.get(pid), event, `process ${pid}`);
+}
+
+function deviceOf(state: HostState, event: MemoryEvent, id: number) {
+  return need(state.devices[id], event, `device ${id}`);
+}
+
 /** A bug or a corrupt event stream: reduce never guesses. */
 export class ReduceError extends Error {
   constructor(event: MemoryEvent, problem: string) {
@@ -33,8 +41,6 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
   if (event.seq <= state.seq && state.seq !== 0) throw new ReduceError(event, `out of order: state is already at ${state.seq}`);
   state.seq = event.seq;
   if (event.t > state.time) state.time = event.t;
-  const process = (pid: number): ProcessState => need(state.processes.get(pid), event, `process ${pid}`);
-  const device = (id: number) => need(state.devices[id], event, `device ${id}`);
 
   switch (event.kind) {
     case 'call':
@@ -44,19 +50,19 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       state.processes.set(event.pid, createProcessState(event.pid, event.name));
       return state;
     case 'init':
-      process(event.pid).initialized = true;
+      processOf(state, event, event.pid).initialized = true;
       return state;
     case 'finalize':
-      process(event.pid).initialized = false;
+      processOf(state, event, event.pid).initialized = false;
       return state;
     case 'deviceSet': {
-      const p = process(event.pid);
+      const p = processOf(state, event, event.pid);
       p.deviceRefs.set(event.device, event.refs);
       p.currentDevice = event.device;
       return state;
     }
     case 'deviceReset': {
-      const p = process(event.pid);
+      const p = processOf(state, event, event.pid);
       if (event.refs > 0) p.deviceRefs.set(event.device, event.refs);
       else {
         p.deviceRefs.delete(event.device);
@@ -67,32 +73,48 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'streamCreate': {
       const { id, pid, handle, isDefault } = event;
       state.streams.set(id, { id, pid, device: event.device, handle, isDefault, busyUntil: event.t });
-      if (isDefault) process(pid).defaultStreams.set(event.device, id);
-      else process(pid).streamByHandle.set(handle, id);
+      if (isDefault) processOf(state, event, pid).defaultStreams.set(event.device, id);
+      else processOf(state, event, pid).streamByHandle.set(handle, id);
       return state;
     }
     case 'streamDestroy': {
       const stream = need(state.streams.get(event.id), event, `stream ${event.id}`);
       state.streams.delete(event.id);
-      if (stream.isDefault) process(stream.pid).defaultStreams.delete(stream.device);
-      else process(stream.pid).streamByHandle.delete(stream.handle);
+      if (stream.isDefault) processOf(state, event, stream.pid).defaultStreams.delete(stream.device);
+      else processOf(state, event, stream.pid).streamByHandle.delete(stream.handle);
       return state;
     }
     case 'sync':
       if (event.until > state.time) state.time = event.until;
       return state;
     case 'alloc': {
-      const { kind: _kind, seq, t: _t, provenance: _p, call: _c, ...fields } = event;
-      state.allocations.set(event.id, { ...fields, createdSeq: seq });
-      process(event.pid).allocByAddr.set(event.addr, event.id);
-      claim(device(event.device).frames, event, event.id);
+      const e = event;
+      state.allocations.set(e.id, {
+        id: e.id,
+        pid: e.pid,
+        device: e.device,
+        fn: e.fn,
+        addr: e.addr,
+        size: e.size,
+        padded: e.padded,
+        policy: e.policy,
+        p2p: e.p2p,
+        pageClass: e.pageClass,
+        pageSize: e.pageSize,
+        pages: e.pages,
+        runs: e.runs,
+        ...(e.fallback === undefined ? {} : { fallback: e.fallback }),
+        createdSeq: e.seq,
+      });
+      processOf(state, event, event.pid).allocByAddr.set(event.addr, event.id);
+      claim(deviceOf(state, event, event.device).frames, event, event.id);
       return state;
     }
     case 'free': {
       const allocation = need(state.allocations.get(event.id), event, `allocation ${event.id}`);
       state.allocations.delete(event.id);
-      process(allocation.pid).allocByAddr.delete(allocation.addr);
-      release(device(allocation.device).frames, allocation);
+      processOf(state, event, allocation.pid).allocByAddr.delete(allocation.addr);
+      release(deviceOf(state, event, allocation.device).frames, allocation);
       return state;
     }
     case 'physAlloc': {
@@ -106,12 +128,11 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         pageSize: event.pageSize,
         pages: event.pages,
         runs: event.runs,
-        reasons: event.reasons,
         createdSeq: seq,
       });
       state.handles.set(id, { id, pid, device: event.device, handle, memory: id, mappings: 0, freed: false, createdSeq: seq });
-      process(pid).handleByValue.set(handle, id);
-      claim(device(event.device).frames, event, id);
+      processOf(state, event, pid).handleByValue.set(handle, id);
+      claim(deviceOf(state, event, event.device).frames, event, id);
       return state;
     }
     case 'import': {
@@ -127,12 +148,12 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         freed: false,
         createdSeq: event.seq,
       });
-      process(event.pid).handleByValue.set(event.handle, event.id);
+      processOf(state, event, event.pid).handleByValue.set(event.handle, event.id);
       return state;
     }
     case 'physFree': {
       const handle = need(state.handles.get(event.id), event, `handle ${event.id}`);
-      process(handle.pid).handleByValue.delete(handle.handle);
+      processOf(state, event, handle.pid).handleByValue.delete(handle.handle);
       if (event.deferred) handle.freed = true;
       else state.handles.delete(event.id);
       return state;
@@ -141,7 +162,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       const memory = need(state.physical.get(event.id), event, `physical memory ${event.id}`);
       state.physical.delete(event.id);
       for (const [id, handle] of state.handles) if (handle.memory === event.id) state.handles.delete(id);
-      release(device(memory.device).frames, memory);
+      release(deviceOf(state, event, memory.device).frames, memory);
       return state;
     }
     case 'reserve':
@@ -154,12 +175,12 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         flags: event.flags,
         createdSeq: event.seq,
       });
-      process(event.pid).reservationByAddr.set(event.addr, event.id);
+      processOf(state, event, event.pid).reservationByAddr.set(event.addr, event.id);
       return state;
     case 'release': {
       const reservation = need(state.reservations.get(event.id), event, `reservation ${event.id}`);
       state.reservations.delete(event.id);
-      process(reservation.pid).reservationByAddr.delete(reservation.addr);
+      processOf(state, event, reservation.pid).reservationByAddr.delete(reservation.addr);
       return state;
     }
     case 'map': {
@@ -176,13 +197,13 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         access: [],
         createdSeq: event.seq,
       });
-      process(event.pid).mappingByAddr.set(event.addr, event.id);
+      processOf(state, event, event.pid).mappingByAddr.set(event.addr, event.id);
       return state;
     }
     case 'unmap': {
       const mapping = need(state.mappings.get(event.id), event, `mapping ${event.id}`);
       state.mappings.delete(event.id);
-      process(mapping.pid).mappingByAddr.delete(mapping.addr);
+      processOf(state, event, mapping.pid).mappingByAddr.delete(mapping.addr);
       const handle = state.handles.get(mapping.handle);
       if (handle !== undefined) handle.mappings -= 1;
       return state;
@@ -201,12 +222,12 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         vaFlag: event.vaFlag,
         createdSeq: event.seq,
       });
-      process(event.pid).hostByAddr.set(event.addr, event.id);
+      processOf(state, event, event.pid).hostByAddr.set(event.addr, event.id);
       return state;
     case 'hostFree': {
       const buffer = need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`);
       state.hostBuffers.delete(event.id);
-      process(buffer.pid).hostByAddr.delete(buffer.addr);
+      processOf(state, event, buffer.pid).hostByAddr.delete(buffer.addr);
       return state;
     }
     case 'hostRegister': {
@@ -251,10 +272,10 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       need(state.shares.get(event.shareable), event, `shareable handle ${event.shareable}`).pids = event.pids;
       return state;
     case 'peerAccess':
-      device(event.device).peers.add(event.peer);
+      deviceOf(state, event, event.device).peers.add(event.peer);
       return state;
     case 'poolSample':
-      device(event.device).lastSample = event;
+      deviceOf(state, event, event.device).lastSample = event;
       return state;
     default:
       return assertNever(event);

@@ -1,6 +1,6 @@
 import type { DeviceProfile } from '../profiles/profile.ts';
 import { FRAME_BYTES, frameCount } from '../profiles/profile.ts';
-import type { AccessGrant, CopyMode, CopyPath, HostMemoryKind, PageClass, PoolSampleEvent, Reason } from './events.ts';
+import type { AccessGrant, CopyMode, CopyPath, Fallback, HostMemoryKind, PageClass, PoolSampleEvent } from './events.ts';
 import { cloneFrameTable, createFrameTable, type FrameTable } from './frames.ts';
 
 /**
@@ -70,7 +70,7 @@ export interface DeviceAllocation {
   readonly pageSize: number;
   readonly pages: number;
   readonly runs: readonly number[];
-  readonly reasons: readonly Reason[];
+  readonly fallback?: Fallback;
   readonly createdSeq: number;
 }
 
@@ -84,7 +84,6 @@ export interface PhysicalMemory {
   readonly pageSize: number;
   readonly pages: number;
   readonly runs: readonly number[];
-  readonly reasons: readonly Reason[];
   readonly createdSeq: number;
 }
 

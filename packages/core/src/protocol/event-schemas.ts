@@ -23,6 +23,7 @@ const Reason = z.strictObject({
   values: z.record(z.string(), z.union([z.number(), z.string().max(200)])).exactOptional(),
 });
 const Runs = z.array(count).max(1 << 22);
+const Fallback = z.strictObject({ from: PageClass, needed: count, free: count });
 const JsonRecord = z.record(z.string(), z.unknown());
 
 const base = { seq, t: count, provenance: Provenance, call: seq.exactOptional() };
@@ -73,7 +74,7 @@ export const MemoryEventSchema = z.discriminatedUnion('kind', [
     padded: count,
     policy: count,
     p2p: z.boolean(),
-    reasons: z.array(Reason).max(32),
+    fallback: Fallback.exactOptional(),
   }),
   z.strictObject({ ...base, kind: z.literal('free'), id }),
   z.strictObject({
@@ -86,7 +87,6 @@ export const MemoryEventSchema = z.discriminatedUnion('kind', [
     handle: addr,
     size: count,
     memAttr: count,
-    reasons: z.array(Reason).max(32),
   }),
   z.strictObject({ ...base, kind: z.literal('physFree'), id, deferred: z.boolean() }),
   z.strictObject({ ...base, kind: z.literal('physRelease'), id }),
@@ -161,9 +161,9 @@ const Allocation = z.strictObject({
   padded: count,
   policy: count,
   p2p: z.boolean(),
-  reasons: z.array(Reason),
+  fallback: Fallback.exactOptional(),
 });
-const Physical = z.strictObject({ ...objectBase, ...placement, device: count, size: count, memAttr: count, reasons: z.array(Reason) });
+const Physical = z.strictObject({ ...objectBase, ...placement, device: count, size: count, memAttr: count });
 const Handle = z.strictObject({
   ...objectBase,
   pid: count,

@@ -197,7 +197,9 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
     reasons.push(reason('copy-waits', ['CP-4'], { waitNs: start - now, resource: streamFree >= linkFree ? 'stream' : 'link' }));
   let mode: CopyMode = 'sync';
   if (fn === 'aclrtMemcpyAsync') {
-    const pageable = path.path === 'pageable-staged';
+    // HM-3: any pageable host side (a host-to-host copy has two) makes the call wait for the copy.
+    const pageableSide = [src, dst].some((side) => side.side === 'host' && !side.pinned);
+    const pageable = path.path === 'pageable-staged' || pageableSide;
     mode = pageable ? 'async-blocking' : 'async';
     if (pageable) reasons.push(reason('copy-blocks', ['HM-3']));
   }

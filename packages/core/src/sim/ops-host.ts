@@ -66,9 +66,16 @@ export const malloc: Op<'malloc'> = (context, { size }) => {
   return ok({ ptr: toHex(addr) });
 };
 
+/** Drops a buffer's registration and gives back the device addresses it took (HM-5). */
+function unregister(context: SimContext, buffer: HostBuffer): void {
+  const { registration } = buffer;
+  if (registration?.mapped === true && !registration.vaConsistent) context.space.registered.release(registration.devPtr, buffer.size);
+  context.emit({ kind: 'hostUnregister', id: buffer.id });
+}
+
 function unregisterFirst(context: SimContext, buffer: HostBuffer): string | undefined {
   if (buffer.registration === undefined) return undefined;
-  context.emit({ kind: 'hostUnregister', id: buffer.id });
+  unregister(context, buffer);
   return `${toHex(buffer.addr)} was still registered; PageLens unregistered it (call aclrtHostUnregister before freeing, HM-5)`;
 }
 
@@ -164,9 +171,11 @@ function register(
   }
   // HM-6: memory from aclrtMallocHostWithCfg with VA_FLAG = 1 is seen by the device at the host address.
   const vaConsistent = wanted.mapped && buffer.vaFlag;
+  // `devPtr` is the device address of the buffer's first byte: the model maps the whole buffer, so a
+  // 4 KiB-aligned sub-range registered at `at` is seen at devPtr + (at − buffer.addr).
   let devPtr = 0;
   if (wanted.mapped) {
-    const taken = vaConsistent ? at : context.space.registered.take(size, page);
+    const taken = vaConsistent ? buffer.addr : context.space.registered.take(buffer.size, page);
     if (taken === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, 'no device address range is left for registered host memory');
     devPtr = taken;
   }
@@ -181,7 +190,7 @@ function register(
     devPtr,
     vaConsistent,
   });
-  return ok({ devPtr });
+  return ok({ devPtr: wanted.mapped ? devPtr + (at - buffer.addr) : 0 });
 }
 
 export const aclrtHostRegister: Op<'aclrtHostRegister'> = (context, { ptr, size, type }) => {
@@ -213,13 +222,10 @@ export const aclrtHostRegisterV2: Op<'aclrtHostRegisterV2'> = (context, { ptr, s
 };
 
 export const aclrtHostUnregister: Op<'aclrtHostUnregister'> = (context, { ptr }) => {
-  const at = address(ptr);
-  const id = context.process.hostByAddr.get(at);
-  const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
+  // The pointer given to the register call, which may lie inside its buffer (a 4 KiB-aligned sub-range).
+  const buffer = hostBufferAt(context, address(ptr));
   if (buffer?.registration === undefined) return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, `${ptr} is not registered host memory (HM-5)`);
-  const { registration } = buffer;
-  if (registration.mapped && !registration.vaConsistent) context.space.registered.release(registration.devPtr, buffer.size);
-  context.emit({ kind: 'hostUnregister', id: buffer.id });
+  unregister(context, buffer);
   return done();
 };
 

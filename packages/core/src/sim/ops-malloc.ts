@@ -1,8 +1,8 @@
 import { aclrtMallocAttrType } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
 import type { aclrtMallocConfig } from '../acl/structs.ts';
-import type { PageClass, Reason } from '../model/events.ts';
-import { type MallocFn, pageBytes, planMalloc } from '../model/malloc-policy.ts';
+import type { Fallback, PageClass } from '../model/events.ts';
+import { fallbackReason, type MallocFn, pageBytes, planMalloc } from '../model/malloc-policy.ts';
 import { findPages } from '../model/placement.ts';
 import { devicePools } from '../model/pools.ts';
 import { reason } from '../model/reasons.ts';
@@ -52,13 +52,17 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     const config = readMallocConfig(cfg, device.id);
     if ('ret' in config) return config;
   }
-  const plan = planMalloc(fn, size, policy, device.profile);
-  if (!plan.ok) return fail(plan.ret, plan.message, plan.reasons);
-  const reasons: Reason[] = [...plan.reasons];
+  // The hot path stores facts; reasons are derived only when a call fails (or later, by allocationReasons).
+  const plan = planMalloc(fn, size, policy, device.profile, false);
+  if (!plan.ok) {
+    const explained = planMalloc(fn, size, policy, device.profile);
+    return fail(plan.ret, plan.message, explained.reasons);
+  }
   let pageClass = plan.pageClass;
   let placement = placeOrExplain(device, pageClass, plan.padded);
+  let fallback: Fallback | undefined;
   if (placement.runs === undefined && plan.fallback !== undefined) {
-    reasons.push(reason('huge-first-fallback', ['DM-4'], { freeHuge: device.frames.free.count, needed: placement.pages }));
+    fallback = { from: pageClass, needed: placement.pages, free: device.frames.free.count };
     pageClass = plan.fallback;
     placement = placeOrExplain(device, pageClass, plan.padded);
   }
@@ -68,7 +72,9 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     const available =
       pageClass === 'normal' ? pools.normal.free / pageSize : pageClass === 'huge' ? device.frames.free.count : pools.giant.free / pageSize;
     const rule = pageClass === 'huge' ? 'DM-5' : pageClass === 'giant' ? 'DM-7' : 'DM-6';
-    const why = [...reasons, reason('exhausted', [rule], { pageClass, needed: pages, available })];
+    const why = [...planMalloc(fn, size, policy, device.profile).reasons];
+    if (fallback !== undefined) why.push(fallbackReason(fallback));
+    why.push(reason('exhausted', [rule], { pageClass, needed: pages, available }));
     if (pools.all.free >= pages * pageSize) why.push(reason('fragmented', [rule], { freeBytes: pools.all.free, pageClass }));
     return fail(
       ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -80,8 +86,6 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
   const addr = context.space.deviceVa[device.id]?.take(pages * pageSize, pageSize);
   if (addr === undefined)
     return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id}'s address window has no free ${pages * pageSize}-byte range`);
-  const occupied = pages * pageSize;
-  reasons.push(reason('occupies', ['DM-11'], { pages, pageSize, occupied, waste: occupied - size }));
   context.emit({
     kind: 'alloc',
     pid: context.pid,
@@ -97,9 +101,9 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     pageSize,
     pages,
     runs,
-    reasons,
+    ...(fallback === undefined ? {} : { fallback }),
   });
-  return ok({ devPtr: toHex(addr) }, reasons);
+  return ok({ devPtr: toHex(addr) });
 }
 
 /** DM-13: freeing NULL, an address that does not start a live allocation, or twice, is an error. */

@@ -37,6 +37,9 @@ export const aclrtMemSetPidToShareableHandle: Op<'aclrtMemSetPidToShareableHandl
 
 /** VM-9: another process of the same host imports the memory; the exporter itself cannot. */
 export const aclrtMemImportFromShareableHandle: Op<'aclrtMemImportFromShareableHandle'> = (context, { shareableHandle, deviceId }) => {
+  // LT-2: importing creates a memory handle in this process, which needs a current device.
+  const current = currentDevice(context);
+  if (isResult(current)) return current;
   const share = context.state.shares.get(address(shareableHandle));
   if (share === undefined) return invalid(`${shareableHandle} is not a shareable handle on this host`);
   if (share.pid === context.pid) return invalid('the process that exported a handle cannot import it; import it in another process (VM-9)');

@@ -99,6 +99,9 @@ export const aclrtMemGetAllocationGranularity: Op<'aclrtMemGetAllocationGranular
 };
 
 export const aclrtMallocPhysical: Op<'aclrtMallocPhysical'> = (context, { size, prop, flags }) => {
+  // LT-2: allocating memory needs a current device, even though prop names the device to allocate on.
+  const current = currentDevice(context);
+  if (isResult(current)) return current;
   if (flags !== 0) return invalid(`flags must be 0, not ${flags} (VM-4)`);
   const checked = checkProp(context, prop);
   if (!isPropCheck(checked)) return checked;
@@ -131,7 +134,6 @@ export const aclrtMallocPhysical: Op<'aclrtMallocPhysical'> = (context, { size, 
     pageSize,
     pages,
     runs,
-    reasons: [],
   });
   return ok({ handle: toHex(handle) });
 };

@@ -75,9 +75,12 @@ export class SimHost {
 
   /** Stamps, applies and queues one state change. Only simulator operations call this. */
   emit(body: EventBody): MemoryEvent {
-    const stamp = { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const };
+    // Stamped in place: operations hand over fresh objects, and copying every field costs more than the change itself.
+    const event: MemoryEvent =
+      this.#currentCall === 0
+        ? Object.assign(body, { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const })
+        : Object.assign(body, { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const, call: this.#currentCall });
     this.#nextSeq += 1;
-    const event: MemoryEvent = this.#currentCall === 0 ? { ...body, ...stamp } : { ...body, ...stamp, call: this.#currentCall };
     reduce(this.state, event);
     this.#batch.push(event);
     return event;

@@ -27,7 +27,11 @@ function snapshotArgs(value: unknown): unknown {
 
 function record(args: object): Readonly<Record<string, unknown>> {
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(args)) copy[key] = snapshotArgs(item);
+  for (const key in args) {
+    const item: unknown = Reflect.get(args, key);
+    // Numbers and strings are immutable: only structs and arrays need a deep copy.
+    copy[key] = item !== null && typeof item === 'object' ? snapshotArgs(item) : item;
+  }
   return copy;
 }
 

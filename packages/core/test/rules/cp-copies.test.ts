@@ -1,0 +1,307 @@
+import { describe, expect, it } from 'vitest';
+import { aclrtMemcpyKind } from '../../src/acl/enums.ts';
+import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_PARAM_INVALID } from '../../src/acl/errors.ts';
+import type { CopyRecord } from '../../src/model/state.ts';
+import { ASCEND_910B2, ASCEND_910B4 } from '../../src/profiles/builtin.ts';
+import type { SimRuntime } from '../../src/sim/sim-runtime.ts';
+import { type Hex, toHex } from '../../src/units/hex.ts';
+import { addressOf, effectKinds, need, POLICY, session } from './harness.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GiB = 1024 * MiB;
+const K = aclrtMemcpyKind.byName;
+
+interface Buffers {
+  readonly pinned: Hex;
+  readonly pinned2: Hex;
+  readonly pageable: Hex;
+  readonly dev: Hex;
+  readonly dev2: Hex;
+}
+
+async function buffers(rt: SimRuntime, size = 64 * KiB): Promise<Buffers> {
+  return {
+    pinned: need((await rt.aclrtMallocHost({ size })).hostPtr, 'pinned'),
+    pinned2: need((await rt.aclrtMallocHost({ size })).hostPtr, 'pinned2'),
+    pageable: need((await rt.malloc({ size })).ptr, 'pageable'),
+    dev: need((await rt.aclrtMallocAlign32({ size, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'dev'),
+    dev2: need((await rt.aclrtMallocAlign32({ size, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'dev2'),
+  };
+}
+
+const lastCopy = (copies: readonly CopyRecord[]): CopyRecord => need(copies.at(-1), 'copy');
+
+describe('CP: copies and streams', () => {
+  it('CP-1: count 0 succeeds at once and moves nothing, even with NULL pointers', async () => {
+    const { host, rt, events } = await session();
+    const mark = events.length;
+    const t0 = host.state.time;
+    expect((await rt.aclrtMemcpy({ dst: '0x0', destMax: 0, src: '0x0', count: 0, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret).toBe(0);
+    expect(effectKinds(events, mark)).toEqual([]);
+    expect([host.state.copies.length, host.state.time]).toEqual([0, t0]);
+  });
+
+  it('CP-1: count > destMax → 100000', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    expect(
+      (await rt.aclrtMemcpy({ dst: b.dev, destMax: 4 * KiB, src: b.pinned, count: 4 * KiB + 1, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret,
+    ).toBe(ACL_ERROR_INVALID_PARAM);
+    expect(
+      (await rt.aclrtMemcpy({ dst: b.dev, destMax: 4 * KiB, src: b.pinned, count: 4 * KiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret,
+    ).toBe(0);
+    expect(host.state.copies.map((c) => c.bytes)).toEqual([4 * KiB]);
+  });
+
+  it('CP-1: kinds 6 and 7 (and anything outside 0–7) are rejected by aclrtMemcpy and aclrtMemcpyAsync; 0–5 are accepted', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    for (const kind of [K.ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, K.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, 8, -1]) {
+      const args = { dst: b.dev2, destMax: 4 * KiB, src: b.dev, count: 4 * KiB, kind };
+      expect((await rt.aclrtMemcpy(args)).ret, `kind ${kind}`).toBe(ACL_ERROR_INVALID_PARAM);
+      expect((await rt.aclrtMemcpyAsync({ ...args, stream })).ret, `kind ${kind}`).toBe(ACL_ERROR_INVALID_PARAM);
+    }
+    expect(host.state.copies).toHaveLength(0);
+    const accepted: [number, Hex, Hex][] = [
+      [K.ACL_MEMCPY_HOST_TO_HOST, b.pinned2, b.pinned],
+      [K.ACL_MEMCPY_HOST_TO_DEVICE, b.dev, b.pinned],
+      [K.ACL_MEMCPY_DEVICE_TO_HOST, b.pinned, b.dev],
+      [K.ACL_MEMCPY_DEVICE_TO_DEVICE, b.dev2, b.dev],
+      [K.ACL_MEMCPY_DEFAULT, b.dev, b.pinned],
+      [K.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, b.dev, b.pinned],
+    ];
+    for (const [kind, dst, src] of accepted) {
+      expect((await rt.aclrtMemcpy({ dst, destMax: 4 * KiB, src, count: 4 * KiB, kind })).ret, `kind ${kind}`).toBe(0);
+    }
+    expect(host.state.copies.map((c) => c.memcpyKind)).toEqual([0, 1, 2, 3, 4, 5]);
+  });
+
+  it('CP-1: aclrtMemcpy is synchronous: the host clock moves to the end of the copy', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt, 8 * MiB);
+    const t0 = host.state.time;
+    expect(
+      (await rt.aclrtMemcpy({ dst: b.dev, destMax: 8 * MiB, src: b.pinned, count: 8 * MiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret,
+    ).toBe(0);
+    const copy = lastCopy(host.state.copies);
+    expect(copy.mode).toBe('sync');
+    expect(copy.end).toBeGreaterThan(t0);
+    expect(host.state.time).toBe(copy.end);
+  });
+
+  it('CP-2: each kind moves data in one direction; the wrong side → 100000', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const wrong: [string, number, Hex, Hex][] = [
+      ['HOST_TO_DEVICE from device to host', K.ACL_MEMCPY_HOST_TO_DEVICE, b.pinned, b.dev],
+      ['HOST_TO_DEVICE host to host', K.ACL_MEMCPY_HOST_TO_DEVICE, b.pinned2, b.pinned],
+      ['DEVICE_TO_HOST from host to device', K.ACL_MEMCPY_DEVICE_TO_HOST, b.dev, b.pinned],
+      ['DEVICE_TO_DEVICE with a host source', K.ACL_MEMCPY_DEVICE_TO_DEVICE, b.dev, b.pinned],
+      ['HOST_TO_HOST with a device side', K.ACL_MEMCPY_HOST_TO_HOST, b.pinned, b.dev],
+      ['HOST_TO_BUF_TO_DEVICE from device to host', K.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE, b.pinned, b.dev],
+    ];
+    for (const [what, kind, dst, src] of wrong) {
+      expect((await rt.aclrtMemcpy({ dst, destMax: 4 * KiB, src, count: 4 * KiB, kind })).ret, what).toBe(ACL_ERROR_INVALID_PARAM);
+    }
+    expect(host.state.copies).toHaveLength(0);
+  });
+
+  it('CP-2: DEFAULT takes the direction from the addresses; each path is named', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const rows: [Hex, Hex, string][] = [
+      [b.dev, b.pinned, 'pinned'],
+      [b.pinned, b.dev, 'pinned'],
+      [b.dev2, b.dev, 'device'],
+      [b.pinned2, b.pinned, 'host'],
+      [b.dev, b.pageable, 'pageable-staged'],
+    ];
+    for (const [dst, src, path] of rows) {
+      expect((await rt.aclrtMemcpy({ dst, destMax: 4 * KiB, src, count: 4 * KiB, kind: K.ACL_MEMCPY_DEFAULT })).ret).toBe(0);
+      expect(lastCopy(host.state.copies).path).toBe(path);
+    }
+    // HOST_TO_BUF_TO_DEVICE goes through the staging buffer even from pinned memory.
+    expect(
+      (await rt.aclrtMemcpy({ dst: b.dev, destMax: 4 * KiB, src: b.pinned, count: 4 * KiB, kind: K.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE })).ret,
+    ).toBe(0);
+    expect(lastCopy(host.state.copies).path).toBe('pageable-staged');
+  });
+
+  it('CP-2: source and destination must lie in live allocations and be large enough', async () => {
+    const { host, rt } = await session();
+    const dev = need((await rt.aclrtMalloc({ size: 4 * KiB, policy: POLICY.ACL_MEM_MALLOC_NORMAL_ONLY })).devPtr, 'dev');
+    const hostPtr = need((await rt.aclrtMallocHost({ size: 8 * KiB })).hostPtr, 'host');
+    const h2d = (dst: Hex, src: Hex, count: number) =>
+      rt.aclrtMemcpy({ dst, destMax: 8 * KiB, src, count, kind: K.ACL_MEMCPY_HOST_TO_DEVICE });
+    const offset = (ptr: Hex, by: number) => toHex(addressOf(ptr) + by);
+    // The device allocation is 4096 B (padded to 4160 B): its padding is not the caller's.
+    expect((await h2d(dev, hostPtr, 4 * KiB + 1)).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await h2d(offset(dev, 4000), hostPtr, 97)).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await h2d(dev, offset(hostPtr, 8 * KiB - 100), 101)).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await h2d(toHex(addressOf(dev) + 64 * MiB), hostPtr, 16)).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtFree({ devPtr: dev })).ret).toBe(0);
+    expect((await h2d(dev, hostPtr, 16)).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect(host.state.copies).toHaveLength(0);
+    const live = need((await rt.aclrtMalloc({ size: 4 * KiB, policy: POLICY.ACL_MEM_MALLOC_NORMAL_ONLY })).devPtr, 'live');
+    expect((await h2d(offset(live, 4000), hostPtr, 96)).ret).toBe(0);
+  });
+
+  it('CP-3: a pinned 1 GiB host-to-device copy on 910B4 takes 40–50 ms at 0.85 × the link peak', async () => {
+    const { host, rt } = await session([ASCEND_910B4]);
+    const src = need((await rt.aclrtMallocHost({ size: GiB })).hostPtr, 'src');
+    const dst = need((await rt.aclrtMallocAlign32({ size: GiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_ONLY })).devPtr, 'dst');
+    expect((await rt.aclrtMemcpy({ dst, destMax: GiB, src, count: GiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret).toBe(0);
+    const copy = lastCopy(host.state.copies);
+    const peak = ASCEND_910B4.bandwidth.hostLinkBytesPerSec;
+    expect(copy.bytesPerSec / peak).toBeGreaterThanOrEqual(0.8);
+    expect(copy.bytesPerSec / peak).toBeLessThanOrEqual(0.9);
+    // 2^30 B at 27e9 × 0.85 = 22.95 GB/s ≈ 46.79 ms, plus 10 µs latency.
+    const ms = (copy.end - copy.start) / 1e6;
+    expect(ms).toBeGreaterThan(40);
+    expect(ms).toBeLessThan(50);
+  });
+
+  it('CP-3: the same copy from pageable memory is slower (0.3–1.0 × pinned) and staged in 512 chunks of 2 MiB', async () => {
+    const { host, rt } = await session([ASCEND_910B4]);
+    const pinned = need((await rt.aclrtMallocHost({ size: GiB })).hostPtr, 'pinned');
+    const pageable = need((await rt.malloc({ size: GiB })).ptr, 'pageable');
+    const dst = need((await rt.aclrtMallocAlign32({ size: GiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_ONLY })).devPtr, 'dst');
+    expect((await rt.aclrtMemcpy({ dst, destMax: GiB, src: pinned, count: GiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret).toBe(0);
+    const fast = lastCopy(host.state.copies);
+    expect((await rt.aclrtMemcpy({ dst, destMax: GiB, src: pageable, count: GiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE })).ret).toBe(0);
+    const slow = lastCopy(host.state.copies);
+    expect([slow.path, slow.stages]).toEqual(['pageable-staged', 512]);
+    const ratio = slow.bytesPerSec / fast.bytesPerSec;
+    expect(ratio).toBeGreaterThanOrEqual(0.3);
+    expect(ratio).toBeLessThan(1);
+    expect(slow.end - slow.start).toBeGreaterThan(fast.end - fast.start);
+  });
+
+  it('CP-3: device to device runs at HBM speed, far above the host link; time is deterministic for a seed', async () => {
+    const run = async (seed: number) => {
+      const { host, rt } = await session([ASCEND_910B2], seed);
+      const b = await buffers(rt, 256 * MiB);
+      expect(
+        (await rt.aclrtMemcpy({ dst: b.dev2, destMax: 256 * MiB, src: b.dev, count: 256 * MiB, kind: K.ACL_MEMCPY_DEVICE_TO_DEVICE })).ret,
+      ).toBe(0);
+      const d2d = lastCopy(host.state.copies);
+      expect(
+        (await rt.aclrtMemcpy({ dst: b.dev, destMax: 256 * MiB, src: b.pageable, count: 256 * MiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE }))
+          .ret,
+      ).toBe(0);
+      return { d2d, pageable: lastCopy(host.state.copies) };
+    };
+    const a = await run(1);
+    const hbm = ASCEND_910B2.bandwidth.deviceBytesPerSec;
+    expect(a.d2d.path).toBe('device');
+    expect(a.d2d.bytesPerSec).toBeGreaterThanOrEqual(0.5 * hbm);
+    expect(a.d2d.bytesPerSec).toBeLessThanOrEqual(hbm);
+    expect(a.d2d.bytesPerSec).toBeGreaterThan(10 * ASCEND_910B2.bandwidth.hostLinkBytesPerSec);
+    const again = await run(1);
+    const other = await run(2);
+    expect(again.pageable.bytesPerSec).toBe(a.pageable.bytesPerSec);
+    expect(again.pageable.end).toBe(a.pageable.end);
+    expect(other.pageable.bytesPerSec).not.toBe(a.pageable.bytesPerSec);
+  });
+
+  it('CP-4: async copies on two streams overlap; on one stream they run in order', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt, 32 * MiB);
+    const s1 = need((await rt.aclrtCreateStream({})).stream, 's1');
+    const s2 = need((await rt.aclrtCreateStream({})).stream, 's2');
+    const size = { destMax: 32 * MiB, count: 32 * MiB };
+    const now = host.state.time;
+    // Host-to-device on s1 and device-to-host on s2 use different link directions.
+    expect((await rt.aclrtMemcpyAsync({ ...size, dst: b.dev, src: b.pinned, kind: K.ACL_MEMCPY_HOST_TO_DEVICE, stream: s1 })).ret).toBe(0);
+    expect((await rt.aclrtMemcpyAsync({ ...size, dst: b.pinned2, src: b.dev2, kind: K.ACL_MEMCPY_DEVICE_TO_HOST, stream: s2 })).ret).toBe(
+      0,
+    );
+    const [first, second] = host.state.copies.map((c) => c);
+    expect(host.state.time).toBe(now);
+    expect([first?.start, second?.start]).toEqual([now, now]);
+    expect(need(second, 'second').start).toBeLessThan(need(first, 'first').end);
+    // The same two copies on one stream: the second starts when the first ends.
+    expect((await rt.aclrtSynchronizeDevice({})).ret).toBe(0);
+    const later = host.state.time;
+    expect((await rt.aclrtMemcpyAsync({ ...size, dst: b.dev, src: b.pinned, kind: K.ACL_MEMCPY_HOST_TO_DEVICE, stream: s1 })).ret).toBe(0);
+    expect((await rt.aclrtMemcpyAsync({ ...size, dst: b.pinned2, src: b.dev2, kind: K.ACL_MEMCPY_DEVICE_TO_HOST, stream: s1 })).ret).toBe(
+      0,
+    );
+    const [third, fourth] = host.state.copies.slice(2);
+    expect(third?.start).toBe(later);
+    expect(fourth?.start).toBe(third?.end);
+  });
+
+  it('CP-4: aclrtSynchronizeStream waits for that stream only and advances the clock to its last copy', async () => {
+    const { host, rt, events } = await session();
+    const b = await buffers(rt, 32 * MiB);
+    const fast = need((await rt.aclrtCreateStream({})).stream, 'fast');
+    const slow = need((await rt.aclrtCreateStream({})).stream, 'slow');
+    expect(
+      (
+        await rt.aclrtMemcpyAsync({
+          dst: b.dev,
+          destMax: 4 * MiB,
+          src: b.pinned,
+          count: 4 * MiB,
+          kind: K.ACL_MEMCPY_HOST_TO_DEVICE,
+          stream: fast,
+        })
+      ).ret,
+    ).toBe(0);
+    expect(
+      (
+        await rt.aclrtMemcpyAsync({
+          dst: b.pinned2,
+          destMax: 32 * MiB,
+          src: b.dev2,
+          count: 32 * MiB,
+          kind: K.ACL_MEMCPY_DEVICE_TO_HOST,
+          stream: slow,
+        })
+      ).ret,
+    ).toBe(0);
+    const [small, big] = host.state.copies;
+    expect(need(big, 'big').end).toBeGreaterThan(need(small, 'small').end);
+    const mark = events.length;
+    expect((await rt.aclrtSynchronizeStream({ stream: fast })).ret).toBe(0);
+    expect(effectKinds(events, mark)).toEqual(['sync']);
+    expect(host.state.time).toBe(small?.end);
+    expect((await rt.aclrtSynchronizeStream({ stream: slow })).ret).toBe(0);
+    expect(host.state.time).toBe(big?.end);
+    // Nothing left to wait for: no sync event, the clock stays.
+    const settled = events.length;
+    expect((await rt.aclrtSynchronizeStream({ stream: slow })).ret).toBe(0);
+    expect(effectKinds(events, settled)).toEqual([]);
+  });
+
+  it('CP-4: two copies in the same direction on different streams share the link and queue (modeled)', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt, 32 * MiB);
+    const s1 = need((await rt.aclrtCreateStream({})).stream, 's1');
+    const s2 = need((await rt.aclrtCreateStream({})).stream, 's2');
+    const args = { destMax: 32 * MiB, count: 32 * MiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE };
+    expect((await rt.aclrtMemcpyAsync({ ...args, dst: b.dev, src: b.pinned, stream: s1 })).ret).toBe(0);
+    expect((await rt.aclrtMemcpyAsync({ ...args, dst: b.dev2, src: b.pinned2, stream: s2 })).ret).toBe(0);
+    const [first, second] = host.state.copies;
+    expect(second?.start).toBe(first?.end);
+  });
+
+  it('CP-4: a destroyed stream is no longer a stream; the NULL stream is the default stream', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    expect((await rt.aclrtDestroyStream({ stream })).ret).toBe(0);
+    const args = { dst: b.dev, destMax: 4 * KiB, src: b.pinned, count: 4 * KiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE };
+    expect((await rt.aclrtMemcpyAsync({ ...args, stream })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtSynchronizeStream({ stream })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtDestroyStream({ stream })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtMemcpyAsync({ ...args, stream: '0x0' })).ret).toBe(0);
+    const defaultStream = [...host.state.streams.values()].find((s) => s.isDefault);
+    expect(lastCopy(host.state.copies).stream).toBe(defaultStream?.id);
+    expect((await rt.aclrtSynchronizeStream({ stream: '0x0' })).ret).toBe(0);
+    expect(host.state.time).toBe(lastCopy(host.state.copies).end);
+  });
+});
