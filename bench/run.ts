@@ -5,10 +5,11 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { handshakeSuite } from './suites/handshake.ts';
+import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
 import type { BenchResult, BenchSuite } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [handshakeSuite, tlbSuite];
+const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite];
 
 function format(value: number): string {
   if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');

@@ -3,7 +3,6 @@ import type { BenchResult, BenchSuite } from '../support/result.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-const GiB = 1024 * MiB;
 
 function prng(seed: number): () => number {
   let state = seed >>> 0;
