@@ -81,6 +81,16 @@ export {
   type TlbGeometry,
   type TlbResult,
 } from './analysis/tlb-sim.ts';
+export type { Program } from './interp/ast.ts';
+// The C interpreter (playground) and its scenarios
+export { type CompileOptions, type CompileResult, compile, type EntryChoice, resolveEntry } from './interp/compile.ts';
+export type { Diagnostic, DiagnosticKind, Span } from './interp/diagnostics.ts';
+export type { ExecError, ExecErrorKind } from './interp/errors.ts';
+export { type ExecState, Execution, type ExecutionOptions, type StepOutcome } from './interp/execution.ts';
+export { type InputDecl, inputType, inputValue } from './interp/inputs.ts';
+export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from './interp/machine.ts';
+export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/marks.ts';
+export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
 export type { CallEvent, EventKind, Fallback, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
 export { FRAMES_PER_GIANT, FrameKind, type FrameTable } from './model/frames.ts';
@@ -133,6 +143,8 @@ export {
 } from './protocol/parse.ts';
 export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
+export { SCENARIOS, scenarioById } from './scenarios/index.ts';
+export { DEVICE_SETUP, type LocalizedText, type Scenario, STREAM_SETUP } from './scenarios/scenario.ts';
 // The simulator
 export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } from './sim/layout.ts';
 export { type EventListener, type FailureInjection, SimHost, type SimHostOptions } from './sim/sim-host.ts';

@@ -67,7 +67,7 @@ export const malloc: Op<'malloc'> = (context, { size }) => {
 };
 
 /** Drops a buffer's registration and gives back the device addresses it took (HM-5). */
-function unregister(context: SimContext, buffer: HostBuffer): void {
+export function unregister(context: SimContext, buffer: HostBuffer): void {
   const { registration } = buffer;
   if (registration?.mapped === true && !registration.vaConsistent) context.space.registered.release(registration.devPtr, buffer.size);
   context.emit({ kind: 'hostUnregister', id: buffer.id });

@@ -1,5 +1,6 @@
 import { alignUp, MiB } from '../units/bytes.ts';
 import type { SimContext } from './context.ts';
+import { unregister } from './ops-host.ts';
 import { freeHandle, unmap } from './ops-vmm.ts';
 
 /**
@@ -25,6 +26,10 @@ export function releaseDeviceResources(context: SimContext, device: number): voi
     if (allocation.pid !== pid || allocation.device !== device) continue;
     context.space.deviceVa[device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
     context.emit({ kind: 'free', id: allocation.id });
+  }
+  // Host memory stays, but its registration with this device goes with the context (LT-2, HM-5).
+  for (const buffer of [...state.hostBuffers.values()]) {
+    if (buffer.pid === pid && buffer.registration?.device === device) unregister(context, buffer);
   }
   for (const stream of [...state.streams.values()]) {
     if (stream.pid === pid && stream.device === device) context.emit({ kind: 'streamDestroy', id: stream.id });

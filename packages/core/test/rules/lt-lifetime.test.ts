@@ -142,6 +142,7 @@ describe('LT: device and process lifetime', () => {
       'physRelease',
       'free',
       'free',
+      'hostUnregister',
       'streamDestroy',
       'streamDestroy',
       'deviceReset',
@@ -228,5 +229,18 @@ describe('LT: device and process lifetime', () => {
     expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
     expect(devicePools(device)).toEqual(baseline);
     expect(host.state.allocations.size).toBe(0);
+  });
+});
+
+describe('LT-2: the last reset drops host registrations with the device', () => {
+  it('LT-2: a registration made on a device is gone after its last aclrtResetDevice, and the memory can be registered again', async () => {
+    const { rt } = await session();
+    const { ptr } = await rt.malloc({ size: 64 * 1024 });
+    if (ptr === undefined) throw new Error('malloc failed');
+    expect((await rt.aclrtHostRegisterV2({ ptr, size: 64 * 1024, flag: 0x10000002 })).ret).toBe(0);
+    expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect((await rt.aclrtHostGetDevicePointer({ pHost: ptr, flag: 0 })).ret).toBe(507911);
+    expect((await rt.aclrtSetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect((await rt.aclrtHostRegisterV2({ ptr, size: 64 * 1024, flag: 0x10000002 })).ret).toBe(0);
   });
 });

@@ -1,0 +1,128 @@
+import { type ArgCheck, checkArgs } from '../acl/check-args.ts';
+import { ACL_ERROR_INVALID_PARAM, errorName } from '../acl/errors.ts';
+import { ACL_FUNCTIONS, type AclFunctionName } from '../acl/functions.ts';
+import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
+import { isHex, parseHex } from '../units/hex.ts';
+import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut } from './acl-values.ts';
+import type { Expr } from './ast.ts';
+import { baseType, CHAR_PTR, INT, VOID_PTR } from './ctypes.ts';
+import { InterpError } from './errors.ts';
+import { evaluate } from './eval.ts';
+import { label } from './lvalue.ts';
+import type { Machine, Scope } from './machine.ts';
+import { type Cell, intValue, type Value } from './values.ts';
+
+type CallExpr = Extract<Expr, { kind: 'call' }>;
+
+const ACL_ERROR = baseType(['aclError']);
+
+/** The runtime's answer, with its out-fields as plain entries. */
+interface Answer {
+  readonly ret: number;
+  readonly message: string | undefined;
+  readonly fields: ReadonlyMap<string, unknown>;
+}
+
+/**
+ * Narrows a built argument object to the function's argument type. checkArgs has already proved
+ * the shape against the catalogue, which is what AclArgs is derived from.
+ */
+function isArgsOf<F extends AclFunctionName>(fn: F, args: object, check: ArgCheck): args is AclArgs<F> {
+  return check.ok && fn in ACL_FUNCTIONS && args !== null;
+}
+
+async function invoke<F extends AclFunctionName>(runtime: AclRuntime, fn: F, args: object, call: CallExpr): Promise<Answer> {
+  const check = checkArgs(fn, args);
+  if (!isArgsOf(fn, args, check)) {
+    throw new InterpError('type', `${fn}: ${check.ok ? 'arguments do not match the catalogue' : check.message}`, call.span);
+  }
+  let result: AclResult<F>;
+  try {
+    result = await runtime[fn](args);
+  } catch (thrown) {
+    // A backend over the wire can fail outside ACL's codes (a dropped connection): stop on the call's line.
+    const reason = thrown instanceof Error ? thrown.message : String(thrown);
+    throw new InterpError('internal', `${fn}: the runtime failed: ${reason}`, call.span);
+  }
+  const fields = new Map<string, unknown>(Object.entries(result));
+  return { ret: result.ret, message: result.message, fields };
+}
+
+/** The C arguments of `fn`: its parameters minus an out-field that is really the return value (malloc, aclrtGetSocName). */
+function cParameters(fn: AclFunctionName) {
+  const spec = ACL_FUNCTIONS[fn];
+  const returnsOut = spec.returns === 'const char*' || spec.returns === 'void*';
+  return { spec, params: spec.params.filter((p) => !(returnsOut && p.dir === 'out')), returnsOut };
+}
+
+export function catalogueArity(fn: AclFunctionName): { count: number; names: readonly string[] } {
+  const { params } = cParameters(fn);
+  return { count: params.length, names: params.map((p) => p.name) };
+}
+
+/**
+ * One call of a catalogue function through the `AclRuntime`: C arguments map to the catalogue's
+ * parameters by position, `&var` out-arguments receive the result's field of the same name, and
+ * the return code is recorded on the call's line.
+ */
+export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallExpr, scope: Scope): Promise<Value> {
+  const { spec, params, returnsOut } = cParameters(fn);
+  if (call.args.length !== params.length) {
+    const names = params.map((p) => p.name).join(', ');
+    throw new InterpError('type', `${fn} takes ${params.length} argument(s) (${names || 'none'}), not ${call.args.length}`, call.span);
+  }
+  const args: Record<string, unknown> = {};
+  const outs: { name: string; cell: Cell | undefined }[] = [];
+  const uninitialized: string[] = [];
+  let nullOut: string | undefined;
+  for (const [index, param] of params.entries()) {
+    const expr = call.args[index];
+    if (expr === undefined) continue;
+    const value = await evaluate(m, expr, scope);
+    const a: ArgContext = { fn, position: index + 1, param, text: label(expr), span: expr.span, uninitialized };
+    if (param.dir === 'in') {
+      args[param.name] = toAclArg(a, value);
+      continue;
+    }
+    if ((value.k === 'ptr' && value.addr === 0n) || (value.k === 'int' && value.v === 0n)) nullOut ??= param.name;
+    else if (value.k === 'ref') {
+      const cell = value.target.cells[value.index];
+      if (cell === undefined) throw new InterpError('runtime', `${argName(a)}: "${a.text}" points outside its array`, expr.span);
+      const problem = outTargetProblem(a, cell);
+      if (problem !== undefined) throw new InterpError('type', problem, expr.span);
+      outs.push({ name: param.name, cell });
+    } else if (value.k === 'ptr') {
+      m.marks.note(call.span, `${argName(a)} points to memory at 0x${value.addr.toString(16)}: the result written there is not modeled`);
+      outs.push({ name: param.name, cell: undefined });
+    } else {
+      throw new InterpError('type', `${argName(a)}: expected a pointer such as &${param.name}, got "${a.text}"`, expr.span);
+    }
+  }
+  if (uninitialized.length > 0) {
+    m.marks.warning(
+      call.span,
+      `${uninitialized.join(', ')} ${uninitialized.length === 1 ? 'is' : 'are'} never set (indeterminate in C); PageLens passes 0: initialise the struct with = {}`,
+    );
+  }
+  if (nullOut !== undefined) {
+    // DM-2: a NULL out-pointer is refused before anything happens.
+    const message = `${nullOut} is NULL: ${fn} has nowhere to write its result and returns ACL_ERROR_INVALID_PARAM (DM-2); PageLens did not call the runtime`;
+    m.marks.call(call.span, { fn, ret: ACL_ERROR_INVALID_PARAM, retName: errorName(ACL_ERROR_INVALID_PARAM), message });
+    m.marks.note(call.span, message);
+    return intValue(ACL_ERROR?.k === 'int' ? ACL_ERROR : INT, BigInt(ACL_ERROR_INVALID_PARAM));
+  }
+  const answer = await invoke(m.runtime, fn, args, call);
+  for (const out of outs) if (out.cell !== undefined && answer.fields.has(out.name)) writeOut(out.cell, answer.fields.get(out.name));
+  const record = { fn, ret: answer.ret, retName: errorName(answer.ret) };
+  m.marks.call(call.span, answer.message === undefined ? record : { ...record, message: answer.message });
+  if (returnsOut) {
+    const out = spec.params.find((p) => p.dir === 'out');
+    const value = out === undefined ? undefined : answer.fields.get(out.name);
+    if (spec.returns === 'const char*')
+      return typeof value === 'string' ? { k: 'str', type: CHAR_PTR, text: value } : { k: 'ptr', type: CHAR_PTR, addr: 0n };
+    const parsed = typeof value === 'string' && isHex(value) ? parseHex(value) : undefined;
+    return { k: 'ptr', type: VOID_PTR, addr: parsed?.ok === true ? BigInt(parsed.value) : 0n };
+  }
+  if (spec.returns === 'void') return { k: 'void' };
+  return intValue(ACL_ERROR?.k === 'int' ? ACL_ERROR : INT, BigInt(answer.ret));
+}

@@ -1,0 +1,83 @@
+import type { Expr } from './ast.ts';
+import { INT } from './ctypes.ts';
+import { evaluate } from './eval.ts';
+import type { Machine, Scope } from './machine.ts';
+import { intValue, showValue, type Value } from './values.ts';
+
+type CallExpr = Extract<Expr, { kind: 'call' }>;
+
+/*
+ * Calls PageLens does not model: printf-style output, logging and checking macros such as
+ * INFO_LOG(…) and CHECK_ERROR(expr), kernel launches, helpers defined elsewhere. Their arguments
+ * are evaluated (so `CHECK_ERROR(aclInit(nullptr))` still calls aclInit), a note goes on the line,
+ * and the call returns 0. A name that looks like ACL but is not in the catalogue is a warning.
+ */
+
+const PRINTERS: Readonly<Record<string, number>> = { printf: 0, fprintf: 1, puts: 0 };
+const SPEC = /%([-+ 0#]*)(\d*)(?:\.(\d+))?(?:hh|h|ll|l|z|j|t|L)?([diuxXopscfFeEgG%])/g;
+
+function formatOne(value: Value | undefined, conversion: string, precision: string | undefined): string {
+  if (value === undefined) return '';
+  switch (conversion) {
+    case 'd':
+    case 'i':
+    case 'u':
+      return value.k === 'int' ? String(value.v) : showValue(value);
+    case 'x':
+    case 'X': {
+      const text = value.k === 'int' ? BigInt.asUintN(64, value.v).toString(16) : value.k === 'ptr' ? value.addr.toString(16) : '?';
+      return conversion === 'X' ? text.toUpperCase() : text;
+    }
+    case 'o':
+      return value.k === 'int' ? BigInt.asUintN(64, value.v).toString(8) : '?';
+    case 'c':
+      return value.k === 'int' ? String.fromCharCode(Number(value.v)) : '?';
+    case 's':
+      return value.k === 'str' ? value.text : value.k === 'ptr' && value.addr === 0n ? '(null)' : showValue(value);
+    case 'p':
+      return value.k === 'ptr' ? (value.addr === 0n ? '(nil)' : `0x${value.addr.toString(16)}`) : showValue(value);
+    default: {
+      const number = value.k === 'float' ? value.v : value.k === 'int' ? Number(value.v) : Number.NaN;
+      return number.toFixed(precision === undefined ? 6 : Number(precision));
+    }
+  }
+}
+
+/** printf's format applied to interpreter values; enough for logging lines, not a full libc. */
+export function format(template: string, args: readonly Value[]): string {
+  let next = 0;
+  return template.replace(SPEC, (_, flags: string, width: string, precision: string | undefined, conversion: string) => {
+    if (conversion === '%') return '%';
+    const text = formatOne(args[next], conversion, precision);
+    next += 1;
+    const size = Number(width || 0);
+    if (text.length >= size) return text;
+    return flags.includes('-') ? text.padEnd(size) : text.padStart(size, flags.includes('0') ? '0' : ' ');
+  });
+}
+
+export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
+  const values: Value[] = [];
+  for (const arg of call.args) values.push(await evaluate(m, arg, scope));
+  const name = call.callee;
+  const skip = PRINTERS[name];
+  if (call.launch !== undefined) {
+    m.marks.note(
+      call.span,
+      `the kernel launch ${name}<<<…>>> is not modeled: PageLens tracks memory, not kernels; its arguments were evaluated`,
+    );
+  } else if (skip !== undefined) {
+    const [template, ...rest] = values.slice(skip);
+    const text = template?.k === 'str' ? (name === 'puts' ? `${template.text}\n` : format(template.text, rest)) : '';
+    m.output.push(text);
+    m.marks.note(call.span, `${name} is not modeled; it would print ${JSON.stringify(text)}`);
+  } else if (/^acl/.test(name)) {
+    m.marks.warning(
+      call.span,
+      `${name} is not in PageLens's catalogue of ACL functions: not modeled (its arguments were evaluated; it returned 0)`,
+    );
+  } else {
+    m.marks.note(call.span, `${name}(…) is not modeled: its arguments were evaluated and it returned 0`);
+  }
+  return intValue(INT, 0n);
+}

@@ -1,0 +1,151 @@
+import { ACL_CONSTANTS } from '../acl/enums.ts';
+import { isAclFunctionName } from '../acl/functions.ts';
+import { catalogueArity } from './acl-call.ts';
+import type { Expr, Program, Stmt } from './ast.ts';
+import { baseType } from './ctypes.ts';
+import { type Diagnostic, diagnostic } from './diagnostics.ts';
+import { undeclaredMessage } from './errors.ts';
+
+/**
+ * Static checks before anything runs: every name is declared (in scope, in order), an ACL
+ * constant, or an input; catalogue and program functions get the right number of arguments.
+ */
+export function checkProgram(program: Program, inputs: readonly string[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const scopes: Set<string>[] = [new Set(inputs), new Set()];
+  const declared = (name: string) => scopes.some((s) => s.has(name));
+  const add = (name: string) => scopes.at(-1)?.add(name);
+  const report = (d: Diagnostic) => {
+    const key = `${d.kind}:${d.name ?? d.message}:${d.line}`;
+    if (!seen.has(key)) found.push(d);
+    seen.add(key);
+  };
+  const scoped = (inner: () => void) => {
+    scopes.push(new Set());
+    inner();
+    scopes.pop();
+  };
+
+  const expr = (e: Expr): void => {
+    switch (e.kind) {
+      case 'name':
+        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !program.functions.has(e.name)) {
+          report(diagnostic('error', 'undeclared', e.span, undeclaredMessage(e.name), e.name));
+        }
+        return;
+      case 'sizeofName':
+        if (!declared(e.name) && baseType([e.name]) === undefined)
+          report(diagnostic('error', 'undeclared', e.span, undeclaredMessage(e.name), e.name));
+        return;
+      case 'call': {
+        e.args.forEach(expr);
+        if (declared(e.callee) || e.launch !== undefined) return;
+        const defined = program.functions.get(e.callee);
+        const arity =
+          defined !== undefined
+            ? { count: defined.params.length, names: defined.params.map((p) => p.name) }
+            : isAclFunctionName(e.callee)
+              ? catalogueArity(e.callee)
+              : undefined;
+        if (arity !== undefined && arity.count !== e.args.length) {
+          const names = arity.names.join(', ') || 'none';
+          report(diagnostic('error', 'arity', e.span, `${e.callee} takes ${arity.count} argument(s) (${names}), not ${e.args.length}`));
+        }
+        return;
+      }
+      case 'unary':
+      case 'deref':
+      case 'addr':
+      case 'update':
+      case 'cast':
+      case 'sizeofExpr':
+        expr(e.operand);
+        return;
+      case 'binary':
+      case 'comma':
+        expr(e.left);
+        expr(e.right);
+        return;
+      case 'assign':
+        expr(e.target);
+        expr(e.value);
+        return;
+      case 'cond':
+        expr(e.test);
+        expr(e.consequent);
+        expr(e.alternate);
+        return;
+      case 'index':
+        expr(e.target);
+        expr(e.index);
+        return;
+      case 'field':
+        expr(e.target);
+        return;
+      case 'paren':
+        expr(e.inner);
+        return;
+      case 'initList':
+        for (const item of e.items) expr(item);
+        return;
+      default:
+        return;
+    }
+  };
+
+  const stmt = (s: Stmt): void => {
+    switch (s.kind) {
+      case 'decl':
+        for (const d of s.declarators) {
+          if (d.init !== undefined) expr(d.init);
+          add(d.name);
+        }
+        return;
+      case 'expr':
+        expr(s.expr);
+        return;
+      case 'block':
+        scoped(() => s.body.forEach(stmt));
+        return;
+      case 'if':
+        expr(s.test);
+        scoped(() => stmt(s.consequent));
+        if (s.alternate !== undefined) {
+          const alternate = s.alternate;
+          scoped(() => stmt(alternate));
+        }
+        return;
+      case 'while':
+        expr(s.test);
+        scoped(() => stmt(s.body));
+        return;
+      case 'do':
+        scoped(() => stmt(s.body));
+        expr(s.test);
+        return;
+      case 'for':
+        scoped(() => {
+          if (s.init !== undefined) stmt(s.init);
+          if (s.test !== undefined) expr(s.test);
+          if (s.update !== undefined) expr(s.update);
+          scoped(() => stmt(s.body));
+        });
+        return;
+      case 'return':
+        if (s.value !== undefined) expr(s.value);
+        return;
+      default:
+        return;
+    }
+  };
+
+  program.topLevel.forEach(stmt);
+  for (const fn of program.functions.values()) {
+    scoped(() => {
+      for (const param of fn.params) add(param.name);
+      stmt(fn.body);
+    });
+  }
+  return found;
+}

@@ -1,0 +1,68 @@
+import { type CType, type IntType, type PtrType, typeName } from './ctypes.ts';
+import type { Span } from './diagnostics.ts';
+import { InterpError } from './errors.ts';
+import { copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';
+
+/**
+ * C conversions (C11 6.3) between the interpreter's values: on assignment, initialisation,
+ * argument passing and return (implicit), and for casts (explicit). Implicit conversions refuse
+ * what a C compiler rejects (a struct where a number is expected, an integer other than 0 where
+ * a pointer is expected) with a message that names both types.
+ */
+export function convert(value: Value, to: CType, span: Span, explicit: boolean, what = 'value'): Value {
+  const refuse = (): never => {
+    throw new InterpError('type', `${what}: cannot convert ${describeValue(value)} to ${typeName(to)}`, span);
+  };
+  switch (to.k) {
+    case 'void':
+      return { k: 'void' };
+    case 'int':
+      return toInt(value, to, explicit) ?? refuse();
+    case 'float':
+      if (value.k === 'int') return floatValue(to, Number(value.v));
+      if (value.k === 'float') return floatValue(to, value.v);
+      return refuse();
+    case 'ptr':
+      return toPointer(value, to, explicit) ?? refuse();
+    case 'struct':
+      if ((value.k === 'struct' || value.k === 'union') && value.type.name === to.name) return copyValue(value);
+      return refuse();
+    case 'array':
+      throw new InterpError('type', `${what}: arrays cannot be assigned; assign their elements one by one`, span);
+  }
+}
+
+function toInt(value: Value, to: IntType, explicit: boolean): Value | undefined {
+  switch (value.k) {
+    case 'int':
+      return intValue(to, value.v);
+    case 'float':
+      // C11 6.3.1.4: truncation toward zero.
+      return Number.isFinite(value.v) ? intValue(to, BigInt(Math.trunc(value.v))) : undefined;
+    case 'ptr':
+      // Pointer to integer only with a cast (C11 6.3.2.3), and `if (p)` style truth tests elsewhere.
+      return explicit || to.bool === true ? intValue(to, value.addr) : undefined;
+    case 'ref':
+    case 'str':
+      return to.bool === true ? intValue(to, 1n) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function toPointer(value: Value, to: PtrType, explicit: boolean): Value | undefined {
+  switch (value.k) {
+    case 'ptr':
+      return { k: 'ptr', type: to, addr: value.addr };
+    case 'ref':
+      return { ...value, type: to };
+    case 'str':
+      return { ...value, type: to };
+    case 'int':
+      // Only the null pointer constant converts without a cast.
+      if (!explicit && value.v !== 0n) return undefined;
+      return { k: 'ptr', type: to, addr: BigInt.asUintN(64, value.v) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,171 @@
+import type { AclEnum } from '../acl/enum-table.ts';
+import { ACL_ENUM_TYPES } from '../acl/enums.ts';
+import { type AclStructName, isAclStructName, STRUCT_LAYOUTS } from '../acl/structs.ts';
+
+/**
+ * The C types the interpreter knows, on LP64 Linux (acl-api.md §2): fixed-width and classic
+ * integers, float/double, pointers (with the ACL handle typedefs as named `void*`), the ACL enum
+ * types (4 bytes, unsigned as gcc makes an enum without negative members), and the structs and
+ * the union of acl-api.md §4.
+ */
+export interface IntType {
+  readonly k: 'int';
+  readonly name: string;
+  readonly bits: 8 | 16 | 32 | 64;
+  readonly signed: boolean;
+  /** `bool`: any non-zero value converts to 1. */
+  readonly bool?: true;
+  /** Set for the ACL enum types, to show values by name. */
+  readonly enumTable?: AclEnum<string>;
+}
+export interface FloatType {
+  readonly k: 'float';
+  readonly name: 'float' | 'double';
+}
+export interface PtrType {
+  readonly k: 'ptr';
+  readonly to: CType;
+  /** A typedef name such as `aclrtStream`, shown instead of `void*`. */
+  readonly name?: string;
+}
+export interface StructType {
+  readonly k: 'struct';
+  readonly name: AclStructName;
+  readonly union: boolean;
+}
+export interface ArrayType {
+  readonly k: 'array';
+  readonly of: CType;
+  readonly length: number;
+}
+export interface VoidType {
+  readonly k: 'void';
+}
+export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType;
+
+const int = (name: string, bits: IntType['bits'], signed: boolean): IntType => ({ k: 'int', name, bits, signed });
+
+export const VOID: VoidType = { k: 'void' };
+export const INT = int('int', 32, true);
+export const UINT = int('unsigned int', 32, false);
+export const LONG = int('long', 64, true);
+export const ULONG = int('unsigned long', 64, false);
+export const SIZE_T = int('size_t', 64, false);
+export const BOOL: IntType = { k: 'int', name: 'bool', bits: 8, signed: false, bool: true };
+export const CHAR = int('char', 8, true);
+export const DOUBLE: FloatType = { k: 'float', name: 'double' };
+export const FLOAT: FloatType = { k: 'float', name: 'float' };
+export const VOID_PTR: PtrType = { k: 'ptr', to: VOID };
+export const CHAR_PTR: PtrType = { k: 'ptr', to: CHAR };
+
+const HANDLE_TYPEDEFS = ['aclrtStream', 'aclrtContext', 'aclrtEvent', 'aclrtDrvMemHandle'];
+
+const NAMED: ReadonlyMap<string, CType> = new Map<string, CType>([
+  ['int8_t', int('int8_t', 8, true)],
+  ['uint8_t', int('uint8_t', 8, false)],
+  ['int16_t', int('int16_t', 16, true)],
+  ['uint16_t', int('uint16_t', 16, false)],
+  ['int32_t', int('int32_t', 32, true)],
+  ['uint32_t', int('uint32_t', 32, false)],
+  ['int64_t', int('int64_t', 64, true)],
+  ['uint64_t', int('uint64_t', 64, false)],
+  ['size_t', SIZE_T],
+  ['ssize_t', int('ssize_t', 64, true)],
+  ['ptrdiff_t', int('ptrdiff_t', 64, true)],
+  ['intptr_t', int('intptr_t', 64, true)],
+  ['uintptr_t', int('uintptr_t', 64, false)],
+  ['aclError', int('aclError', 32, true)],
+  ['aclFloat16', int('aclFloat16', 16, false)],
+  ['bool', BOOL],
+  ['_Bool', BOOL],
+  ['float', FLOAT],
+  ['double', DOUBLE],
+  ['void', VOID],
+  ...HANDLE_TYPEDEFS.map((name): [string, CType] => [name, { k: 'ptr', to: VOID, name }]),
+  ...ACL_ENUM_TYPES.map((table): [string, CType] => [
+    table.cName,
+    { k: 'int', name: table.cName, bits: 32, signed: false, enumTable: table },
+  ]),
+]);
+
+/** `unsigned long long`, `short int`, `char`…: the classic integer spellings, in any word order. */
+function classicInt(words: readonly string[]): IntType | undefined {
+  const known = new Set(['unsigned', 'signed', 'long', 'short', 'int', 'char']);
+  if (words.length === 0 || !words.every((w) => known.has(w))) return undefined;
+  const unsigned = words.includes('unsigned');
+  const longs = words.filter((w) => w === 'long').length;
+  const name = words.join(' ');
+  if (words.includes('char')) return int(name, 8, !unsigned);
+  if (words.includes('short')) return int(name, 16, !unsigned);
+  if (longs > 0) return int(name, 64, !unsigned);
+  return int(name, 32, !unsigned);
+}
+
+/** The type a base name (one or more words, no `*`) denotes, or undefined if PageLens does not know it. */
+export function baseType(words: readonly string[]): CType | undefined {
+  const [first] = words;
+  if (words.length === 1 && first !== undefined) {
+    const named = NAMED.get(first);
+    if (named !== undefined) return named;
+    if (isAclStructName(first)) return { k: 'struct', name: first, union: STRUCT_LAYOUTS[first].kind === 'union' };
+  }
+  return classicInt(words);
+}
+
+export const pointerTo = (to: CType): PtrType => ({ k: 'ptr', to });
+
+/** A C type written as text in STRUCT_LAYOUTS (`uint32_t`, `aclrtMallocAttribute *`); unknown pointees become `void`. */
+export function typeFromLayout(ctype: string, count?: number): CType {
+  const text = ctype.trim();
+  let type: CType;
+  if (text.endsWith('*')) type = pointerTo(baseType([text.slice(0, -1).trim()]) ?? VOID);
+  else type = baseType(text.split(/\s+/)) ?? VOID;
+  return count === undefined ? type : { k: 'array', of: type, length: count };
+}
+
+export interface FieldInfo {
+  readonly name: string;
+  readonly type: CType;
+}
+
+export function fieldsOf(struct: StructType): readonly FieldInfo[] {
+  return STRUCT_LAYOUTS[struct.name].fields.map((f) => ({ name: f.name, type: typeFromLayout(f.ctype, f.count) }));
+}
+
+/** Bytes; undefined for `void`. */
+export function sizeOf(type: CType): number | undefined {
+  switch (type.k) {
+    case 'int':
+      return type.bits / 8;
+    case 'float':
+      return type.name === 'float' ? 4 : 8;
+    case 'ptr':
+      return 8;
+    case 'struct':
+      return STRUCT_LAYOUTS[type.name].size;
+    case 'array': {
+      const element = sizeOf(type.of);
+      return element === undefined ? undefined : element * type.length;
+    }
+    case 'void':
+      return undefined;
+  }
+}
+
+export function typeName(type: CType): string {
+  switch (type.k) {
+    case 'int':
+    case 'float':
+    case 'struct':
+      return type.name;
+    case 'ptr':
+      return type.name ?? `${typeName(type.to)}*`;
+    case 'array':
+      return `${typeName(type.of)}[${type.length}]`;
+    case 'void':
+      return 'void';
+  }
+}
+
+/** The names a declaration can use, for messages. */
+export const KNOWN_TYPE_NAMES = [...NAMED.keys(), ...Object.keys(STRUCT_LAYOUTS)];

@@ -1,0 +1,156 @@
+import { ACL_CONSTANTS } from '../acl/enums.ts';
+import { binary, unary } from './arith.ts';
+import type { Expr } from './ast.ts';
+import { callExpression } from './calls.ts';
+import { convert } from './convert.ts';
+import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './ctypes.ts';
+import { InterpError, undeclaredMessage } from './errors.ts';
+import { type LValue, label, resolveLValue, staticType } from './lvalue.ts';
+import type { Machine, Scope } from './machine.ts';
+import { boolValue, floatValue, intValue, truthy, type Value } from './values.ts';
+
+/** The value of a read: arrays decay to a pointer to their first element (C11 6.3.2.1). */
+function rvalue(m: Machine, lv: LValue, span: Expr['span']): Value {
+  const value = lv.read();
+  if (value.k === 'array') {
+    const target = m.targetOf(value.items, () => ({ cells: value.items, label: lv.label, isArray: true }));
+    return { k: 'ref', type: pointerTo(value.type.of), target, index: 0 };
+  }
+  if (lv.cell !== undefined && !lv.cell.init && value.k !== 'struct' && value.k !== 'union') {
+    m.marks.warning(span, `${lv.label} is read before it is set (indeterminate in C); PageLens uses ${value.k === 'ptr' ? 'NULL' : '0'}`);
+  }
+  return value;
+}
+
+function constant(name: string): Value | undefined {
+  const value = ACL_CONSTANTS.get(name);
+  if (value === undefined) return undefined;
+  return intValue(value <= 0x7fff_ffff ? INT : UINT, BigInt(value));
+}
+
+function sizeValue(bytes: number | undefined, what: string, span: Expr['span']): Value {
+  if (bytes === undefined) throw new InterpError('type', `sizeof cannot measure ${what}`, span);
+  return intValue(SIZE_T, BigInt(bytes));
+}
+
+async function assign(m: Machine, expr: Extract<Expr, { kind: 'assign' }>, scope: Scope): Promise<Value> {
+  const target = await resolveLValue(m, expr.target, scope, (e, s) => evaluate(m, e, s));
+  if (target.isConst) throw new InterpError('type', `${target.label} is const: it cannot be assigned`, expr.span);
+  let value = await evaluate(m, expr.value, scope);
+  if (expr.op !== '=') {
+    const current = rvalue(m, target, expr.target.span);
+    const op = expr.op.slice(0, -1);
+    if (op === '&&' || op === '||' || !isArithmetic(op))
+      throw new InterpError('unsupported', `the operator ${expr.op}: not supported`, expr.span);
+    value = binary(op, current, value, expr.span, (text) => m.marks.warning(expr.span, text));
+  }
+  const converted = convert(value, target.type, expr.span, false, `assigning to ${target.label}`);
+  target.write(converted);
+  return converted;
+}
+
+const ARITHMETIC = new Set(['*', '/', '%', '+', '-', '<<', '>>', '&', '^', '|']);
+function isArithmetic(op: string): op is '*' | '/' | '%' | '+' | '-' | '<<' | '>>' | '&' | '^' | '|' {
+  return ARITHMETIC.has(op);
+}
+
+async function update(m: Machine, expr: Extract<Expr, { kind: 'update' }>, scope: Scope): Promise<Value> {
+  const target = await resolveLValue(m, expr.operand, scope, (e, s) => evaluate(m, e, s));
+  if (target.isConst)
+    throw new InterpError('type', `${target.label} is const: it cannot be ${expr.op === '++' ? 'incremented' : 'decremented'}`, expr.span);
+  const before = rvalue(m, target, expr.span);
+  const one = intValue(INT, 1n);
+  const after = convert(
+    binary(expr.op === '++' ? '+' : '-', before, one, expr.span, (text) => m.marks.warning(expr.span, text)),
+    target.type,
+    expr.span,
+    false,
+    label(expr.operand),
+  );
+  target.write(after);
+  return expr.prefix ? after : before;
+}
+
+export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Value> {
+  const lvalueOf = (e: Expr) => resolveLValue(m, e, scope, (inner, s) => evaluate(m, inner, s));
+  switch (expr.kind) {
+    case 'int':
+      return { k: 'int', type: expr.type, v: expr.value };
+    case 'float':
+      return floatValue(expr.single ? FLOAT : DOUBLE, expr.value);
+    case 'string':
+      return { k: 'str', type: CHAR_PTR, text: expr.value };
+    case 'null':
+      return { k: 'ptr', type: VOID_PTR, addr: 0n };
+    case 'name': {
+      const binding = scope.lookup(expr.name);
+      if (binding !== undefined) return rvalue(m, await lvalueOf(expr), expr.span);
+      const value = constant(expr.name);
+      if (value !== undefined) return value;
+      if (m.functions.has(expr.name))
+        throw new InterpError('unsupported', `the function ${expr.name} used as a value (a function pointer): not supported`, expr.span);
+      throw new InterpError('undeclared', undeclaredMessage(expr.name), expr.span, expr.name);
+    }
+    case 'paren':
+      return evaluate(m, expr.inner, scope);
+    case 'unary':
+      return unary(expr.op, await evaluate(m, expr.operand, scope), expr.span, (text) => m.marks.warning(expr.span, text));
+    case 'addr': {
+      const target = await lvalueOf(expr.operand);
+      if (target.ref === undefined) throw new InterpError('unsupported', `taking the address of ${target.label}: not supported`, expr.span);
+      return { k: 'ref', type: pointerTo(target.type), target: target.ref.target, index: target.ref.index };
+    }
+    case 'deref':
+    case 'index':
+    case 'field':
+      return rvalue(m, await lvalueOf(expr), expr.span);
+    case 'update':
+      return update(m, expr, scope);
+    case 'assign':
+      return assign(m, expr, scope);
+    case 'binary': {
+      if (expr.op === '&&' || expr.op === '||') {
+        const left = truthy(await evaluate(m, expr.left, scope));
+        if (expr.op === '&&' ? !left : left) return boolValue(left);
+        return boolValue(truthy(await evaluate(m, expr.right, scope)));
+      }
+      const left = await evaluate(m, expr.left, scope);
+      const right = await evaluate(m, expr.right, scope);
+      return binary(expr.op, left, right, expr.span, (text) => m.marks.warning(expr.span, text));
+    }
+    case 'cond':
+      return truthy(await evaluate(m, expr.test, scope)) ? evaluate(m, expr.consequent, scope) : evaluate(m, expr.alternate, scope);
+    case 'comma':
+      await evaluate(m, expr.left, scope);
+      return evaluate(m, expr.right, scope);
+    case 'cast': {
+      const value = await evaluate(m, expr.operand, scope);
+      return convert(
+        value,
+        expr.type,
+        expr.span,
+        true,
+        `${expr.style === 'c' ? `(${typeName(expr.type)})` : expr.style} ${label(expr.operand)}`,
+      );
+    }
+    case 'sizeofType':
+      return sizeValue(sizeOf(expr.type), typeName(expr.type), expr.span);
+    case 'sizeofName': {
+      const type = scope.lookup(expr.name)?.cell.type ?? baseType([expr.name]);
+      if (type === undefined) throw new InterpError('undeclared', undeclaredMessage(expr.name), expr.span, expr.name);
+      return sizeValue(sizeOf(type), expr.name, expr.span);
+    }
+    case 'sizeofExpr': {
+      const type = staticType(expr.operand, scope);
+      return sizeValue(
+        type === undefined ? undefined : sizeOf(type),
+        `"${label(expr.operand)}" (write sizeof(type) or sizeof(variable))`,
+        expr.span,
+      );
+    }
+    case 'call':
+      return callExpression(m, expr, scope);
+    case 'initList':
+      throw new InterpError('type', 'an initialiser list {…} is only allowed in a declaration', expr.span);
+  }
+}

@@ -1,0 +1,136 @@
+import type { AclRuntime } from '../acl/runtime.ts';
+import { formatInteger } from '../units/bytes.ts';
+import type { FunctionDef } from './ast.ts';
+import type { Span } from './diagnostics.ts';
+import { InterpError } from './errors.ts';
+import type { Cell, RefTarget } from './values.ts';
+
+export type BindingKind = 'local' | 'param' | 'global' | 'input';
+
+export interface Binding {
+  readonly name: string;
+  readonly cell: Cell;
+  readonly isConst: boolean;
+  readonly kind: BindingKind;
+}
+
+/** A block's variables; lookups walk outwards through `parent`. */
+export class Scope {
+  readonly vars = new Map<string, Binding>();
+  readonly parent: Scope | undefined;
+
+  constructor(parent?: Scope) {
+    this.parent = parent;
+  }
+
+  lookup(name: string): Binding | undefined {
+    for (let scope: Scope | undefined = this; scope !== undefined; scope = scope.parent) {
+      const found = scope.vars.get(name);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+}
+
+export interface Frame {
+  readonly name: string;
+  /** The innermost scope of the statement running in this frame. */
+  scope: Scope;
+}
+
+export interface CallRecord {
+  readonly fn: string;
+  readonly ret: number;
+  readonly retName: string;
+  readonly message?: string;
+}
+
+/** Where the interpreter reports what happens on each line; the execution driver keeps the marks. */
+export interface MarkSink {
+  executed(span: Span): void;
+  call(span: Span, record: CallRecord): void;
+  note(span: Span, text: string): void;
+  warning(span: Span, text: string): void;
+}
+
+export interface Gate {
+  /** Awaited before each statement: where stepping pauses. `depth` counts active user function calls. */
+  beforeStatement(span: Span, depth: number): Promise<void> | undefined;
+  /** Awaited every YIELD_EVERY statements, to let a UI breathe during a long run. */
+  readonly yieldControl?: () => Promise<void>;
+}
+
+/** Statements between two calls of Gate.yieldControl. */
+export const YIELD_EVERY = 2000;
+
+/** The default for `stepLimit`: statements one execution may run before it stops as a runaway loop. */
+export const DEFAULT_STEP_LIMIT = 100_000;
+/** User function calls nested deeper than this stop the run. */
+export const MAX_CALL_DEPTH = 256;
+
+/** The state of one running program: scopes, frames, counters, and the seams to the runtime and the driver. */
+export class Machine {
+  readonly runtime: AclRuntime;
+  readonly functions: ReadonlyMap<string, FunctionDef>;
+  readonly globals: Scope;
+  readonly frames: Frame[] = [];
+  readonly gate: Gate;
+  readonly stepLimit: number;
+  marks: MarkSink;
+  steps = 0;
+  /** Text printed by printf/puts, in order. */
+  readonly output: string[] = [];
+  readonly #targets = new WeakMap<object, RefTarget>();
+
+  constructor(
+    runtime: AclRuntime,
+    functions: ReadonlyMap<string, FunctionDef>,
+    globals: Scope,
+    gate: Gate,
+    marks: MarkSink,
+    stepLimit: number,
+  ) {
+    this.runtime = runtime;
+    this.functions = functions;
+    this.globals = globals;
+    this.gate = gate;
+    this.marks = marks;
+    this.stepLimit = stepLimit;
+  }
+
+  get depth(): number {
+    return this.frames.length;
+  }
+
+  /** Counts a statement against the step limit, marks its line and lets the driver pause. */
+  async enter(span: Span): Promise<void> {
+    this.steps += 1;
+    if (this.steps > this.stepLimit) {
+      throw new InterpError(
+        'step-limit',
+        `stopped after ${formatInteger(this.stepLimit)} statements, the step limit: is there a loop that never ends? Raise stepLimit to run longer`,
+        span,
+      );
+    }
+    this.marks.executed(span);
+    if (this.steps % YIELD_EVERY === 0 && this.gate.yieldControl !== undefined) await this.gate.yieldControl();
+    const pause = this.gate.beforeStatement(span, this.depth);
+    if (pause !== undefined) await pause;
+  }
+
+  /** One RefTarget per object, so `&x == &x` holds and pointers show the variable's name. */
+  targetOf(key: object, make: () => RefTarget): RefTarget {
+    const known = this.#targets.get(key);
+    if (known !== undefined) return known;
+    const target = make();
+    this.#targets.set(key, target);
+    return target;
+  }
+
+  declare(scope: Scope, name: string, cell: Cell, isConst: boolean, kind: BindingKind, span: Span): Binding {
+    if (scope.vars.has(name)) throw new InterpError('type', `"${name}" is already declared in this scope`, span);
+    const binding = { name, cell, isConst, kind };
+    scope.vars.set(name, binding);
+    return binding;
+  }
+}

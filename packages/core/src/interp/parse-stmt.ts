@@ -1,0 +1,192 @@
+import type { SyntaxNode } from '@lezer/common';
+import type { Declarator, Expr, FunctionDef, Param, Stmt } from './ast.ts';
+import { type CType, pointerTo } from './ctypes.ts';
+import { baseOf, child, hasQualifier, isTypeNode, kids, type ParseContext } from './parse-context.ts';
+import { convertExpr } from './parse-expr.ts';
+
+/** A function prototype (`int f(int);`): nothing to run. */
+export const PROTOTYPE = Symbol('prototype');
+
+const DECLARATOR_NODES = new Set(['Identifier', 'InitDeclarator', 'PointerDeclarator', 'ArrayDeclarator', 'FunctionDeclarator']);
+
+/** C declarator semantics: `*D` declares D as pointer to T, `D[n]` as array of n T (inside out). */
+function declare(ctx: ParseContext, node: SyntaxNode, type: CType | undefined): { name: string; type: CType | undefined } {
+  switch (node.name) {
+    case 'Identifier':
+      return { name: ctx.slice(node), type };
+    case 'PointerDeclarator': {
+      const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
+      if (inner === undefined || type === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
+      return declare(ctx, inner, pointerTo(type));
+    }
+    case 'ArrayDeclarator': {
+      const [inner, size] = kids(node);
+      if (inner === undefined || type === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
+      if (size === undefined) return declare(ctx, inner, { k: 'array', of: type, length: -1 });
+      if (size.name !== 'Number' || !/^\d+$/.test(ctx.slice(size)))
+        return ctx.unsupported(size, 'An array size that is not a decimal literal');
+      return declare(ctx, inner, { k: 'array', of: type, length: Number(ctx.slice(size)) });
+    }
+    default:
+      return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);
+  }
+}
+
+export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | typeof PROTOTYPE {
+  const parts = kids(node);
+  const typeNode = parts.find(isTypeNode);
+  const isAuto = typeNode === undefined && hasQualifier(node, 'auto');
+  if (typeNode === undefined && !isAuto) return ctx.fail(node, 'syntax', `"${ctx.slice(node)}" declares nothing PageLens can read`);
+  const base = typeNode === undefined ? undefined : baseOf(ctx, typeNode);
+  const constant = hasQualifier(node, 'const') || hasQualifier(node, 'constexpr');
+  const declarators: Declarator[] = [];
+  for (const part of parts) {
+    if (!DECLARATOR_NODES.has(part.name)) {
+      if (part === typeNode || part.name === 'const' || part.name === 'constexpr' || part.name === 'static' || part.name === 'auto')
+        continue;
+      if (part.name === 'extern' || part.name === 'volatile' || part.name === 'register' || part.name === 'inline') continue;
+      return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
+    }
+    if (part.name === 'FunctionDeclarator') return PROTOTYPE;
+    const [target, init] = part.name === 'InitDeclarator' ? kids(part) : [part, undefined];
+    if (target === undefined) return ctx.fail(part, 'syntax', 'incomplete declarator');
+    if (target.name === 'FunctionDeclarator') return PROTOTYPE;
+    const declared = declare(ctx, target, base);
+    let type = declared.type;
+    const initExpr: Expr | undefined = init === undefined ? undefined : convertExpr(ctx, init);
+    if (type?.k === 'array' && type.length === -1) {
+      if (initExpr?.kind !== 'initList') return ctx.fail(part, 'type', `the array "${declared.name}" needs a size or an initialiser list`);
+      type = { ...type, length: initExpr.items.length };
+    }
+    if (isAuto && initExpr === undefined) return ctx.fail(part, 'type', `"auto ${declared.name}" needs an initialiser`);
+    const isConst = constant && type?.k !== 'ptr';
+    const plain = { name: declared.name, span: ctx.span(part), isConst };
+    const withType = type === undefined ? plain : { ...plain, type };
+    declarators.push(initExpr === undefined ? withType : { ...withType, init: initExpr });
+  }
+  return { kind: 'decl', declarators, span: ctx.span(node) };
+}
+
+function condition(ctx: ParseContext, node: SyntaxNode | undefined, owner: SyntaxNode): Expr {
+  const inner = node === undefined ? undefined : node.name === 'ConditionClause' ? kids(node)[0] : node;
+  if (inner === undefined) return ctx.fail(owner, 'syntax', 'missing condition');
+  if (inner.name === 'Declaration') return ctx.unsupported(inner, 'A declaration inside a condition');
+  return convertExpr(ctx, inner.name === 'ParenthesizedExpression' ? (kids(inner)[0] ?? inner) : inner);
+}
+
+/** `for (init; test; update)`: the semicolons are unnamed tokens, so a clause's slot is counted from the text. */
+function forStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
+  const parts = kids(node);
+  const body = parts.at(-1);
+  if (body === undefined) return ctx.fail(node, 'syntax', 'incomplete for statement');
+  if (!ctx.text.slice(node.from, body.from).includes(';')) return ctx.unsupported(node, 'A range-based for loop');
+  let slot = 0;
+  let cursor = ctx.text.indexOf('(', node.from) + 1;
+  const clauses: { init?: Stmt; test?: Expr; update?: Expr } = {};
+  for (const part of parts.slice(0, -1)) {
+    slot += (ctx.text.slice(cursor, part.from).match(/;/g) ?? []).length;
+    cursor = part.to;
+    if (part.name === 'Declaration') {
+      const decl = convertDeclaration(ctx, part);
+      if (decl === PROTOTYPE) return ctx.unsupported(part, 'A prototype in a for clause');
+      clauses.init = decl;
+      slot += 1;
+    } else if (slot === 0) clauses.init = { kind: 'expr', expr: convertExpr(ctx, part), span: ctx.span(part) };
+    else if (slot === 1) clauses.test = convertExpr(ctx, part);
+    else clauses.update = convertExpr(ctx, part);
+  }
+  return { kind: 'for', ...clauses, body: convertStatement(ctx, body), span: ctx.span(node) };
+}
+
+export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
+  const span = ctx.span(node);
+  const parts = kids(node);
+  const [first, second] = parts;
+  if (node.name !== 'CompoundStatement') ctx.statementLines.add(span.line);
+  switch (node.name) {
+    case 'ExpressionStatement':
+      return first === undefined ? { kind: 'empty', span } : { kind: 'expr', expr: convertExpr(ctx, first), span };
+    case 'Declaration': {
+      const decl = convertDeclaration(ctx, node);
+      if (decl === PROTOTYPE) {
+        ctx.note(node, 'preprocessor', `the prototype "${ctx.slice(node).trim()}" is skipped: only definitions run`);
+        return { kind: 'empty', span };
+      }
+      return decl;
+    }
+    case 'CompoundStatement':
+      return { kind: 'block', body: parts.map((part) => convertStatement(ctx, part)), span };
+    case 'IfStatement': {
+      const rest = parts.filter((p) => p.name !== 'if' && p.name !== 'else');
+      const [test, consequent, alternate] = rest;
+      if (consequent === undefined) return ctx.fail(node, 'syntax', 'incomplete if statement');
+      const stmt = { kind: 'if' as const, test: condition(ctx, test, node), consequent: convertStatement(ctx, consequent), span };
+      return alternate === undefined ? stmt : { ...stmt, alternate: convertStatement(ctx, alternate) };
+    }
+    case 'WhileStatement':
+      if (second === undefined) return ctx.fail(node, 'syntax', 'incomplete while statement');
+      return { kind: 'while', test: condition(ctx, first, node), body: convertStatement(ctx, second), span };
+    case 'DoStatement': {
+      const rest = parts.filter((p) => p.name !== 'do' && p.name !== 'while');
+      const [body, test] = rest;
+      if (body === undefined) return ctx.fail(node, 'syntax', 'incomplete do statement');
+      return { kind: 'do', body: convertStatement(ctx, body), test: condition(ctx, test, node), span };
+    }
+    case 'ForStatement':
+      return forStatement(ctx, node);
+    case 'ReturnStatement': {
+      const value = parts.find((p) => p.name !== 'return');
+      return value === undefined ? { kind: 'return', span } : { kind: 'return', value: convertExpr(ctx, value), span };
+    }
+    case 'BreakStatement':
+      return { kind: 'break', span };
+    case 'ContinueStatement':
+      return { kind: 'continue', span };
+    case 'SwitchStatement':
+      return ctx.unsupported(node, 'switch (write it as if/else)');
+    case 'GotoStatement':
+    case 'LabeledStatement':
+      return ctx.unsupported(node, 'goto and labels');
+    case 'TryStatement':
+    case 'ThrowStatement':
+      return ctx.unsupported(node, 'C++ exceptions');
+    default:
+      return ctx.unsupported(node, `The statement "${ctx.slice(node).split('\n')[0]}"`);
+  }
+}
+
+export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDef {
+  const parts = kids(node);
+  const typeNode = parts.find(isTypeNode);
+  const body = parts.find((p) => p.name === 'CompoundStatement');
+  let declarator = parts.find((p) => p.name === 'FunctionDeclarator' || p.name === 'PointerDeclarator');
+  if (typeNode === undefined || body === undefined || declarator === undefined)
+    return ctx.unsupported(node, 'This kind of function definition');
+  let returnType = baseOf(ctx, typeNode);
+  while (declarator?.name === 'PointerDeclarator') {
+    returnType = pointerTo(returnType);
+    declarator = kids(declarator)[0];
+  }
+  const nameNode = declarator === undefined ? undefined : child(declarator, 'Identifier');
+  const list = declarator === undefined ? undefined : child(declarator, 'ParameterList');
+  if (nameNode === undefined || list === undefined) return ctx.unsupported(node, 'This kind of function declarator');
+  const params: Param[] = [];
+  for (const param of kids(list)) {
+    if (param.name !== 'ParameterDeclaration') return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
+    const pieces = kids(param);
+    const paramType = pieces.find(isTypeNode);
+    const paramDeclarator = pieces.find((p) => DECLARATOR_NODES.has(p.name));
+    if (paramType === undefined) return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
+    const base = baseOf(ctx, paramType);
+    if (paramDeclarator === undefined) {
+      if (base.k === 'void') continue;
+      return ctx.unsupported(param, 'A parameter without a name');
+    }
+    const declared = declare(ctx, paramDeclarator, base);
+    // An array parameter is a pointer (C11 6.7.6.3).
+    const type = declared.type?.k === 'array' ? pointerTo(declared.type.of) : declared.type;
+    if (type === undefined) return ctx.unsupported(param, 'An auto parameter');
+    params.push({ name: declared.name, type });
+  }
+  return { name: ctx.slice(nameNode), returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
+}

@@ -1,0 +1,172 @@
+/**
+ * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
+ * offsets so every line:column PageLens reports is the user's own.
+ *
+ * - Placeholder lines of the documentation samples (`...`, `......`, `……`, optionally followed by
+ *   a `//` comment) are blanked, and comment-only placeholders (`// ...`) are noted: both become
+ *   visible notes on their line.
+ * - `~name` becomes `~(name)`: @lezer/cpp reads `~name` as a C++ destructor name.
+ * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
+ *   the interpreter can tell it apart from an ordinary call.
+ */
+
+export interface Placeholder {
+  /** 1-based line of the original source. */
+  readonly line: number;
+  readonly text: string;
+  /** True when the line was code (blanked); false for a comment that only holds a placeholder. */
+  readonly blanked: boolean;
+}
+
+export interface KernelLaunch {
+  /** Offset in the preprocessed text where the kernel name starts. */
+  readonly at: number;
+  /** How many of the call's arguments came from `<<<…>>>`. */
+  readonly configCount: number;
+}
+
+export interface Preprocessed {
+  readonly text: string;
+  /** origin[i] is the original offset of text[i]; origin[text.length] is the source length. */
+  readonly origin: Int32Array;
+  readonly placeholders: readonly Placeholder[];
+  readonly launches: readonly KernelLaunch[];
+}
+
+const BARE_PLACEHOLDER = /^(?:\.{3,}|[…⋯]+)\s*;?\s*(?:\/\/.*)?$/;
+const COMMENT_PLACEHOLDER = /^(?:\/\/\s*(?:\.{3,}|[…⋯]+)\s*|\/\*\s*(?:\.{3,}|[…⋯]+)\s*\*\/)$/;
+
+function blankPlaceholders(source: string): { text: string; placeholders: Placeholder[] } {
+  const placeholders: Placeholder[] = [];
+  const lines = source.split('\n');
+  const out = lines.map((line, index) => {
+    const trimmed = line.trim();
+    if (BARE_PLACEHOLDER.test(trimmed)) {
+      placeholders.push({ line: index + 1, text: trimmed, blanked: true });
+      // Same length, so offsets and columns stay put.
+      return line.replace(/[^\s]/g, ' ');
+    }
+    if (COMMENT_PLACEHOLDER.test(trimmed)) placeholders.push({ line: index + 1, text: trimmed, blanked: false });
+    return line;
+  });
+  return { text: out.join('\n'), placeholders };
+}
+
+const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
+const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
+
+/** Index just past the literal or comment starting at `i`, or `i` when none starts there. */
+function skipNonCode(text: string, i: number): number {
+  const c = text[i];
+  const next = text[i + 1];
+  if (c === '/' && next === '/') {
+    const end = text.indexOf('\n', i);
+    return end === -1 ? text.length : end;
+  }
+  if (c === '/' && next === '*') {
+    const end = text.indexOf('*/', i + 2);
+    return end === -1 ? text.length : end + 2;
+  }
+  if (c === '"' || c === "'") {
+    let j = i + 1;
+    while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+    return Math.min(j + 1, text.length);
+  }
+  return i;
+}
+
+/** Finds `>>>` closing a launch config that starts at `from`; counts its top-level arguments. */
+function launchEnd(text: string, from: number): { close: number; count: number } | undefined {
+  let depth = 0;
+  let count = 1;
+  let empty = true;
+  for (let i = from; i < text.length; ) {
+    const skipped = skipNonCode(text, i);
+    if (skipped !== i) {
+      i = skipped;
+      continue;
+    }
+    const c = text[i] ?? '';
+    if (depth === 0 && text.startsWith('>>>', i)) return { close: i, count: empty ? 0 : count };
+    if (c === '(' || c === '[' || c === '{') depth += 1;
+    else if (c === ')' || c === ']' || c === '}') depth -= 1;
+    else if (c === ',' && depth === 0) count += 1;
+    else if (c === ';' || depth < 0) return undefined;
+    if (!/\s/.test(c)) empty = false;
+    i += 1;
+  }
+  return undefined;
+}
+
+export function preprocess(source: string): Preprocessed {
+  const { text, placeholders } = blankPlaceholders(source);
+  const chars: string[] = [];
+  const origin: number[] = [];
+  const launches: KernelLaunch[] = [];
+  const emit = (piece: string, at: number) => {
+    for (const ch of piece) {
+      chars.push(ch);
+      origin.push(at);
+    }
+  };
+  const copy = (from: number, to: number) => {
+    for (let k = from; k < to; k += 1) emit(text[k] ?? '', k);
+  };
+  let i = 0;
+  while (i < text.length) {
+    const skipped = skipNonCode(text, i);
+    if (skipped !== i) {
+      copy(i, skipped);
+      i = skipped;
+      continue;
+    }
+    const c = text[i] ?? '';
+    if (c === '~') {
+      let j = i + 1;
+      while (text[j] === ' ' || text[j] === '\t') j += 1;
+      if (isIdentStart(text[j] ?? '')) {
+        let end = j;
+        while (isIdentPart(text[end] ?? '')) end += 1;
+        emit('~', i);
+        emit('(', j);
+        copy(j, end);
+        emit(')', end);
+        i = end;
+        continue;
+      }
+    }
+    if (isIdentStart(c) && (i === 0 || !isIdentPart(text[i - 1] ?? ''))) {
+      let end = i;
+      while (isIdentPart(text[end] ?? '')) end += 1;
+      let j = end;
+      while (text[j] === ' ') j += 1;
+      const config = text.startsWith('<<<', j) ? launchEnd(text, j + 3) : undefined;
+      if (config !== undefined) {
+        let k = config.close + 3;
+        while (/\s/.test(text[k] ?? '')) k += 1;
+        if (text[k] === '(') {
+          let m = k + 1;
+          while (/\s/.test(text[m] ?? '')) m += 1;
+          launches.push({ at: chars.length, configCount: config.count });
+          copy(i, end);
+          emit('(', j);
+          copy(j + 3, config.close);
+          // `>>>(` joins the two argument lists; `>>>()` simply closes the call.
+          if (text[m] === ')') i = m;
+          else {
+            if (config.count > 0) emit(', ', config.close);
+            i = k + 1;
+          }
+          continue;
+        }
+      }
+      copy(i, end);
+      i = end;
+      continue;
+    }
+    emit(c, i);
+    i += 1;
+  }
+  origin.push(text.length);
+  return { text: chars.join(''), origin: Int32Array.from(origin), placeholders, launches };
+}

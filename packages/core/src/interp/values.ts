@@ -1,0 +1,189 @@
+import { formatBytes } from '../units/bytes.ts';
+import { toHex } from '../units/hex.ts';
+import {
+  type ArrayType,
+  BOOL,
+  type CType,
+  type FloatType,
+  fieldsOf,
+  INT,
+  type IntType,
+  type PtrType,
+  type StructType,
+  typeName,
+} from './ctypes.ts';
+
+/**
+ * Values of the interpreter. Integers are exact BigInts wrapped to their type's width, so 64-bit
+ * unsigned arithmetic is C's; floats are JS numbers. A pointer is either a number (an address
+ * the runtime handed out, NULL = 0) or a reference to an interpreter variable (`&x`), which is how
+ * out-parameters and struct pointers reach ACL calls.
+ */
+export type Value =
+  | { readonly k: 'int'; readonly type: IntType; readonly v: bigint }
+  | { readonly k: 'float'; readonly type: FloatType; readonly v: number }
+  | { readonly k: 'ptr'; readonly type: PtrType; readonly addr: bigint }
+  | { readonly k: 'ref'; readonly type: PtrType; readonly target: RefTarget; readonly index: number }
+  | { readonly k: 'str'; readonly type: PtrType; readonly text: string }
+  | { readonly k: 'struct'; readonly type: StructType; readonly fields: ReadonlyMap<string, Cell> }
+  /** The union aclrtMallocAttrValue: its 8 bytes as one little-endian number; `member` was written last. */
+  | { readonly k: 'union'; readonly type: StructType; readonly bytes: bigint; readonly member?: string }
+  | { readonly k: 'array'; readonly type: ArrayType; readonly items: readonly Cell[] }
+  | { readonly k: 'void' };
+
+/** Storage for one object; aggregates hold cells for their members. */
+export interface Cell {
+  readonly type: CType;
+  value: Value;
+  /** False for a local declared without initialiser and not written since (indeterminate in C). */
+  init: boolean;
+}
+
+/** What `&x` or an array points into: `cells[index]` is the pointee. */
+export interface RefTarget {
+  readonly cells: readonly Cell[];
+  /** `devPtr`, `attrs`: how to show the pointer. */
+  readonly label: string;
+  /** True when `cells` are the elements of an array (so `label[i]` is shown). */
+  readonly isArray: boolean;
+}
+
+export const intValue = (type: IntType, v: bigint): Value => ({ k: 'int', type, v: wrap(type, v) });
+export const boolValue = (truth: boolean): Value => ({ k: 'int', type: INT, v: truth ? 1n : 0n });
+export const floatValue = (type: FloatType, v: number): Value => ({ k: 'float', type, v: type.name === 'float' ? Math.fround(v) : v });
+export const VOID_VALUE: Value = { k: 'void' };
+
+export function wrap(type: IntType, v: bigint): bigint {
+  if (type.bool === true) return v === 0n ? 0n : 1n;
+  const bits = type.bits;
+  return type.signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v);
+}
+
+/** A fresh cell: zero-filled when `init` (globals, `= {}`), else marked indeterminate. */
+export function newCell(type: CType, init: boolean): Cell {
+  return { type, value: zeroValue(type, init), init };
+}
+
+export function zeroValue(type: CType, init: boolean): Value {
+  switch (type.k) {
+    case 'int':
+      return { k: 'int', type, v: 0n };
+    case 'float':
+      return { k: 'float', type, v: 0 };
+    case 'ptr':
+      return { k: 'ptr', type, addr: 0n };
+    case 'struct':
+      if (type.union) return { k: 'union', type, bytes: 0n };
+      return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, newCell(f.type, init)])) };
+    case 'array':
+      return { k: 'array', type, items: Array.from({ length: type.length }, () => newCell(type.of, init)) };
+    case 'void':
+      return VOID_VALUE;
+  }
+}
+
+/** A deep copy, for struct assignment and passing by value. */
+export function copyValue(value: Value): Value {
+  if (value.k === 'struct') {
+    return { ...value, fields: new Map([...value.fields].map(([name, cell]) => [name, copyCell(cell)])) };
+  }
+  if (value.k === 'array') return { ...value, items: value.items.map(copyCell) };
+  return value;
+}
+
+function copyCell(cell: Cell): Cell {
+  return { type: cell.type, value: copyValue(cell.value), init: cell.init };
+}
+
+/** Marks a cell and everything in it as initialised (after `= {}` or a whole-struct write). */
+export function markInit(cell: Cell): void {
+  cell.init = true;
+  if (cell.value.k === 'struct') for (const member of cell.value.fields.values()) markInit(member);
+  if (cell.value.k === 'array') for (const member of cell.value.items) markInit(member);
+}
+
+export function valueType(value: Value): CType {
+  return value.k === 'void' ? { k: 'void' } : value.type;
+}
+
+export function truthy(value: Value): boolean {
+  switch (value.k) {
+    case 'int':
+      return value.v !== 0n;
+    case 'float':
+      return value.v !== 0;
+    case 'ptr':
+      return value.addr !== 0n;
+    case 'ref':
+    case 'str':
+      return true;
+    default:
+      return false;
+  }
+}
+
+function showInt(type: IntType, v: bigint): string {
+  const name = type.enumTable?.nameOf(Number(v));
+  if (name !== undefined) return `${v} (${name})`;
+  if (type === BOOL) return v === 0n ? 'false' : 'true';
+  // A size_t counts bytes, which read better with a unit: 2097152 (2 MiB).
+  if (type.name === 'size_t' && v >= 1024n && v < 2n ** 53n) return `${v} (${formatBytes(Number(v))})`;
+  return String(v);
+}
+
+export function refLabel(value: Extract<Value, { k: 'ref' }>): string {
+  return value.target.isArray ? `&${value.target.label}[${value.index}]` : `&${value.target.label}`;
+}
+
+/** C-like display text for the variables view. */
+export function showValue(value: Value, cell?: Cell): string {
+  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array') return '(uninitialized)';
+  switch (value.k) {
+    case 'int':
+      return showInt(value.type, value.v);
+    case 'float':
+      return String(value.v);
+    case 'ptr':
+      return value.addr === 0n ? 'NULL' : value.addr < 2n ** 53n ? toHex(Number(value.addr)) : `0x${value.addr.toString(16)}`;
+    case 'ref':
+      return refLabel(value);
+    case 'str':
+      return JSON.stringify(value.text);
+    case 'struct':
+      return `{${[...value.fields].map(([name, member]) => `${name} = ${showValue(member.value, member)}`).join(', ')}}`;
+    case 'union':
+      return value.member === undefined ? '{0}' : `{${value.member} = ${unionMember(value, value.member)?.v ?? 0n}}`;
+    case 'array':
+      return `{${value.items.map((item) => showValue(item.value, item)).join(', ')}}`;
+    case 'void':
+      return 'void';
+  }
+}
+
+const UNION_MEMBERS: Readonly<Record<string, IntType>> = {
+  moduleId: { k: 'int', name: 'uint16_t', bits: 16, signed: false },
+  deviceId: { k: 'int', name: 'uint32_t', bits: 32, signed: false },
+  vaFlag: { k: 'int', name: 'uint32_t', bits: 32, signed: false },
+};
+
+/** A member of aclrtMallocAttrValue read from its bytes (all members start at offset 0, §4). */
+export function unionMember(value: Extract<Value, { k: 'union' }>, member: string): Extract<Value, { k: 'int' }> | undefined {
+  const type = UNION_MEMBERS[member];
+  return type === undefined ? undefined : { k: 'int', type, v: BigInt.asUintN(type.bits, value.bytes) };
+}
+
+export function withUnionMember(value: Extract<Value, { k: 'union' }>, member: string, v: bigint): Value {
+  const type = UNION_MEMBERS[member];
+  if (type === undefined) return value;
+  const mask = (1n << BigInt(type.bits)) - 1n;
+  return { ...value, bytes: (value.bytes & ~mask) | (BigInt.asUintN(type.bits, v) & mask), member };
+}
+
+export function unionMemberType(member: string): IntType | undefined {
+  return UNION_MEMBERS[member];
+}
+
+export function describeValue(value: Value): string {
+  if (value.k === 'void') return 'void';
+  return `${typeName(value.type)} ${showValue(value)}`;
+}
