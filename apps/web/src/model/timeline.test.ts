@@ -1,4 +1,4 @@
-import { ASCEND_910B2, encodeSnapshot, fingerprint, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
+import { ASCEND_910B2, encodeSnapshot, fingerprint, type Hex, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINT_EVERY, Timeline } from './timeline.ts';
 
@@ -16,7 +16,7 @@ async function recorded(calls: number) {
   const rt = new SimRuntime(host);
   await rt.aclInit({ configPath: null });
   await rt.aclrtSetDevice({ deviceId: 0 });
-  const live: string[] = [];
+  const live: Hex[] = [];
   for (let i = 0; i < calls; i += 1) {
     if (i % 3 === 2 && live.length > 0) await rt.aclrtFree({ devPtr: live.shift() ?? '0x0' });
     else {
