@@ -2,29 +2,23 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { App } from './app/App.tsx';
+import { type AgentActions, ClientProvider } from './app/ClientContext.tsx';
+import { installTestHooks } from './app/test-hooks.ts';
 import { createI18n, initialLanguage } from './i18n/setup.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
 import { createAppStore } from './store/app-store.ts';
 import { StoreProvider } from './store/StoreProvider.tsx';
+import { loadPrefs } from './store/ui-slice.ts';
 import './styles/app.css';
 
 const page = new URL(window.location.href);
-const store = createAppStore();
+const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+const store = createAppStore({ prefs: loadPrefs(window.localStorage, prefersDark), storage: window.localStorage });
 const i18n = createI18n(initialLanguage(window.localStorage, navigator.language));
 document.documentElement.lang = i18n.language === 'zh' ? 'zh-CN' : 'en';
 
-let client = new AgentClient({
-  pageUrl: page.toString(),
-  token: page.searchParams.get('token') ?? undefined,
-  role: page.searchParams.get('role') === 'viewer' ? 'viewer' : 'driver',
-  store,
-  environment: browserEnvironment(),
-});
-client.start();
-
-function retry(): void {
-  client.stop();
-  client = new AgentClient({
+function connect(): AgentClient {
+  const client = new AgentClient({
     pageUrl: page.toString(),
     token: page.searchParams.get('token') ?? undefined,
     role: page.searchParams.get('role') === 'viewer' ? 'viewer' : 'driver',
@@ -32,7 +26,19 @@ function retry(): void {
     environment: browserEnvironment(),
   });
   client.start();
+  return client;
 }
+
+let client = connect();
+const actions: AgentActions = {
+  call: (fn, args, process) => client.call(fn, args, process),
+  reset: (options) => client.reset(options),
+  retry: () => {
+    client.stop();
+    client = connect();
+  },
+};
+installTestHooks(window, store, actions);
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root element');
@@ -40,7 +46,9 @@ createRoot(root).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <StoreProvider store={store}>
-        <App onRetry={retry} />
+        <ClientProvider actions={actions}>
+          <App />
+        </ClientProvider>
       </StoreProvider>
     </I18nextProvider>
   </StrictMode>,

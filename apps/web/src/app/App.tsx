@@ -1,27 +1,32 @@
-import { useTranslation } from 'react-i18next';
-import { ConnectionBadge, ConnectionPanel } from '../components/ConnectionStatus.tsx';
-import { HostSummary } from '../components/HostSummary.tsx';
-import { LanguageSwitch } from '../components/LanguageSwitch.tsx';
+import { useEffect } from 'react';
+import { ConnectionPanel } from '../components/ConnectionStatus.tsx';
+import { Header } from '../components/shell/Header.tsx';
+import { HelpOverlay } from '../components/shell/HelpOverlay.tsx';
+import { Notices } from '../components/shell/Notices.tsx';
 import { selectConnection } from '../store/connection-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
+import { useAgent } from './ClientContext.tsx';
+import { Explorer } from './Explorer.tsx';
+import { GlobalShortcuts } from './GlobalShortcuts.tsx';
 
-export function App({ onRetry }: { onRetry: () => void }) {
-  const { t } = useTranslation();
+export function App() {
   const connection = useAppStore(selectConnection);
+  const theme = useAppStore((state) => state.theme);
+  const hasTimeline = useAppStore((state) => state.timeline !== undefined);
+  const agent = useAgent();
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
   return (
-    <div className="app">
-      <header className="app-header">
-        <div className="brand">
-          <strong>{t('app.name')}</strong>
-          <span className="muted">{t('app.tagline')}</span>
-        </div>
-        <ConnectionBadge connection={connection} />
-        <LanguageSwitch />
-      </header>
+    <div className="app" data-connection={connection.status}>
+      <GlobalShortcuts />
+      <Header />
+      <Notices />
       <main className="app-main">
-        <ConnectionPanel connection={connection} onRetry={onRetry} />
-        {connection.status === 'connected' && <HostSummary connection={connection} />}
+        <ConnectionPanel connection={connection} onRetry={agent.retry} />
+        {(connection.status === 'connected' || hasTimeline) && <Explorer />}
       </main>
+      <HelpOverlay />
     </div>
   );
 }

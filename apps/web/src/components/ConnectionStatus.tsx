@@ -10,12 +10,12 @@ function secondsUntil(time: number, now: number): number {
 export function ConnectionBadge({ connection }: { connection: Connection }) {
   const { t } = useTranslation();
   const label: Record<Connection['status'], string> = {
-    'no-token': t('connection.noToken'),
-    connecting: t('connection.connecting', { attempt: connection.status === 'connecting' ? connection.attempt : 1 }),
-    connected: t('connection.connected'),
-    unauthorized: t('connection.unauthorized'),
-    unreachable: t('connection.unreachable'),
-    incompatible: t('connection.incompatible'),
+    'no-token': t('common.connection.noToken'),
+    connecting: t('common.connection.connecting', { attempt: connection.status === 'connecting' ? connection.attempt : 1 }),
+    connected: t('common.connection.connected'),
+    unauthorized: t('common.connection.unauthorized'),
+    unreachable: t('common.connection.unreachable'),
+    incompatible: t('common.connection.incompatible'),
   };
   return (
     <output className={`badge connection connection-${connection.status}`} data-testid="connection" data-state={connection.status}>
@@ -23,10 +23,10 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
       {label[connection.status]}
       {connection.status === 'connected' && (
         <span className="badge-detail">
-          {t('connection.connectedDetail', {
-            backend: t(connection.backend === 'acl' ? 'backend.acl' : 'backend.sim'),
+          {t('common.connection.connectedDetail', {
+            backend: t(connection.backend === 'acl' ? 'common.backend.acl' : 'common.backend.sim'),
             protocol: connection.protocol,
-            role: t(connection.role === 'driver' ? 'role.driver' : 'role.viewer'),
+            role: t(connection.role === 'driver' ? 'common.role.driver' : 'common.role.viewer'),
           })}
         </span>
       )}
@@ -50,21 +50,21 @@ export function ConnectionPanel({ connection, onRetry }: { connection: Connectio
     case 'connecting':
       return (
         <section className="panel state-panel" aria-live="polite">
-          <h2>{t('connection.connecting', { attempt: connection.attempt })}</h2>
+          <h2>{t('common.connection.connecting', { attempt: connection.attempt })}</h2>
         </section>
       );
     case 'no-token':
       return (
         <section className="panel state-panel state-error" role="alert">
-          <h2>{t('connection.noToken')}</h2>
-          <p>{t('connection.noTokenHelp')}</p>
+          <h2>{t('common.connection.noToken')}</h2>
+          <p>{t('common.connection.noTokenHelp')}</p>
         </section>
       );
     case 'unauthorized':
       return (
         <section className="panel state-panel state-error" role="alert">
-          <h2>{t('connection.unauthorized')}</h2>
-          <p>{t('connection.unauthorizedHelp')}</p>
+          <h2>{t('common.connection.unauthorized')}</h2>
+          <p>{t('common.connection.unauthorizedHelp')}</p>
           <p className="muted">
             <code>{connection.reason}</code>
           </p>
@@ -73,18 +73,18 @@ export function ConnectionPanel({ connection, onRetry }: { connection: Connectio
     case 'unreachable':
       return (
         <section className="panel state-panel state-warn" aria-live="polite">
-          <h2>{t('connection.unreachable')}</h2>
-          <p>{t('connection.unreachableHelp', { seconds: secondsUntil(connection.retryAt, now), attempt: connection.attempt })}</p>
+          <h2>{t('common.connection.unreachable')}</h2>
+          <p>{t('common.connection.unreachableHelp', { seconds: secondsUntil(connection.retryAt, now), attempt: connection.attempt })}</p>
           <button type="button" onClick={onRetry}>
-            {t('connection.retryNow')}
+            {t('common.connection.retryNow')}
           </button>
         </section>
       );
     case 'incompatible':
       return (
         <section className="panel state-panel state-error" role="alert">
-          <h2>{t('connection.incompatible')}</h2>
-          <p>{t('connection.incompatibleHelp')}</p>
+          <h2>{t('common.connection.incompatible')}</h2>
+          <p>{t('common.connection.incompatibleHelp')}</p>
           <p className="muted">
             <code>{connection.message}</code>
           </p>

@@ -10,19 +10,19 @@ export function LanguageSwitch() {
   };
   return (
     <label className="language-switch">
-      <span className="visually-hidden">{t('language.label')}</span>
+      <span className="visually-hidden">{t('common.language.label')}</span>
       <select
         value={i18n.language}
         onChange={(event) => {
           const value = LANGUAGES.find((language) => language === event.target.value);
           if (value !== undefined) change(value);
         }}
-        aria-label={t('language.label')}
+        aria-label={t('common.language.label')}
         data-testid="language"
       >
         {LANGUAGES.map((language) => (
           <option key={language} value={language}>
-            {t(`language.${language}`)}
+            {t(`common.language.${language}`)}
           </option>
         ))}
       </select>

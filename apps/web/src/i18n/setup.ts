@@ -1,7 +1,7 @@
+import { formatBytes, formatInteger } from '@pagelens/core';
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { en } from './en.ts';
-import { zh } from './zh.ts';
+import { RESOURCES } from './catalog.ts';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -27,9 +27,12 @@ export function createI18n(language: Language): i18n {
   void instance.use(initReactI18next).init({
     lng: language,
     fallbackLng: 'en',
-    resources: { en: { translation: en }, zh: { translation: zh } },
+    resources: RESOURCES,
     interpolation: { escapeValue: false },
     initImmediate: false,
   });
+  // The formatters the core reason templates use: {{padded, int}}, {{pageSize, size}}.
+  instance.services.formatter?.add('int', (value: unknown) => (typeof value === 'number' ? formatInteger(value) : String(value)));
+  instance.services.formatter?.add('size', (value: unknown) => (typeof value === 'number' ? formatBytes(value) : String(value)));
   return instance;
 }

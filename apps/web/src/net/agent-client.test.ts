@@ -62,6 +62,8 @@ const welcome = {
   backend: 'sim',
   host: { provenance: 'simulated', hostname: 'h', kernelVersion: '6.1', hostPageSize: 4096 },
   devices: [],
+  functions: ['aclrtMalloc'],
+  limits: { deviceBytes: 0, pinnedHostBytes: 0, liveObjects: 0, callsPerSecond: 0 },
   seq: 0,
 };
 

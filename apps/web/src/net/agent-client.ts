@@ -1,6 +1,15 @@
-import { type AgentMessage, type ClientMessage, PROTOCOL_VERSION, parseAgentMessage, type Role } from '@pagelens/core';
+import { type ClientMessage, type ParsedAgentMessage, PROTOCOL_VERSION, parseAgentMessage, type Role } from '@pagelens/core';
+import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
+
+interface PendingCall {
+  readonly fn: string;
+  readonly resolve: (outcome: CallOutcome) => void;
+  /** Set once the result arrived: the highest event seq it names, which the replica must reach first. */
+  outcome?: CallOutcome;
+  waitFor?: number;
+}
 
 /** The browser APIs the client needs, injected so tests can drive it without a network. */
 export interface ClientEnvironment {
@@ -43,6 +52,9 @@ export class AgentClient {
   #retryTimer: number | undefined;
   #welcomed = false;
   #stopped = false;
+  #nextId = 1;
+  readonly #pending = new Map<number, PendingCall>();
+  #resumeToken: string | undefined;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
@@ -80,7 +92,13 @@ export class AgentClient {
     store.getState().setConnection({ status: 'connecting', attempt: this.#attempt });
     const socket = environment.createSocket(this.#wsUrl());
     this.#socket = socket;
-    socket.onopen = () => this.send({ type: 'hello', protocol: PROTOCOL_VERSION, role });
+    socket.onopen = () =>
+      this.send({
+        type: 'hello',
+        protocol: PROTOCOL_VERSION,
+        role,
+        ...(this.#resumeToken === undefined ? {} : { resume: this.#resumeToken }),
+      });
     socket.onmessage = (event: MessageEvent) => {
       if (typeof event.data === 'string') this.#receive(event.data);
     };
@@ -103,13 +121,25 @@ export class AgentClient {
     this.#handle(parsed.value);
   }
 
-  #handle(message: AgentMessage): void {
-    const { store } = this.#options;
+  #handle(message: ParsedAgentMessage): void {
+    const { store, environment } = this.#options;
+    const state = store.getState();
     switch (message.type) {
       case 'welcome':
         this.#welcomed = true;
         this.#attempt = 0;
-        store.getState().setConnection({
+        this.#resumeToken = message.resumeToken;
+        state.setSession({
+          sessionId: message.sessionId,
+          role: message.role,
+          backend: message.backend,
+          host: message.host,
+          devices: message.devices,
+          functions: new Set(message.functions),
+          limits: message.limits,
+          ...(message.resumeToken === undefined ? {} : { resumeToken: message.resumeToken }),
+        });
+        state.setConnection({
           status: 'connected',
           backend: message.backend,
           protocol: message.protocol,
@@ -118,17 +148,118 @@ export class AgentClient {
           host: message.host,
         });
         return;
-      case 'error':
+      case 'snapshot':
+        state.applySnapshot(message.snapshot, message.reset);
+        this.#settle();
+        return;
+      case 'events':
+        state.applyEvents(message.events);
+        this.#settle();
+        return;
+      case 'resync':
+        // A snapshot follows and replaces the replica.
+        return;
+      case 'result': {
+        const pending = this.#pending.get(message.id);
+        if (pending === undefined) return;
+        pending.outcome = {
+          id: message.id,
+          fn: message.fn,
+          ok: message.ret === 0,
+          ret: message.ret,
+          retName: message.retName,
+          events: message.events,
+          at: environment.now(),
+          ...(message.message === undefined ? {} : { message: message.message }),
+          ...(message.out === undefined ? {} : { out: message.out }),
+        };
+        pending.waitFor = Math.max(0, ...message.events);
+        this.#settle();
+        return;
+      }
+      case 'error': {
         if (message.code === 'protocol-mismatch') {
           this.#stopped = true;
-          store.getState().setConnection({ status: 'incompatible', message: message.message });
+          state.setConnection({ status: 'incompatible', message: message.message });
+          return;
         }
+        const pending = message.id === undefined ? undefined : this.#pending.get(message.id);
+        if (pending !== undefined && message.id !== undefined) {
+          this.#finish(message.id, pending, {
+            id: message.id,
+            fn: pending.fn,
+            ok: false,
+            message: message.message,
+            events: [],
+            at: environment.now(),
+          });
+          return;
+        }
+        state.pushNotice({ type: 'notice', level: 'warn', code: message.code, message: message.message }, environment.now());
+        return;
+      }
+      case 'notice':
+        state.pushNotice(message, environment.now());
+        return;
+      case 'presence':
+        state.setPresence({ driver: message.driver, driverWaiting: message.driverWaiting, viewers: message.viewers });
+        return;
+      case 'pong':
         return;
     }
   }
 
+  /** Resolves calls whose results arrived and whose events the replica now holds. */
+  #settle(): void {
+    const seq = this.#options.store.getState().timeline?.lastSeq ?? 0;
+    for (const [id, pending] of this.#pending) {
+      if (pending.outcome !== undefined && (pending.waitFor ?? 0) <= seq) this.#finish(id, pending, pending.outcome);
+    }
+  }
+
+  #finish(id: number, pending: PendingCall, outcome: CallOutcome): void {
+    this.#pending.delete(id);
+    const state = this.#options.store.getState();
+    state.recordOutcome(outcome);
+    state.setPending(this.#pending.size);
+    pending.resolve(outcome);
+  }
+
+  /**
+   * Calls an ACL function on the agent. Resolves once the result is in and the replica holds every
+   * event the call caused, so the views already show its effect.
+   */
+  call(fn: string, args: Readonly<Record<string, unknown>>, process?: number): Promise<CallOutcome> {
+    const id = this.#nextId++;
+    const at = this.#options.environment.now();
+    if (this.#socket === undefined || !this.#welcomed) {
+      return Promise.resolve({ id, fn, ok: false, message: 'not connected to the agent', events: [], at });
+    }
+    return new Promise((resolve) => {
+      this.#pending.set(id, { fn, resolve });
+      this.#options.store.getState().setPending(this.#pending.size);
+      this.send({ type: 'call', id, fn, args: { ...args }, ...(process === undefined ? {} : { process }) });
+    });
+  }
+
+  /** Asks the agent for a fresh host (driver only). */
+  reset(options: { profile?: string; devices?: number; seed?: number } = {}): void {
+    this.send({ type: 'reset', ...options });
+  }
+
   /** The socket closed. Find out whether the token is at fault before retrying. */
   #lost(): void {
+    // Calls in flight are lost with the socket: answer them so no caller waits forever.
+    for (const [id, pending] of this.#pending) {
+      this.#finish(id, pending, {
+        id,
+        fn: pending.fn,
+        ok: false,
+        message: 'the connection to the agent was lost',
+        events: [],
+        at: this.#options.environment.now(),
+      });
+    }
     if (this.#welcomed) {
       this.#scheduleRetry();
       return;

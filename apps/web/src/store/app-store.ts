@@ -1,13 +1,28 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { type ActionsSlice, createActionsSlice } from './actions-slice.ts';
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice.ts';
+import { createReplicaSlice, type ReplicaSlice } from './replica-slice.ts';
+import { createSelectionSlice, type SelectionSlice } from './selection-slice.ts';
+import { createSessionSlice, type SessionSlice } from './session-slice.ts';
+import { createUiSlice, DEFAULT_PREFS, type UiPrefs, type UiSlice } from './ui-slice.ts';
 
 /** The whole client state: one store made of typed slices. */
-export type AppState = ConnectionSlice;
+export type AppState = ConnectionSlice & SessionSlice & ReplicaSlice & SelectionSlice & UiSlice & ActionsSlice;
 export type AppStore = StoreApi<AppState>;
 
+export interface StoreOptions {
+  readonly prefs?: UiPrefs;
+  readonly storage?: Pick<Storage, 'setItem'>;
+}
+
 /** A fresh store per app root (and per test). */
-export function createAppStore(): AppStore {
+export function createAppStore(options: StoreOptions = {}): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createConnectionSlice(...args),
+    ...createSessionSlice(...args),
+    ...createReplicaSlice(...args),
+    ...createSelectionSlice(...args),
+    ...createUiSlice(options.prefs ?? DEFAULT_PREFS, options.storage)(...args),
+    ...createActionsSlice(...args),
   }));
 }

@@ -1,0 +1,21 @@
+import { createContext, type ReactNode, useContext } from 'react';
+import type { CallOutcome } from '../store/actions-slice.ts';
+
+/** What components may ask of the agent connection (the client object itself stays outside React). */
+export interface AgentActions {
+  call(fn: string, args: Readonly<Record<string, unknown>>, process?: number): Promise<CallOutcome>;
+  reset(options?: { profile?: string; devices?: number; seed?: number }): void;
+  retry(): void;
+}
+
+const ClientContext = createContext<AgentActions | null>(null);
+
+export function ClientProvider({ actions, children }: { actions: AgentActions; children: ReactNode }) {
+  return <ClientContext.Provider value={actions}>{children}</ClientContext.Provider>;
+}
+
+export function useAgent(): AgentActions {
+  const actions = useContext(ClientContext);
+  if (actions === null) throw new Error('useAgent must be used inside <ClientProvider>');
+  return actions;
+}

@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
+import { Inspector } from '../components/inspector/Inspector.tsx';
+import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
+import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
+import { selectSession } from '../store/session-slice.ts';
+import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
+import { useAppStore } from '../store/useAppStore.ts';
+import { useShortcut } from './shortcuts.ts';
+import { VIEW_COMPONENTS } from './views.tsx';
+
+function ViewShortcut({ view, index }: { view: ViewId; index: number }) {
+  const setView = useAppStore((state) => state.setView);
+  useShortcut({ key: String(index + 1), label: `shell.help.keys.view${index + 1}`, group: 'shell.help.groups.views' }, () => setView(view));
+  return null;
+}
+
+/** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
+export function Explorer() {
+  const { t } = useTranslation();
+  const view = useAppStore(selectView);
+  const setView = useAppStore((state) => state.setView);
+  const session = useAppStore(selectSession);
+  const ready = useAppStore((state) => state.timeline !== undefined);
+  const View = VIEW_COMPONENTS[view];
+  return (
+    <div className="explorer" data-ready={ready}>
+      {VIEWS.map((id, index) => (
+        <ViewShortcut key={id} view={id} index={index} />
+      ))}
+      <aside className="column left">
+        <DeviceOverview />
+        <ActionsPanel />
+      </aside>
+      <section className="column center">
+        <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
+          {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
+          {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
+        </p>
+        <div className="view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
+          {VIEWS.map((id, index) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={view === id}
+              onClick={() => setView(id)}
+              data-testid={`tab-${id}`}
+              title={`${t(`shell.views.${id}`)} (${index + 1})`}
+            >
+              {t(`shell.views.${id}`)}
+            </button>
+          ))}
+        </div>
+        <div className="view-body" role="tabpanel">
+          {ready ? <View /> : <p className="muted">{t('shell.loading')}</p>}
+        </div>
+      </section>
+      <aside className="column right">
+        <Inspector />
+      </aside>
+      <footer className="time-bar">
+        <TimeTravelBar />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { useEffect, useRef } from 'react';
+
+/** A keyboard shortcut: the key as KeyboardEvent.key ("?", "ArrowLeft", "g"), with modifiers. */
+export interface Shortcut {
+  readonly key: string;
+  readonly shift?: boolean;
+  /** i18n key of a one-line description for the help overlay. */
+  readonly label: string;
+  /** Group heading key in the help overlay. */
+  readonly group: string;
+}
+
+type Listener = () => void;
+
+/** Every shortcut currently mounted; the help overlay lists exactly these. */
+class ShortcutRegistry {
+  readonly #entries = new Map<symbol, { shortcut: Shortcut; run: () => void }>();
+  readonly #listeners = new Set<Listener>();
+  /** The list as one array that changes only when the registry does (for useSyncExternalStore). */
+  #snapshot: readonly Shortcut[] = [];
+
+  add(shortcut: Shortcut, run: () => void): () => void {
+    const id = Symbol(shortcut.key);
+    this.#entries.set(id, { shortcut, run });
+    this.#notify();
+    return () => {
+      this.#entries.delete(id);
+      this.#notify();
+    };
+  }
+
+  list(): readonly Shortcut[] {
+    return this.#snapshot;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #notify(): void {
+    this.#snapshot = [...this.#entries.values()].map((entry) => entry.shortcut);
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** Runs the shortcut matching a key press; true when one ran. */
+  dispatch(event: KeyboardEvent): boolean {
+    for (const { shortcut, run } of [...this.#entries.values()].reverse()) {
+      if (shortcut.key !== event.key) continue;
+      if (shortcut.shift !== undefined && shortcut.shift !== event.shiftKey) continue;
+      run();
+      return true;
+    }
+    return false;
+  }
+}
+
+export const shortcuts = new ShortcutRegistry();
+
+/** Typing in a field never triggers shortcuts. */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.cm-editor') !== null;
+}
+
+/** Installs the one global key handler. */
+export function installShortcutHandler(target: Window): () => void {
+  const handler = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event.target)) return;
+    if (shortcuts.dispatch(event)) event.preventDefault();
+  };
+  target.addEventListener('keydown', handler);
+  return () => target.removeEventListener('keydown', handler);
+}
+
+/** Registers a shortcut while the calling component is mounted. */
+export function useShortcut(shortcut: Shortcut, run: () => void, enabled = true): void {
+  const latest = useRef(run);
+  latest.current = run;
+  const { key, shift, label, group } = shortcut;
+  useEffect(() => {
+    if (!enabled) return undefined;
+    return shortcuts.add({ key, label, group, ...(shift === undefined ? {} : { shift }) }, () => latest.current());
+  }, [key, shift, label, group, enabled]);
+}

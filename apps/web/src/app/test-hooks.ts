@@ -1,0 +1,42 @@
+import type { AppStore } from '../store/app-store.ts';
+import type { AgentActions } from './ClientContext.tsx';
+
+/**
+ * What browser tests (and curious developers) can reach from the console: the store and the agent
+ * actions. Tests wait on meaning through these (`idle()`), never on sleeps.
+ */
+export interface PageLensHooks {
+  readonly store: AppStore;
+  readonly agent: AgentActions;
+  /** Resolves when no call is pending and the replica holds the live state. */
+  idle(): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    __pagelens?: PageLensHooks;
+  }
+}
+
+export function installTestHooks(target: Window, store: AppStore, agent: AgentActions): void {
+  target.__pagelens = {
+    store,
+    agent,
+    idle: () =>
+      new Promise((resolve) => {
+        const check = (): boolean => {
+          const state = store.getState();
+          return state.pending === 0 && state.timeline !== undefined;
+        };
+        if (check()) {
+          resolve();
+          return;
+        }
+        const unsubscribe = store.subscribe(() => {
+          if (!check()) return;
+          unsubscribe();
+          resolve();
+        });
+      }),
+  };
+}

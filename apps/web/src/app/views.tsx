@@ -1,0 +1,18 @@
+import type { ComponentType } from 'react';
+import { AddressSpaceView } from '../components/address-space/AddressSpaceView.tsx';
+import { HostCopiesView } from '../components/host-copies/HostCopiesView.tsx';
+import { OperationLogView } from '../components/log/OperationLogView.tsx';
+import { PageMapView } from '../components/page-map/PageMapView.tsx';
+import { PlaygroundView } from '../components/playground/PlaygroundView.tsx';
+import { TlbView } from '../components/tlb/TlbView.tsx';
+import type { ViewId } from '../store/ui-slice.ts';
+
+/** The center views, in tab order (keys 1–6). */
+export const VIEW_COMPONENTS: Readonly<Record<ViewId, ComponentType>> = {
+  pages: PageMapView,
+  address: AddressSpaceView,
+  tlb: TlbView,
+  host: HostCopiesView,
+  log: OperationLogView,
+  playground: PlaygroundView,
+};

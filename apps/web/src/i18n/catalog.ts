@@ -1,0 +1,32 @@
+import { actions } from './messages/actions.ts';
+import { addressSpace } from './messages/addressSpace.ts';
+import { common } from './messages/common.ts';
+import { hostCopies } from './messages/hostCopies.ts';
+import { inspector } from './messages/inspector.ts';
+import { log } from './messages/log.ts';
+import { overview } from './messages/overview.ts';
+import { pageMap } from './messages/pageMap.ts';
+import { playground } from './messages/playground.ts';
+import { shell } from './messages/shell.ts';
+import { timeTravel } from './messages/timeTravel.ts';
+import { tlb } from './messages/tlb.ts';
+import { REASON_TEMPLATES_EN_COPY, REASON_TEMPLATES_ZH } from './reasons.ts';
+
+/**
+ * Every feature's messages, each under its own namespace key: `t('pageMap.legend.free')`.
+ * Features own their message files; this list is the only place that names them all.
+ */
+const FEATURES = { actions, addressSpace, common, hostCopies, inspector, log, overview, pageMap, playground, shell, timeTravel, tlb };
+
+/** Reason codes live under "reasons": `t('reasons.huge-first-large', reason.values)`. */
+function pick(language: 'en' | 'zh'): Record<string, object> {
+  const features: Record<string, object> = Object.fromEntries(
+    Object.entries(FEATURES).map(([name, messages]) => [name, messages[language]]),
+  );
+  return { ...features, reasons: language === 'en' ? REASON_TEMPLATES_EN_COPY : REASON_TEMPLATES_ZH };
+}
+
+export const RESOURCES = {
+  en: { translation: pick('en') },
+  zh: { translation: pick('zh') },
+};

@@ -1,0 +1,97 @@
+import { defineMessages } from '../define.ts';
+
+/** Strings used across the app shell: name, connection, host, roles, provenance. */
+export const common = defineMessages(
+  {
+    app: {
+      name: 'PageLens',
+      tagline: 'See what the Ascend runtime does with device memory',
+    },
+    language: {
+      label: 'Language',
+      en: 'English',
+      zh: '中文',
+    },
+    connection: {
+      connecting: 'Connecting to the agent… (attempt {{attempt}})',
+      connected: 'Connected',
+      connectedDetail: '{{backend}} backend · protocol {{protocol}} · {{role}}',
+      noToken: 'No access token',
+      noTokenHelp:
+        'Open the URL the agent printed when it started; it ends in ?token=…. Start an agent with "npm start" if none is running.',
+      unauthorized: 'Not authorised',
+      unauthorizedHelp:
+        'The agent refused this page’s token. The agent makes a new token at every start: open the URL it printed most recently.',
+      unreachable: 'Agent unreachable',
+      unreachableHelp: 'Retrying in {{seconds}} s (attempt {{attempt}}). Is the agent still running?',
+      incompatible: 'Incompatible agent',
+      incompatibleHelp: 'Reload the page that the agent serves, so the page and the agent come from the same release.',
+      retryNow: 'Retry now',
+    },
+    host: {
+      title: 'Agent',
+      hostname: 'Host',
+      kernel: 'Kernel',
+      pageSize: 'Host page size',
+      data: 'Data',
+    },
+    backend: {
+      sim: 'simulator',
+      acl: 'ACL runtime',
+    },
+    role: {
+      driver: 'driver',
+      viewer: 'viewer',
+    },
+    provenance: {
+      simulated: 'simulated',
+      observed: 'observed',
+      modeled: 'modeled',
+    },
+  },
+  {
+    app: {
+      name: 'PageLens',
+      tagline: '看清昇腾运行时如何使用 Device 内存',
+    },
+    language: {
+      label: '语言',
+      en: 'English',
+      zh: '中文',
+    },
+    connection: {
+      connecting: '正在连接 Agent…（第 {{attempt}} 次尝试）',
+      connected: '已连接',
+      connectedDetail: '{{backend}}后端 · 协议 {{protocol}} · {{role}}',
+      noToken: '缺少访问令牌',
+      noTokenHelp: '请打开 Agent 启动时打印的 URL（以 ?token=… 结尾）。如果没有运行中的 Agent，请先执行 "npm start"。',
+      unauthorized: '未授权',
+      unauthorizedHelp: 'Agent 拒绝了此页面的令牌。Agent 每次启动都会生成新令牌：请打开它最近一次打印的 URL。',
+      unreachable: '无法连接 Agent',
+      unreachableHelp: '{{seconds}} 秒后重试（第 {{attempt}} 次）。Agent 是否仍在运行？',
+      incompatible: 'Agent 版本不兼容',
+      incompatibleHelp: '请重新加载由 Agent 提供的页面，使页面与 Agent 来自同一版本。',
+      retryNow: '立即重试',
+    },
+    host: {
+      title: 'Agent',
+      hostname: '主机',
+      kernel: '内核',
+      pageSize: 'Host 页大小',
+      data: '数据',
+    },
+    backend: {
+      sim: '模拟器',
+      acl: 'ACL 运行时',
+    },
+    role: {
+      driver: '驱动者',
+      viewer: '观察者',
+    },
+    provenance: {
+      simulated: '模拟',
+      observed: '实测',
+      modeled: '建模',
+    },
+  },
+);

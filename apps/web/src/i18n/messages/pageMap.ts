@@ -1,0 +1,3 @@
+import { defineMessages } from '../define.ts';
+
+export const pageMap = defineMessages({}, {});

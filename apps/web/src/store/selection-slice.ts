@@ -1,0 +1,27 @@
+import type { StateCreator } from 'zustand';
+
+/** Something a user can select: it is highlighted in every view and the inspector tells its story. */
+export type ObjectKind = 'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'copy' | 'call' | 'frame';
+
+export interface ObjectRef {
+  readonly kind: ObjectKind;
+  /** Object id, or for a call its seq, or for a frame its index. */
+  readonly id: number;
+  readonly device?: number;
+}
+
+export interface SelectionSlice {
+  selection: ObjectRef | undefined;
+  select(ref: ObjectRef | undefined): void;
+}
+
+export const createSelectionSlice: StateCreator<SelectionSlice, [], [], SelectionSlice> = (set) => ({
+  selection: undefined,
+  select: (selection) => set({ selection }),
+});
+
+export const selectSelection = (state: SelectionSlice): ObjectRef | undefined => state.selection;
+
+export function sameRef(a: ObjectRef | undefined, b: ObjectRef | undefined): boolean {
+  return a !== undefined && b !== undefined && a.kind === b.kind && a.id === b.id;
+}

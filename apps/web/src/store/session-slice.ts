@@ -1,0 +1,52 @@
+import type { DeviceInfo, HostInfo, Notice, Role } from '@pagelens/core';
+import type { StateCreator } from 'zustand';
+
+/** What the agent said about itself and this client in its welcome. */
+export interface Session {
+  readonly sessionId: string;
+  readonly role: Role;
+  readonly backend: string;
+  readonly host: HostInfo;
+  readonly devices: readonly DeviceInfo[];
+  readonly functions: ReadonlySet<string>;
+  readonly limits: {
+    readonly deviceBytes: number;
+    readonly pinnedHostBytes: number;
+    readonly liveObjects: number;
+    readonly callsPerSecond: number;
+  };
+  readonly resumeToken?: string;
+}
+
+export interface Presence {
+  readonly driver: boolean;
+  readonly driverWaiting: boolean;
+  readonly viewers: number;
+}
+
+export interface SessionSlice {
+  session: Session | undefined;
+  presence: Presence | undefined;
+  notices: readonly (Notice & { readonly at: number })[];
+  setSession(session: Session | undefined): void;
+  setPresence(presence: Presence): void;
+  pushNotice(notice: Notice, at: number): void;
+  dismissNotice(at: number): void;
+}
+
+const MAX_NOTICES = 5;
+
+export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice> = (set) => ({
+  session: undefined,
+  presence: undefined,
+  notices: [],
+  setSession: (session) => set({ session }),
+  setPresence: (presence) => set({ presence }),
+  pushNotice: (notice, at) => set((state) => ({ notices: [...state.notices, { ...notice, at }].slice(-MAX_NOTICES) })),
+  dismissNotice: (at) => set((state) => ({ notices: state.notices.filter((n) => n.at !== at) })),
+});
+
+export const selectSession = (state: SessionSlice): Session | undefined => state.session;
+export const selectPresence = (state: SessionSlice): Presence | undefined => state.presence;
+export const selectNotices = (state: SessionSlice) => state.notices;
+export const selectIsDriver = (state: SessionSlice): boolean => state.session?.role === 'driver';
