@@ -6,7 +6,6 @@ const executablePath = findChromium();
 export default defineConfig({
   testDir: './specs',
   outputDir: './test-results',
-  globalSetup: './support/global-setup.ts',
   fullyParallel: false,
   workers: 1,
   forbidOnly: process.env.CI !== undefined,

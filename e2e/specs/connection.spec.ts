@@ -1,28 +1,46 @@
-import { expect, test } from '@playwright/test';
-import { agentUrl, snap } from '../support/fixtures.ts';
+import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
 
-test('opening the printed URL shows the connected state', async ({ page }) => {
-  const { url } = agentUrl();
-  await page.goto(url);
+test('opening the printed URL shows the connected state', async ({ page, agent }) => {
+  await openExplorer(page, agent);
   const badge = page.getByTestId('connection');
   await expect(badge).toHaveAttribute('data-state', 'connected');
   await expect(badge).toContainText('simulator');
   await expect(badge).toContainText('protocol 1');
+  await expect(page.getByTestId('provenance-banner')).toContainText('Simulated host');
   await snap(page, 'connection-connected');
 });
 
-test('a wrong token shows the not-authorised state with what to do', async ({ page }) => {
-  const { origin } = agentUrl();
-  await page.goto(`${origin}/?token=not-the-token`);
+test('a wrong token shows the not-authorised state with what to do', async ({ page, agent }) => {
+  await page.goto(`${agent.origin}/?token=not-the-token`);
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'unauthorized');
   await expect(page.getByRole('alert')).toContainText('open the URL it printed most recently');
   await snap(page, 'connection-unauthorized');
 });
 
-test('a page without a token explains where to get one', async ({ page }) => {
-  const { origin } = agentUrl();
-  await page.goto(`${origin}/`);
+test('a page without a token explains where to get one', async ({ page, agent }) => {
+  await page.goto(`${agent.origin}/`);
   await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'no-token');
   await expect(page.getByRole('alert')).toContainText('?token=');
   await snap(page, 'connection-no-token');
+});
+
+test('the help overlay lists the shortcuts and closes with Escape', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await page.keyboard.press('?');
+  const help = page.getByTestId('help-overlay');
+  await expect(help).toBeVisible();
+  await expect(help).toContainText('Switch GiB / GB');
+  await snap(page, 'help-overlay');
+  await page.keyboard.press('Escape');
+  await expect(help).toBeHidden();
+});
+
+test('the language switch is remembered: 中文 after a reload', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await page.getByTestId('language').selectOption('zh');
+  await expect(page.getByTestId('tab-pages')).toHaveText('页面图');
+  await page.reload();
+  await expect(page.getByTestId('tab-pages')).toHaveText('页面图');
+  await expect(page.getByTestId('connection')).toContainText('已连接');
+  await snap(page, 'language-zh');
 });

@@ -13,7 +13,18 @@ export interface RunningAgent {
 
 /** Starts the real `pagelens` CLI on a free port and resolves with the URL it prints. */
 export function startAgent(extraArgs: readonly string[] = [], env: NodeJS.ProcessEnv = {}): Promise<RunningAgent> {
-  const child = spawn(process.execPath, ['apps/agent/bin/pagelens.mjs', '--port', '0', '--quiet', ...extraArgs], {
+  // Parallel work (several people building at once) may point the agent at its own build with PAGELENS_WEB_DIR.
+  const webDir = process.env.PAGELENS_WEB_DIR;
+  const args = [
+    'apps/agent/bin/pagelens.mjs',
+    '--port',
+    '0',
+    '--quiet',
+    '--no-journal',
+    ...(webDir === undefined ? [] : ['--web-dir', webDir]),
+    ...extraArgs,
+  ];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,20 +1,67 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { REPO_ROOT } from './agent-process.ts';
+import { test as base, expect, type Page } from '@playwright/test';
+import { REPO_ROOT, type RunningAgent, startAgent } from './agent-process.ts';
 
 export const ARTIFACTS = join(REPO_ROOT, 'e2e', '.artifacts');
-
-export function agentUrl(): { url: string; origin: string; token: string } {
-  const url = process.env.PAGELENS_E2E_URL;
-  const origin = process.env.PAGELENS_E2E_ORIGIN;
-  const token = process.env.PAGELENS_E2E_TOKEN;
-  if (url === undefined || origin === undefined || token === undefined) throw new Error('the e2e global setup did not start an agent');
-  return { url, origin, token };
-}
 
 /** Saves a full-page screenshot under e2e/.artifacts/ for a person to look at. */
 export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+export interface AgentOptions {
+  /** Extra `pagelens` flags for this test's agent, e.g. ['--profile', 'Ascend310P3', '--devices', '2']. */
+  readonly agentArgs: readonly string[];
+}
+
+/**
+ * Every test gets its own agent (a real `pagelens` process on a free port), so sessions and
+ * state never leak between tests. `--resume-grace 0` makes a closed driver page release its
+ * session at once.
+ */
+export const test = base.extend<AgentOptions & { agent: RunningAgent }>({
+  agentArgs: [[], { option: true }],
+  agent: async ({ agentArgs }, use) => {
+    const agent = await startAgent(['--resume-grace', '0', '--max-calls-per-sec', '0', ...agentArgs]);
+    await use(agent);
+    await agent.stop();
+  },
+});
+
+export { expect };
+
+/** Opens the explorer as the agent printed it and waits until the first snapshot is shown. */
+export async function openExplorer(page: Page, agent: RunningAgent, role: 'driver' | 'viewer' = 'driver'): Promise<void> {
+  await page.goto(role === 'viewer' ? `${agent.url}&role=viewer` : agent.url);
+  await expect(page.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  await expect(page.locator('.explorer')).toHaveAttribute('data-ready', 'true');
+}
+
+/** Waits until no call is pending and the replica is current (the app's own idle hook). */
+export async function idle(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.__pagelens?.idle().then(() => true));
+}
+
+/** Calls an ACL function through the page's agent connection (for setting up a scene quickly). */
+export async function callAcl(
+  page: Page,
+  fn: string,
+  args: Record<string, unknown>,
+): Promise<{ ok: boolean; ret?: number; out?: Record<string, unknown>; message?: string }> {
+  return page.evaluate(
+    async ([name, values]) => {
+      const hooks = window.__pagelens;
+      if (hooks === undefined) throw new Error('PageLens test hooks are missing');
+      const outcome = await hooks.agent.call(name, values);
+      return {
+        ok: outcome.ok,
+        ...(outcome.ret === undefined ? {} : { ret: outcome.ret }),
+        ...(outcome.out === undefined ? {} : { out: { ...outcome.out } }),
+        ...(outcome.message === undefined ? {} : { message: outcome.message }),
+      };
+    },
+    [fn, args] as const,
+  );
 }
