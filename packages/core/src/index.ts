@@ -93,7 +93,7 @@ export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/m
 export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
 export type { CallEvent, EventKind, Fallback, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
-export { FRAMES_PER_GIANT, FrameKind, type FrameTable } from './model/frames.ts';
+export { FRAMES_PER_GIANT, FrameKind, type FrameTable, pageOwner } from './model/frames.ts';
 export { HUGE_FIRST_THRESHOLD, type MallocFn, paddedSize, pageBytes, planMalloc } from './model/malloc-policy.ts';
 export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';
 export { type DevicePools, devicePools, usedBytes } from './model/pools.ts';
