@@ -4,12 +4,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { agentSuite } from './suites/agent.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
 import type { BenchResult, BenchSuite } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite];
+const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite];
 
 function format(value: number): string {
   if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
