@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { PeerHandler, PeerSocket } from '../session/peer-socket.ts';
@@ -52,9 +52,27 @@ function remoteOf(request: IncomingMessage): string {
   return `${remoteAddress ?? '?'}:${remotePort ?? '?'}`;
 }
 
+/**
+ * Adapts a `ws` socket to the session's PeerSocket. Messages sent in one turn of the event loop
+ * leave in one write: the TCP socket is corked on the first send and uncorked once the turn ends
+ * (a write system call per result would otherwise dominate the agent's time under load).
+ */
 function adapt(ws: WebSocket): PeerSocket {
+  const raw: unknown = Reflect.get(ws, '_socket');
+  const tcp = raw instanceof Socket ? raw : undefined;
+  let corked = false;
   return {
-    send: (text) => ws.send(text),
+    send: (text) => {
+      if (tcp !== undefined && !corked) {
+        corked = true;
+        tcp.cork();
+        setImmediate(() => {
+          corked = false;
+          tcp.uncork();
+        });
+      }
+      ws.send(text);
+    },
     close: (code, reason) => ws.close(code, reason),
     bufferedAmount: () => ws.bufferedAmount,
   };

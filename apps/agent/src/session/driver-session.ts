@@ -50,9 +50,12 @@ export class DriverSession {
     this.rate = new RateLimiter(callsPerSecond, now);
   }
 
-  pids(): Set<number> {
-    return new Set(this.#processes.flatMap((p) => (p === undefined ? [] : [p.pid])));
+  /** The pids of the session's processes (cached: asked on every call for the quota check). */
+  pids(): ReadonlySet<number> {
+    return this.#pids;
   }
+
+  #pids: ReadonlySet<number> = new Set();
 
   /** The session's process `index`, opened on first use. */
   process(index: number, backend: Backend, journal: JournalSink): BackendProcess {
@@ -61,6 +64,7 @@ export class DriverSession {
     const name = index === 0 ? `session ${this.id}` : `session ${this.id} #${index}`;
     const opened = backend.openProcess(name);
     this.#processes[index] = opened;
+    this.#pids = new Set([...this.#pids, opened.pid]);
     journal.write({ type: 'process', session: this.id, process: index, pid: opened.pid, name });
     return opened;
   }
@@ -81,6 +85,7 @@ export class DriverSession {
   /** Forgets the processes (after a backend reset replaced the host they lived on). */
   dropProcesses(): void {
     this.#processes = [];
+    this.#pids = new Set();
   }
 
   /** Every call that releases what the session holds, process by process, in RULES.md order. */
