@@ -2,6 +2,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CommanderError } from 'commander';
+import type { AclBackendOptions } from './backends/acl/acl-backend.ts';
+import { aclBackendFactory } from './backends/acl/factory.ts';
 import { BackendRegistry } from './backends/backend.ts';
 import { simBackendFactory } from './backends/sim/sim-backend.ts';
 import { buildProgram } from './cli/program.ts';
@@ -11,18 +13,33 @@ import { replayJournal } from './journal/replay.ts';
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const DEFAULT_JOURNAL_DIR = join(homedir(), '.pagelens', 'journal');
 
-export function createRegistry(): BackendRegistry {
-  return new BackendRegistry().register(simBackendFactory);
+/** The backends by name; the acl backend is built with the command line's ACL options. */
+export function createRegistry(acl: AclBackendOptions = { allowMutations: false, sampleMs: 1000, env: process.env }): BackendRegistry {
+  return new BackendRegistry().register(simBackendFactory).register(aclBackendFactory(acl));
 }
 
 /** Runs the `pagelens` command line and returns the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  const registry = createRegistry();
   const program = buildProgram(
     { webDir: DEFAULT_WEB_DIR, journalDir: DEFAULT_JOURNAL_DIR },
     {
-      serve: (options) => serve(options, registry),
+      serve: (options) =>
+        serve(
+          options,
+          createRegistry({
+            ...(options.aclLib === undefined ? {} : { aclLib: options.aclLib }),
+            allowMutations: options.allowMutations,
+            sampleMs: options.sampleMs,
+            env: process.env,
+          }),
+        ),
+      doctor: async (options) =>
+        (await import('./backends/acl/doctor.ts')).runDoctor({
+          ...(options.aclLib === undefined ? {} : { aclLib: options.aclLib }),
+          env: process.env,
+          out: (line) => process.stdout.write(`${line}\n`),
+        }),
       replay: (file, options) => replayJournal(file, { quiet: options.quiet, out: (line) => process.stdout.write(`${line}\n`) }),
     },
     (code) => {

@@ -27,6 +27,7 @@ export {
   ACL_ERROR_API_NOT_SUPPORT,
   ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
   ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
+  ACL_ERROR_INTERNAL_ERROR,
   ACL_ERROR_INVALID_PARAM,
   ACL_ERROR_REPEAT_INITIALIZE,
   ACL_ERROR_RT_CONTEXT_NULL,
@@ -34,6 +35,7 @@ export {
   ACL_ERROR_RT_INVALID_DEVICEID,
   ACL_ERROR_RT_INVALID_HANDLE,
   ACL_ERROR_RT_MEMORY_ALLOCATION,
+  ACL_ERROR_RT_NO_PERMISSION,
   ACL_ERRORS,
   ACL_SUCCESS,
   errorCode,
@@ -92,7 +94,21 @@ export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from
 export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/marks.ts';
 export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
-export type { CallEvent, EventKind, Fallback, MemoryEvent, PageClass, Provenance, Reason } from './model/events.ts';
+export type {
+  CallEvent,
+  CopyMode,
+  CopyPath,
+  EventBody,
+  EventKind,
+  Fallback,
+  HostMemoryKind,
+  MemoryEvent,
+  PageClass,
+  PoolFigures,
+  PoolSampleEvent,
+  Provenance,
+  Reason,
+} from './model/events.ts';
 export { FRAMES_PER_GIANT, FrameKind, type FrameTable, pageOwner } from './model/frames.ts';
 export { HUGE_FIRST_THRESHOLD, type MallocFn, paddedSize, pageBytes, planMalloc } from './model/malloc-policy.ts';
 export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';

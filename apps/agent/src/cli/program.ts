@@ -25,6 +25,14 @@ export interface ServeOptions {
   readonly maxPinnedBytes: number;
   readonly maxObjects: number;
   readonly maxCallsPerSec: number;
+  /** --acl-lib: the ACL library (file or directory) for --backend acl. */
+  readonly aclLib: string | undefined;
+  readonly allowMutations: boolean;
+  readonly sampleMs: number;
+}
+
+export interface DoctorOptions {
+  readonly aclLib: string | undefined;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -66,6 +74,7 @@ function collect<T>(parse: (value: string) => T) {
 export interface Actions {
   serve(options: ServeOptions): Promise<void>;
   replay(file: string, options: { quiet: boolean }): Promise<number>;
+  doctor(options: DoctorOptions): Promise<number>;
 }
 
 /** The `pagelens` command line. Every flag states its default in --help. */
@@ -141,6 +150,22 @@ export function buildProgram(
         .argParser(integer('--max-calls-per-sec', 0, 10_000_000))
         .default(DEFAULT_LIMITS.callsPerSecond),
     )
+    .addOption(
+      new Option(
+        '--acl-lib <path>',
+        'ACL library for --backend acl: libascendcl.so / libacl_rt.so or a directory holding one (tried before $ASCEND_HOME_PATH/lib64 and the usual CANN paths)',
+      ),
+    )
+    .addOption(
+      new Option('--allow-mutations', 'with --backend acl: allow calls that allocate, free, copy or map (refused otherwise)').default(
+        false,
+      ),
+    )
+    .addOption(
+      new Option('--sample-ms <n>', "with --backend acl: how often to read every device's page pools (0 = never)")
+        .argParser(integer('--sample-ms', 0, 3_600_000))
+        .default(1000),
+    )
     .addOption(new Option('--web-dir <dir>', 'directory of the built web app').default(defaults.webDir, 'apps/web/dist'))
     .addOption(new Option('--open', 'open the URL in the default browser').default(false))
     .addOption(new Option('--quiet', 'print only the URL and warnings').default(false))
@@ -155,6 +180,15 @@ export function buildProgram(
     .option('--quiet', 'print only the verdict', false)
     .action(async (file: string, options: { quiet: boolean }) => {
       setExitCode(await actions.replay(file, options));
+    });
+  program
+    .command('doctor')
+    .description('check whether --backend acl can run here (library, symbols, version, SoC, devices, pools, kernel) and say what to fix')
+    .option('--acl-lib <path>', 'the ACL library (file or directory) to check instead of searching for it')
+    .action(async (options: DoctorOptions, command: Command) => {
+      // --acl-lib may also have been given before the subcommand name.
+      const parent = command.parent?.opts<{ aclLib?: string }>().aclLib;
+      setExitCode(await actions.doctor({ aclLib: options.aclLib ?? parent }));
     });
   return program;
 }

@@ -33,6 +33,9 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
     devices: options.devices,
     seed: options.seed,
   });
+  if (backend.name === 'acl' && (options.profile !== undefined || options.devices !== 1)) {
+    log.warn('--profile and --devices describe a simulated host; the acl backend uses the real devices and ignores them');
+  }
   const token = options.token ?? newToken();
   if (!LOOPBACK.has(options.host)) {
     log.warn(
@@ -65,8 +68,12 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
   });
 
   const url = `http://${urlHost(options.host)}:${server.port}/?token=${token}`;
-  const where = backend.name === 'sim' ? `the simulator (${backend.config().profile} × ${backend.config().devices})` : 'the ACL runtime';
+  const where =
+    backend.name === 'sim'
+      ? `the simulator (${backend.config().profile} × ${backend.config().devices})`
+      : `the ACL runtime (${backend.config().devices} device${backend.config().devices === 1 ? '' : 's'})`;
   process.stdout.write(`PageLens is running on ${where}.\nOpen: ${url}\n`);
+  if (backend.name !== 'sim' && backend.host.note !== undefined) log.warn(backend.host.note);
   if (journal.path !== undefined) log.info(`journal: ${journal.path}`);
   if (options.open) openInBrowser(url);
 

@@ -1,0 +1,87 @@
+import {
+  type DeviceProfile,
+  type EventBody,
+  type Hex,
+  type HostBuffer,
+  type HostState,
+  isHex,
+  type Mapping,
+  type PhysicalHandle,
+  type ProcessState,
+  type Stream,
+} from '@pagelens/core';
+import type { PoolReading } from './observe.ts';
+import type { ObservedHost } from './observed-host.ts';
+import { exactAddress } from './pointers.ts';
+
+/** What the device told the backend around one call, beyond the call's own answer. */
+export interface Observation {
+  readonly before?: PoolReading;
+  readonly after?: PoolReading;
+  /** aclrtPointerGetAttributes(result).pageSize. */
+  readonly pointerPageSize?: number;
+  /** aclrtHostGetDevicePointer, asked after a MAPPED registration. */
+  readonly devicePointer?: Hex;
+}
+
+/**
+ * Everything an effect may read or do: the replica state, the calling process, the time around
+ * the C call, and `notes` for the caller. Effects change state only through `emit`, and only
+ * after the runtime said the call succeeded: they record what happened, they decide nothing.
+ */
+export interface EffectContext {
+  readonly host: ObservedHost;
+  readonly state: HostState;
+  readonly pid: number;
+  readonly process: ProcessState;
+  readonly notes: string[];
+  /** Backend wall-clock ns just before and just after the C call. */
+  readonly t0: number;
+  readonly t1: number;
+  readonly observation: Observation;
+  profileOf(device: number): DeviceProfile;
+  emit(body: EventBody, modeled?: boolean): void;
+}
+
+export function emitter(host: ObservedHost): EffectContext['emit'] {
+  return (body, modeled = false) => {
+    host.emit(body, modeled ? 'modeled' : 'observed');
+  };
+}
+
+/** An input or output address as an event number; pointers past 2^53 never get this far (the runner refuses them). */
+export function address(context: EffectContext, hex: unknown, what: string): number | undefined {
+  if (!isHex(hex)) return undefined;
+  const value = exactAddress(hex);
+  if (value === undefined) context.notes.push(`${what} ${hex} is 2^53 or more; PageLens recorded no state change for it`);
+  return value;
+}
+
+/** The live host buffer of the process that holds [at, at + size). */
+export function hostBufferAt(context: EffectContext, at: number, size = 1): HostBuffer | undefined {
+  for (const id of context.process.hostByAddr.values()) {
+    const buffer = context.state.hostBuffers.get(id);
+    if (buffer !== undefined && buffer.addr <= at && at + size <= buffer.addr + buffer.size) return buffer;
+  }
+  return undefined;
+}
+
+export function streamOf(context: EffectContext, handle: number): Stream | undefined {
+  const id = handle === 0 ? context.process.defaultStreams.get(context.process.currentDevice) : context.process.streamByHandle.get(handle);
+  return id === undefined ? undefined : context.state.streams.get(id);
+}
+
+export function handleOf(context: EffectContext, value: number): PhysicalHandle | undefined {
+  const id = context.process.handleByValue.get(value);
+  return id === undefined ? undefined : context.state.handles.get(id);
+}
+
+export function mappingAt(context: EffectContext, at: number): Mapping | undefined {
+  const id = context.process.mappingByAddr.get(at);
+  return id === undefined ? undefined : context.state.mappings.get(id);
+}
+
+export function numberArg(args: Readonly<Record<string, unknown>>, name: string): number {
+  const value = args[name];
+  return typeof value === 'number' ? value : 0;
+}

@@ -1,0 +1,206 @@
+import {
+  type CopyMode,
+  type CopyPath,
+  type HostMemoryKind,
+  type MallocFn,
+  MEM_POLICY_MASK,
+  paddedSize,
+  planMalloc,
+  type Reason,
+} from '@pagelens/core';
+import { type EffectContext, hostBufferAt } from './effects-context.ts';
+import { attribute } from './observe.ts';
+
+/*
+ * State changes of device memory, host memory and copies, recorded after the runtime succeeded.
+ * Allocations carry no frame placement (`runs: []`): ACL never says which physical frames back a
+ * pointer, and PageLens does not invent them (see README.md, "Observed and modeled").
+ */
+
+/** DM-2 … DM-12 as observed: the page class comes from the device when it says, from RULES.md otherwise. */
+export function recordAlloc(context: EffectContext, fn: MallocFn, size: number, policy: number, addr: number): readonly Reason[] {
+  const device = context.process.currentDevice;
+  const profile = context.profileOf(device);
+  const padded = paddedSize(fn, size, policy & MEM_POLICY_MASK, profile.padding);
+  const plan = planMalloc(fn, size, policy, profile, false);
+  if (!plan.ok) context.notes.push(`the runtime accepted what PageLens's rules would refuse (${plan.message}); recorded as observed`);
+  const attribution = attribute({
+    padded,
+    expected: plan.ok ? plan.pageClass : 'normal',
+    ...(plan.ok && plan.fallback !== undefined ? { expectedFallback: plan.fallback } : {}),
+    ...context.observation,
+    profile,
+  });
+  const { pageClass, pageSize, pages, fallback, evidence } = attribution;
+  context.emit(
+    {
+      kind: 'alloc',
+      pid: context.pid,
+      device,
+      id: context.host.newId(),
+      fn,
+      addr,
+      size,
+      padded,
+      policy,
+      p2p: plan.ok && plan.p2p,
+      pageClass,
+      pageSize,
+      pages,
+      runs: [],
+      ...(fallback === undefined ? {} : { fallback }),
+    },
+    evidence === 'rules',
+  );
+  return attribution.reasons;
+}
+
+export function recordFree(context: EffectContext, addr: number): void {
+  const id = context.process.allocByAddr.get(addr);
+  if (id === undefined) context.notes.push(`0x${addr.toString(16)} was not allocated through PageLens; nothing recorded`);
+  else context.emit({ kind: 'free', id });
+}
+
+export function recordHostAlloc(
+  context: EffectContext,
+  fn: string,
+  addr: number,
+  size: number,
+  memory: HostMemoryKind,
+  vaFlag: boolean,
+): void {
+  context.emit({ kind: 'hostAlloc', pid: context.pid, id: context.host.newId(), fn, addr, size, memory, vaFlag });
+}
+
+export function recordHostFree(context: EffectContext, addr: number): void {
+  const id = context.process.hostByAddr.get(addr);
+  const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
+  if (buffer === undefined) {
+    context.notes.push(`0x${addr.toString(16)} was not allocated through PageLens; nothing recorded`);
+    return;
+  }
+  if (buffer.registration !== undefined) {
+    // Freeing registered memory: the runtime does not say what becomes of the registration (modeled: it goes).
+    context.emit({ kind: 'hostUnregister', id: buffer.id }, true);
+    context.notes.push(`0x${addr.toString(16)} was still registered; call aclrtHostUnregister before freeing it (HM-5)`);
+  }
+  context.emit({ kind: 'hostFree', id: buffer.id });
+}
+
+export interface Registration {
+  readonly fn: string;
+  readonly ptr: number;
+  readonly size: number;
+  readonly flags: number;
+  readonly pinned: boolean;
+  readonly mapped: boolean;
+  /** The device address the runtime gave for `ptr`, when it gave one. */
+  readonly devicePointer?: number;
+}
+
+/** HM-5, HM-6: a registration; the event's devPtr is the device address of the buffer's first byte. */
+export function recordRegister(context: EffectContext, registration: Registration): void {
+  const buffer = hostBufferAt(context, registration.ptr, Math.max(1, registration.size));
+  if (buffer === undefined) {
+    context.notes.push(`0x${registration.ptr.toString(16)} is not inside host memory allocated through PageLens; nothing recorded`);
+    return;
+  }
+  const offset = registration.ptr - buffer.addr;
+  const devPtr = registration.mapped && registration.devicePointer !== undefined ? registration.devicePointer - offset : 0;
+  context.emit({
+    kind: 'hostRegister',
+    id: buffer.id,
+    fn: registration.fn,
+    device: context.process.currentDevice,
+    flags: registration.flags,
+    pinned: registration.pinned || buffer.memory === 'pinned',
+    mapped: registration.mapped,
+    devPtr,
+    vaConsistent: registration.mapped && devPtr === buffer.addr,
+  });
+}
+
+export function recordUnregister(context: EffectContext, ptr: number): void {
+  const buffer = hostBufferAt(context, ptr);
+  if (buffer?.registration === undefined) context.notes.push(`0x${ptr.toString(16)} was not registered through PageLens; nothing recorded`);
+  else context.emit({ kind: 'hostUnregister', id: buffer.id });
+}
+
+type Side = { readonly side: 'device'; readonly device: number } | { readonly side: 'host'; readonly pinned: boolean };
+
+/** Where [at, at + count) lies by PageLens's records; memory it does not know is taken as pageable host memory. */
+function sideOf(context: EffectContext, at: number, count: number): Side {
+  for (const id of context.process.allocByAddr.values()) {
+    const a = context.state.allocations.get(id);
+    if (a !== undefined && at >= a.addr && at + count <= a.addr + a.pages * a.pageSize) return { side: 'device', device: a.device };
+  }
+  for (const m of context.state.mappings.values()) {
+    if (m.pid === context.pid && at >= m.addr && at + count <= m.addr + m.size) return { side: 'device', device: m.device };
+  }
+  const buffer = hostBufferAt(context, at, count);
+  return { side: 'host', pinned: buffer !== undefined && (buffer.memory === 'pinned' || buffer.registration?.pinned === true) };
+}
+
+export interface CopyRecordInput {
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync';
+  readonly dst: number;
+  readonly src: number;
+  readonly count: number;
+  readonly kind: number;
+  readonly streamHandle?: number;
+}
+
+/** CP-1 … CP-4, HM-1, HM-3: the copy with its measured duration; the path is PageLens's reading of the buffers. */
+export function recordCopy(context: EffectContext, input: CopyRecordInput): void {
+  if (input.count === 0) return;
+  const dst = sideOf(context, input.dst, input.count);
+  const src = sideOf(context, input.src, input.count);
+  const deviceSide = src.side === 'device' ? src : dst.side === 'device' ? dst : undefined;
+  const hostSide = [src, dst].find((side) => side.side === 'host');
+  let path: CopyPath = 'host';
+  if (src.side === 'device' && dst.side === 'device') path = src.device === dst.device ? 'device' : 'peer';
+  else if (deviceSide !== undefined && hostSide?.side === 'host') path = hostSide.pinned && input.kind !== 5 ? 'pinned' : 'pageable-staged';
+  const pageable = [src, dst].some((side) => side.side === 'host' && !side.pinned);
+  const mode: CopyMode = input.fn === 'aclrtMemcpy' ? 'sync' : pageable ? 'async-blocking' : 'async';
+  const durationNs = Math.max(1, context.t1 - context.t0);
+  const bytesPerSec = (input.count / durationNs) * 1e9;
+  const reason: Reason =
+    mode === 'async'
+      ? { code: 'copy-async-observed', rules: ['CP-4', 'HM-3'], values: { durationNs } }
+      : { code: 'copy-observed', rules: ['CP-3'], values: { durationNs, rate: (bytesPerSec / 1e9).toFixed(2) } };
+  const streamId =
+    input.streamHandle === undefined
+      ? undefined
+      : input.streamHandle === 0
+        ? context.process.defaultStreams.get(context.process.currentDevice)
+        : context.process.streamByHandle.get(input.streamHandle);
+  context.emit({
+    kind: 'copy',
+    pid: context.pid,
+    id: context.host.newId(),
+    fn: input.fn,
+    memcpyKind: input.kind,
+    dst: input.dst,
+    src: input.src,
+    bytes: input.count,
+    device: deviceSide?.side === 'device' ? deviceSide.device : Math.max(0, context.process.currentDevice),
+    ...(streamId === undefined ? {} : { stream: streamId }),
+    mode,
+    path,
+    submit: context.t0,
+    start: context.t0,
+    // For a truly asynchronous copy this is when the call returned; the copy's end shows at the next synchronize.
+    end: context.t1,
+    bytesPerSec,
+    // Staging chunks are not observable through ACL.
+    stages: 0,
+    reasons: [reason],
+  });
+}
+
+export function recordMemset(context: EffectContext, addr: number, count: number, value: number): void {
+  if (count === 0) return;
+  const side = sideOf(context, addr, count);
+  const device = side.side === 'device' ? side.device : Math.max(0, context.process.currentDevice);
+  context.emit({ kind: 'memset', pid: context.pid, addr, count, value, device });
+}

@@ -1,0 +1,229 @@
+import { aclrtMallocAttrType, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
+import { type AclStructName, isAclStructName, parseCType } from './ctypes.ts';
+import { type CallSpec, isReturnedValue } from './declarations.ts';
+import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unrepresentable } from './pointers.ts';
+
+/*
+ * From AclRuntime arguments (numbers, "0x…" strings, struct objects) to the values koffi passes
+ * as the exact C types, and from what koffi hands back to AclRuntime out-fields. Everything is
+ * driven by the catalogue's ParamSpec and core's STRUCT_LAYOUTS, so no function is special-cased.
+ */
+
+/** An out-field as the binding answers it: JSON-like, so it can cross to and from the worker thread. */
+export type OutValue = string | number | null | readonly OutValue[] | { readonly [key: string]: OutValue };
+
+type Holder = unknown[] | Record<string, unknown>;
+
+export interface Prepared {
+  /** The arguments in C order, ready for the koffi function. */
+  readonly args: unknown[];
+  /** Out-parameters: what koffi writes into, by C name. */
+  readonly holders: ReadonlyMap<string, { readonly param: ParamSpec; readonly holder: Holder }>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function integer(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Unrepresentable(`${what}: expected an integer`);
+  return value;
+}
+
+/** A 4-byte C enum or uint32_t: negative values are passed as their 32-bit two's complement, as C converts them. */
+function u32(value: unknown, what: string): number {
+  return integer(value, what) >>> 0;
+}
+
+/** A uint64_t: negative flags wrap to 64 bits, as C converts them. */
+function u64(value: unknown, what: string): number | bigint {
+  const number = integer(value, what);
+  return number < 0 ? BigInt.asUintN(64, BigInt(number)) : number;
+}
+
+function bytes(value: unknown, count: number, what: string): number[] {
+  if (value === undefined) return new Array<number>(count).fill(0);
+  if (!Array.isArray(value)) throw new Unrepresentable(`${what}: expected an array of ${count} bytes`);
+  const out = new Array<number>(count).fill(0);
+  value.slice(0, count).forEach((item, index) => {
+    out[index] = integer(item, `${what}[${index}]`) & 0xff;
+  });
+  return out;
+}
+
+const ATTR = aclrtMallocAttrType.byName;
+
+/**
+ * The 8 bytes of an aclrtMallocAttrValue union, little-endian (x86_64 and aarch64 LP64). Only the
+ * member that `attr` selects is written, exactly as `value.moduleId = 33` would in C; the other
+ * bytes are zero, so the runtime never reads leftovers from the caller's stack.
+ */
+export function unionBytes(attr: number, value: Record<string, unknown>): number[] {
+  const out = new Array<number>(8).fill(0);
+  const member =
+    attr === ATTR.ACL_RT_MEM_ATTR_MODULE_ID
+      ? 'moduleId'
+      : attr === ATTR.ACL_RT_MEM_ATTR_DEVICE_ID
+        ? 'deviceId'
+        : attr === ATTR.ACL_RT_MEM_ATTR_VA_FLAG
+          ? 'vaFlag'
+          : (['moduleId', 'deviceId', 'vaFlag'].find((name) => value[name] !== undefined) ?? 'none');
+  const raw = value[member];
+  if (raw === undefined) return out;
+  const number = integer(raw, `value.${member}`) >>> 0;
+  const width = member === 'moduleId' ? 2 : 4;
+  for (let index = 0; index < width; index += 1) out[index] = (number >>> (8 * index)) & 0xff;
+  return out;
+}
+
+function mallocConfig(value: Record<string, unknown>, what: string): Record<string, unknown> {
+  const attrs = value.attrs;
+  if (!Array.isArray(attrs)) throw new Unrepresentable(`${what}.attrs: expected an array`);
+  const numAttrs = integer(value.numAttrs, `${what}.numAttrs`);
+  if (numAttrs > attrs.length) {
+    throw new Unrepresentable(
+      `${what}.numAttrs is ${numAttrs} but only ${attrs.length} attributes are given: the runtime would read past the array`,
+    );
+  }
+  return {
+    attrs: attrs.map((item, index) => {
+      const path = `${what}.attrs[${index}]`;
+      if (!isRecord(item) || !isRecord(item.value)) throw new Unrepresentable(`${path}: expected {attr, value}`);
+      const attr = u32(item.attr, `${path}.attr`);
+      return { attr, value: { rsv: unionBytes(attr, item.value) } };
+    }),
+    numAttrs,
+  };
+}
+
+/** A struct argument in koffi's form, field by field from its §4 layout; missing reserved bytes are zero. */
+export function structValue(name: AclStructName, value: unknown, what: string): Record<string, unknown> {
+  if (!isRecord(value)) throw new Unrepresentable(`${what}: expected a ${name} object`);
+  if (name === 'aclrtMallocConfig') return mallocConfig(value, what);
+  const out: Record<string, unknown> = {};
+  for (const field of STRUCT_LAYOUTS[name].fields) {
+    const path = `${what}.${field.name}`;
+    const item = value[field.name];
+    const { base } = parseCType(field.ctype);
+    if ('count' in field && field.count !== undefined) out[field.name] = bytes(item, field.count, path);
+    else if (isAclStructName(base)) out[field.name] = structValue(base, item, path);
+    else if (base === 'uint64_t' || base === 'size_t') out[field.name] = u64(item, path);
+    else out[field.name] = u32(item, path);
+  }
+  return out;
+}
+
+function arrayCount(spec: CallSpec, countName: string, args: Readonly<Record<string, unknown>>, length: number, what: string): void {
+  const count = integer(args[countName], countName);
+  if (count > length) {
+    throw new Unrepresentable(`${countName} is ${count} but ${what} has ${length} elements: the runtime would read past the array`);
+  }
+  if (!spec.params.some((param) => param.name === countName)) throw new Unrepresentable(`${countName} is not a parameter`);
+}
+
+function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<string, unknown>>): unknown {
+  const value = args[param.name];
+  const what = param.name;
+  const { base } = parseCType(param.ctype);
+  switch (param.value.t) {
+    case 'int':
+    case 'uint':
+    case 'size':
+      return integer(value, what);
+    case 'u64':
+      return u64(value, what);
+    case 'enum':
+    case 'flags':
+      return base === 'uint64_t' ? u64(value, what) : u32(value, what);
+    case 'ptr':
+    case 'handle':
+      return hexToBigInt(value, what);
+    case 'string':
+      if (value === null || typeof value === 'string') return value;
+      throw new Unrepresentable(`${what}: expected a string or null`);
+    case 'struct':
+      return value === null ? null : structValue(param.value.struct, value, what);
+    case 'structArray': {
+      if (!Array.isArray(value)) throw new Unrepresentable(`${what}: expected an array`);
+      arrayCount(spec, param.value.count, args, value.length, what);
+      const struct = param.value.struct;
+      return value.map((item, index) => structValue(struct, item, `${what}[${index}]`));
+    }
+    case 'intArray': {
+      if (!Array.isArray(value)) throw new Unrepresentable(`${what}: expected an array`);
+      arrayCount(spec, param.value.count, args, value.length, what);
+      return Int32Array.from(value.map((item, index) => integer(item, `${what}[${index}]`)));
+    }
+  }
+}
+
+/** koffi arguments for one call; throws Unrepresentable for what must not reach the runtime. */
+export function prepareArgs(spec: CallSpec, args: Readonly<Record<string, unknown>>): Prepared {
+  const list: unknown[] = [];
+  const holders = new Map<string, { param: ParamSpec; holder: Holder }>();
+  for (const param of spec.params) {
+    if (isReturnedValue(spec, param)) continue;
+    if (param.dir === 'out') {
+      const holder: Holder = param.value.t === 'struct' ? {} : [null];
+      holders.set(param.name, { param, holder });
+      list.push(holder);
+    } else {
+      list.push(inputValue(spec, param, args));
+    }
+  }
+  return { args: list, holders };
+}
+
+function ptrAttributes(raw: unknown): OutValue {
+  if (!isRecord(raw) || !isRecord(raw.location)) throw new Unrepresentable('attributes: koffi returned no struct');
+  const location = {
+    id: Number(integerValue(raw.location.id, 'location.id')),
+    type: Number(integerValue(raw.location.type, 'location.type')),
+  };
+  const pageSize = Number(integerValue(raw.pageSize, 'pageSize'));
+  const rsv = Array.isArray(raw.rsv) ? raw.rsv.map((item) => Number(integerValue(item, 'rsv'))) : [];
+  // The four reserved words are left out when zero, as the simulator answers.
+  return rsv.some((item) => item !== 0) ? { location, pageSize, rsv } : { location, pageSize };
+}
+
+/** One out-value from what koffi wrote (or returned), by the parameter's value type. */
+export function readValue(param: ParamSpec, raw: unknown): OutValue {
+  const what = param.name;
+  switch (param.value.t) {
+    case 'ptr':
+      return toHex(pointerValue(raw, what));
+    case 'handle':
+      // A shareable handle is a uint64_t token, the others are pointers.
+      return toHex(param.value.of === 'shareableHandle' ? integerValue(raw, what) : pointerValue(raw, what));
+    case 'int':
+    case 'uint':
+    case 'size':
+    case 'u64':
+    case 'enum':
+    case 'flags':
+      return exactInteger(integerValue(raw, what), what);
+    case 'string':
+      if (raw === null || typeof raw === 'string') return raw;
+      throw new Unrepresentable(`${what}: koffi returned ${typeof raw}, not a string`);
+    case 'struct':
+      return ptrAttributes(raw);
+    default:
+      throw new Unrepresentable(`${what}: ${param.value.t} is never an out-parameter`);
+  }
+}
+
+/** Every out-field of a successful call, by C name. */
+export function readOuts(spec: CallSpec, prepared: Prepared, returned: unknown): Record<string, OutValue> {
+  const out: Record<string, OutValue> = {};
+  for (const param of spec.params) {
+    if (param.dir !== 'out') continue;
+    if (isReturnedValue(spec, param)) {
+      out[param.name] = readValue(param, returned);
+      continue;
+    }
+    const entry = prepared.holders.get(param.name);
+    if (entry === undefined) continue;
+    out[param.name] = Array.isArray(entry.holder) ? readValue(param, entry.holder[0]) : readValue(param, entry.holder);
+  }
+  return out;
+}

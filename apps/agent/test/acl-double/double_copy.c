@@ -1,0 +1,176 @@
+/* Copies, memset and the memory queries of the ACL test double. TEST DOUBLE, not hardware. */
+#define _GNU_SOURCE
+#include <string.h>
+
+#include "double_internal.h"
+
+/* CP-1, CP-2: which sides must be device memory for each kind (kinds 6 and 7 are refused). */
+static aclError check_copy(uintptr_t dst, size_t destMax, uintptr_t src, size_t count, aclrtMemcpyKind kind) {
+  if (count > destMax || (unsigned)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) return 100000;
+  if (count == 0) return 0;
+  if (dst == 0 || src == 0) return 100000;
+  int dst_dev = is_device_range(dst, count);
+  int src_dev = is_device_range(src, count);
+  struct block *fake_d = find_block_containing(dst);
+  struct block *fake_s = find_block_containing(src);
+  if ((fake_d != NULL && fake_d->kind == BLOCK_FAKE) || (fake_s != NULL && fake_s->kind == BLOCK_FAKE)) return 100000;
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST:
+      return !dst_dev && !src_dev ? 0 : 100000;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+      return dst_dev && !src_dev ? 0 : 100000;
+    case ACL_MEMCPY_DEVICE_TO_HOST:
+      return !dst_dev && src_dev ? 0 : 100000;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+      return dst_dev && src_dev ? 0 : 100000;
+    default:
+      return 0;
+  }
+}
+
+static aclError copy(const char *name, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, int async,
+                     aclrtStream stream) {
+  call_t c;
+  call_begin(&c, name);
+  arg_ptr(&c, "dst", dst);
+  arg_u64(&c, "destMax", destMax);
+  arg_ptr(&c, "src", src);
+  arg_u64(&c, "count", count);
+  arg_u64(&c, "kind", (uint32_t)kind);
+  if (async) arg_ptr(&c, "stream", stream);
+  aclError inj = injected_failure(name);
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  if (ret == 0) ret = check_copy((uintptr_t)dst, destMax, (uintptr_t)src, count, kind);
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "refused copy of %zu bytes, kind %u", count, (unsigned)kind);
+  /* The sleep and the copy run outside the lock: other threads keep calling meanwhile. */
+  delay_copy();
+  if (count > 0) memcpy(dst, src, count);
+  return call_end(&c, 0);
+}
+
+aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
+  return copy("aclrtMemcpy", dst, destMax, src, count, kind, 0, NULL);
+}
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream) {
+  return copy("aclrtMemcpyAsync", dst, destMax, src, count, kind, 1, stream);
+}
+
+aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+  call_t c;
+  call_begin(&c, "aclrtMemset");
+  arg_ptr(&c, "devPtr", devPtr);
+  arg_u64(&c, "maxCount", maxCount);
+  arg_i64(&c, "value", value);
+  arg_u64(&c, "count", count);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  if (ret == 0 && count > maxCount) ret = 100000;
+  if (ret == 0 && count > 0 && !is_device_range((uintptr_t)devPtr, count) && !is_pinned_range((uintptr_t)devPtr, count)) ret = 100000;
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "refused memset of %zu bytes", count);
+  delay_copy();
+  if (count > 0) memset(devPtr, value & 0xff, count);
+  return call_end(&c, 0);
+}
+
+/* DM-15 on an HBM device: DDR attributes read 0/0; the HUGE1G ones fail when there is no giant pool. */
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total_bytes) {
+  call_t c;
+  call_begin(&c, "aclrtGetMemInfo");
+  arg_u64(&c, "attr", (uint32_t)attr);
+  arg_ptr(&c, "free", free_bytes);
+  arg_ptr(&c, "total", total_bytes);
+  aclError inj = injected_failure("aclrtGetMemInfo");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  pthread_mutex_lock(&g_lock);
+  int d = -1;
+  aclError ret = need_context(&d);
+  if (ret == 0 && (free_bytes == NULL || total_bytes == NULL || (unsigned)attr > ACL_MEM_P2P_HUGE1G)) ret = 100000;
+  uint64_t f = 0, t = 0;
+  if (ret == 0) {
+    const struct device *dev = &g.dev[d];
+    switch (attr) {
+      case ACL_HBM_MEM:
+        for (int k = 0; k < 3; k++) {
+          f += dev->total[k] - dev->used[k];
+          t += dev->total[k];
+        }
+        break;
+      case ACL_HBM_MEM_HUGE:
+      case ACL_HBM_MEM_P2P_HUGE:
+      case ACL_MEM_HUGE:
+      case ACL_MEM_P2P_HUGE:
+        f = pool_free(d, PC_HUGE);
+        t = dev->total[PC_HUGE];
+        break;
+      case ACL_HBM_MEM_NORMAL:
+      case ACL_HBM_MEM_P2P_NORMAL:
+      case ACL_MEM_NORMAL:
+      case ACL_MEM_P2P_NORMAL:
+        f = pool_free(d, PC_NORMAL);
+        t = dev->total[PC_NORMAL];
+        break;
+      case ACL_HBM_MEM_HUGE1G:
+      case ACL_HBM_MEM_P2P_HUGE1G:
+      case ACL_MEM_HUGE1G:
+      case ACL_MEM_P2P_HUGE1G:
+        if (dev->total[PC_GIANT] == 0) ret = 207000;
+        f = pool_free(d, PC_GIANT);
+        t = dev->total[PC_GIANT];
+        break;
+      default:
+        break;
+    }
+  }
+  if (ret == 0) {
+    *free_bytes = f;
+    *total_bytes = t;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "attr %u", (unsigned)attr);
+  out_u64(&c, "free", f);
+  out_u64(&c, "total", t);
+  return call_end(&c, 0);
+}
+
+#ifndef NO_NEW_API
+aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes) {
+  call_t c;
+  call_begin(&c, "aclrtPointerGetAttributes");
+  arg_ptr(&c, "ptr", ptr);
+  arg_ptr(&c, "attributes", attributes);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  if (ret == 0 && (ptr == NULL || attributes == NULL)) ret = 100000;
+  aclrtPtrAttributes a;
+  memset(&a, 0, sizeof a);
+  if (ret == 0) {
+    uintptr_t p = (uintptr_t)ptr;
+    struct block *b = find_block_containing(p);
+    struct mapping *m = find_mapping_containing(p);
+    a.location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    if (b != NULL && b->kind == BLOCK_PINNED) {
+      a.location.type = ACL_MEM_LOCATION_TYPE_HOST;
+      a.pageSize = NORMAL_PAGE;
+    } else if (b != NULL) {
+      a.location.id = (uint32_t)b->device;
+      a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+      a.pageSize = (uint32_t)page_bytes(b->page_class);
+    } else if (m != NULL) {
+      a.location.id = (uint32_t)m->phys->device;
+      a.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+      a.pageSize = (uint32_t)page_bytes(m->phys->page_class);
+    }
+    *attributes = a;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "cannot describe %p", ptr);
+  out_attributes(&c, "attributes", &a);
+  return call_end(&c, 0);
+}
+#endif

@@ -1,0 +1,182 @@
+import { ACL_FUNCTION_NAMES, GiB, MiB } from '@pagelens/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stateDifference } from '../support/same-state.ts';
+import { TestClient } from '../support/ws-client.ts';
+import { freshDouble, readLog } from './support/acl-double.ts';
+import { type AclHarness, startAclHarness, TOKEN } from './support/acl-harness.ts';
+
+// Each backend starts a native thread that compiles its TypeScript: slow on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+/*
+ * The every-function session of protocol.test.ts, through the real agent and protocol, on the acl
+ * backend loading the C test double. Where the double's answer differs from the simulator's, the
+ * test expects what a real runtime in one process does (aclInit repeats, import in the exporting
+ * process fails). Everything here is observed-from-double, not hardware behaviour.
+ */
+
+let harness: AclHarness;
+let driver: TestClient;
+let log: string;
+
+beforeEach(async () => {
+  const double = freshDouble();
+  log = double.log;
+  process.env.ACL_DOUBLE_LOG = log;
+  harness = await startAclHarness({ lib: double.lib });
+  driver = await TestClient.connect(harness.port, TOKEN);
+  await driver.hello('driver');
+});
+
+afterEach(async () => {
+  driver.close();
+  await harness.close();
+  delete process.env.ACL_DOUBLE_LOG;
+});
+
+const PROP = {
+  handleType: 'ACL_MEM_HANDLE_TYPE_NONE',
+  allocationType: 'ACL_MEM_ALLOCATION_TYPE_PINNED',
+  memAttr: 'ACL_HBM_MEM_HUGE',
+  location: { type: 'ACL_MEM_LOCATION_TYPE_DEVICE', id: 0 },
+  reserve: 0,
+};
+
+describe('the contract session on the acl backend + C double', () => {
+  it('calls every catalogue function over the protocol; every event is observed (or modeled, never simulated)', async () => {
+    const called = new Set<string>();
+    const result = async (fn: string, args: Record<string, unknown> = {}) => {
+      called.add(fn);
+      const reply = await driver.call(fn, args);
+      if (reply.type !== 'result') throw new Error(`${fn}: ${JSON.stringify(reply)}`);
+      return reply;
+    };
+    const run = async (fn: string, args: Record<string, unknown> = {}) => {
+      const reply = await result(fn, args);
+      expect(reply.ret, `${fn}: ${reply.message ?? ''}`).toBe(0);
+      return reply.out ?? {};
+    };
+    // The agent initialised ACL to list the devices: a session's aclInit is a harmless repeat (LT-1).
+    expect(await result('aclInit', { configPath: null })).toMatchObject({ ret: 100002, message: expect.stringContaining('LT-1') });
+    await run('aclrtSetDevice', { deviceId: 0 });
+    expect(await run('aclrtGetDevice')).toEqual({ deviceId: 0 });
+    expect(await run('aclrtGetDeviceCount')).toEqual({ count: 2 });
+    expect(await run('aclrtGetSocName')).toEqual({ socName: 'Ascend910B2' });
+    const { stream } = await run('aclrtCreateStream');
+    const { devPtr } = await run('aclrtMalloc', { size: 3 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
+    const { devPtr: small } = await run('aclrtMallocAlign32', { size: 4096, policy: 2 });
+    const { devPtr: cached } = await run('aclrtMallocCached', { size: 4096, policy: 'ACL_MEM_MALLOC_NORMAL_ONLY' });
+    const { devPtr: cfg } = await run('aclrtMallocWithCfg', {
+      size: 4 * MiB,
+      policy: 'ACL_MEM_MALLOC_HUGE_FIRST_P2P',
+      cfg: { attrs: [{ attr: 'ACL_RT_MEM_ATTR_MODULE_ID', value: { moduleId: 33 } }] },
+    });
+    const { hostPtr } = await run('aclrtMallocHost', { size: 3 * MiB });
+    const { ptr: vaHost } = await run('aclrtMallocHostWithCfg', {
+      size: 8192,
+      cfg: { attrs: [{ attr: 'ACL_RT_MEM_ATTR_VA_FLAG', value: { vaFlag: 1 } }], numAttrs: 1 },
+    });
+    const { ptr: pageable } = await run('malloc', { size: MiB });
+    await run('aclrtMemcpy', { dst: devPtr, destMax: 3 * MiB, src: hostPtr, count: 3 * MiB, kind: 'ACL_MEMCPY_HOST_TO_DEVICE' });
+    await run('aclrtMemcpyAsync', { dst: hostPtr, destMax: 4096, src: small, count: 4096, kind: 2, stream });
+    await run('aclrtSynchronizeStream', { stream });
+    await run('aclrtSynchronizeDevice');
+    await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
+    // The double's huge pool is 48 GiB per device (its default; a hardware split is not public, §9).
+    expect(await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).toMatchObject({ total: 48 * GiB });
+    const { devPtr: registered } = await run('aclrtHostRegister', { ptr: vaHost, size: 8192, type: 'ACL_HOST_REGISTER_MAPPED' });
+    expect(registered).toBe(vaHost);
+    await run('aclrtHostRegisterV2', { ptr: pageable, size: MiB, flag: 'ACL_HOST_REG_PINNED|ACL_HOST_REG_MAPPED' });
+    const { pDevice } = await run('aclrtHostGetDevicePointer', { pHost: pageable, flag: 0 });
+    expect(pDevice).not.toBe(pageable);
+    expect(await run('aclrtPointerGetAttributes', { ptr: devPtr })).toEqual({
+      attributes: { location: { id: 0, type: 1 }, pageSize: 2 * MiB },
+    });
+    expect(await run('aclrtMemGetAllocationGranularity', { prop: PROP, option: 'ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM' })).toEqual({
+      granularity: 2 * MiB,
+    });
+    const { handle } = await run('aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+    const { virPtr } = await run('aclrtReserveMemAddress', { size: 2 * MiB, alignment: 0, expectPtr: null, flags: 0 });
+    await run('aclrtMapMem', { virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
+    await run('aclrtMemSetAccess', {
+      virPtr,
+      size: 2 * MiB,
+      desc: [{ flags: 'ACL_RT_MEM_ACCESS_FLAGS_READWRITE', location: { type: 1, id: 0 } }],
+      count: 1,
+    });
+    expect(await run('aclrtMemGetAccess', { virPtr, location: { type: 1, id: 0 } })).toEqual({ flag: 3 });
+    const { shareableHandle } = await run('aclrtMemExportToShareableHandle', { handle, handleType: 0, flags: 0 });
+    const pid = [...harness.backend.state().processes.keys()].at(-1);
+    await run('aclrtMemSetPidToShareableHandle', { shareableHandle, pid: [pid], pidNum: 1 });
+    // On hardware the agent is the only process: a second one is refused, and importing into the exporter fails (VM-9).
+    const other = await driver.call('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 }, { process: 1 });
+    expect(other).toMatchObject({ type: 'error', code: 'not-allowed' });
+    expect(await result('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 })).toMatchObject({ ret: 100000 });
+    expect(await run('aclrtDeviceCanAccessPeer', { deviceId: 0, peerDeviceId: 1 })).toEqual({ canAccessPeer: 1 });
+    await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
+    await run('aclrtUnmapMem', { virPtr });
+    await run('aclrtReleaseMemAddress', { virPtr });
+    await run('aclrtFreePhysical', { handle });
+    await run('aclrtHostUnregister', { ptr: pageable });
+    await run('aclrtHostUnregister', { ptr: vaHost });
+    await run('free', { ptr: pageable });
+    await run('aclrtFreeHost', { hostPtr });
+    await run('aclrtFreeHost', { hostPtr: vaHost });
+    for (const ptr of [devPtr, small, cached, cfg]) await run('aclrtFree', { devPtr: ptr });
+    await run('aclrtDestroyStream', { stream });
+    expect(await result('aclrtFree', { devPtr })).toMatchObject({ ret: 100000, message: expect.stringContaining('not the start') });
+    expect(await run('aclGetRecentErrMsg')).toEqual({ errMsg: expect.stringContaining('not the start') });
+    await run('aclrtSetDevice', { deviceId: 0 });
+    await run('aclrtResetDevice', { deviceId: 0 });
+    await run('aclrtResetDeviceForce', { deviceId: 0 });
+    await run('aclFinalize');
+    expect([...ACL_FUNCTION_NAMES].filter((fn) => !called.has(fn))).toEqual([]);
+
+    // Provenance: calls and their observed effects are "observed"; only what the runtime implies without
+    // reporting (the default stream that aclrtSetDevice creates and the last reset takes) is "modeled";
+    // nothing is "simulated".
+    const events = driver.events;
+    expect(events.filter((e) => e.provenance === 'simulated')).toEqual([]);
+    expect(events.filter((e) => e.kind === 'call').every((e) => e.provenance === 'observed')).toBe(true);
+    const allocs = events.filter((e) => e.kind === 'alloc');
+    expect(allocs).toHaveLength(4);
+    for (const alloc of allocs) expect(alloc).toMatchObject({ provenance: 'observed', runs: [] });
+    expect(events.filter((e) => e.provenance === 'modeled').map((e) => e.kind)).toEqual(['streamCreate', 'streamDestroy']);
+    expect(events.filter((e) => e.kind === 'poolSample').length).toBeGreaterThan(0);
+    expect(stateDifference(driver.replica, harness.backend.state())).toBeUndefined();
+    // Nothing is left on the double: the session freed everything and finalised.
+    expect(readLog(log).at(-1)).toMatchObject({ fn: 'aclFinalize', ret: 0 });
+  });
+
+  it('a 3 MiB HUGE_FIRST allocation is recorded as the device reported it: huge pages, no frames', async () => {
+    await driver.ok('aclrtSetDevice', { deviceId: 0 });
+    const reply = await driver.call('aclrtMalloc', { size: 3 * MiB, policy: 0 });
+    if (reply.type !== 'result') throw new Error('expected a result');
+    const caused = driver.events.filter((e) => reply.events.includes(e.seq));
+    expect(caused.map((e) => e.kind)).toEqual(['call', 'alloc', 'poolSample']);
+    const allocation = [...driver.replica.allocations.values()][0];
+    // DM-3: 3 MiB + 32 B padding, rounded to 32 B; 4 MiB left the huge pool: two 2 MiB pages.
+    expect(allocation).toMatchObject({ padded: 3 * MiB + 32, pageClass: 'huge', pageSize: 2 * MiB, pages: 2, runs: [] });
+    const call = caused[0];
+    expect(call?.kind === 'call' && call.reasons).toEqual([
+      {
+        code: 'observed-pool',
+        rules: ['DM-15'],
+        values: { pageClass: 'huge', evidence: 'pointer-attributes', freeDrop: 4 * MiB, pointerPageSize: 2 * MiB },
+      },
+    ]);
+  });
+
+  it('the welcome says where the data come from: observed, from a test double, not hardware', async () => {
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    const welcome = await viewer.hello('viewer');
+    expect(welcome.backend).toBe('acl');
+    expect(welcome.host.provenance).toBe('observed');
+    expect(welcome.host.note).toMatch(/^TEST DOUBLE, not hardware/);
+    expect(welcome.host.note).toContain('physical frames are not observable');
+    expect(welcome.devices).toHaveLength(2);
+    expect(welcome.devices[0]).toMatchObject({ socName: 'Ascend910B2', profile: 'Ascend910B2' });
+    expect(welcome.functions).toHaveLength(ACL_FUNCTION_NAMES.length);
+    viewer.close();
+  });
+});

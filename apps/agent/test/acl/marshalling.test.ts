@@ -1,0 +1,294 @@
+import { ACL_FUNCTION_NAMES, type AclRuntime, type Hex, MiB } from '@pagelens/core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AclBackend } from '../../src/backends/acl/acl-backend.ts';
+import { freshDouble, type LoggedCall, readLog } from './support/acl-double.ts';
+
+// Each backend starts a native thread that compiles its TypeScript: slow on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
+
+/*
+ * For every catalogue function, what the C double received is exactly the C arguments PageLens
+ * meant: each scalar, each pointer (all bits), each struct field. The double records raw arguments
+ * as C sees them (a marshalling check; its answers are not hardware behaviour).
+ */
+
+const POINTER = expect.stringMatching(/^0x[0-9a-f]+$/);
+const ZERO12 = new Array<number>(12).fill(0);
+let backend: AclBackend;
+let runtime: AclRuntime;
+let log: string;
+const checked = new Set<string>();
+
+beforeAll(async () => {
+  const double = freshDouble();
+  log = double.log;
+  process.env.ACL_DOUBLE_LOG = log;
+  backend = await AclBackend.open({ aclLib: double.lib, allowMutations: true, sampleMs: 0, env: {} });
+  runtime = backend.openProcess('marshalling').runtime;
+});
+
+afterAll(async () => {
+  await backend.close();
+  delete process.env.ACL_DOUBLE_LOG;
+});
+
+/** Runs `call` and answers its result and the one record the double kept of `fn` meanwhile. */
+async function recorded<R>(fn: string, call: () => Promise<R>): Promise<{ result: R; record: LoggedCall }> {
+  const mark = readLog(log).length;
+  const result = await call();
+  const records = readLog(log)
+    .slice(mark)
+    .filter((entry) => entry.fn === fn);
+  expect(records, `${fn} records`).toHaveLength(1);
+  const [record] = records;
+  if (record === undefined) throw new Error(`${fn} left no record`);
+  checked.add(fn);
+  return { result, record };
+}
+
+function must<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} is missing`);
+  return value;
+}
+
+const state: { stream?: Hex; devPtr?: Hex; hostPtr?: Hex; vaHost?: Hex; pageable?: Hex; handle?: Hex; virPtr?: Hex; shareable?: Hex } = {};
+
+describe('marshalling: the double receives the intended C arguments', () => {
+  it('aclInit: const char* as a string, and NULL', async () => {
+    const { record } = await recorded('aclInit', () => runtime.aclInit({ configPath: '/etc/acl.json' }));
+    expect(record.args).toEqual({ configPath: '/etc/acl.json' });
+    expect((await recorded('aclInit', () => runtime.aclInit({ configPath: null }))).record.args).toEqual({ configPath: null });
+  });
+
+  it('aclrtSetDevice, aclrtGetDevice, aclrtGetDeviceCount, aclrtGetSocName: int32_t in, out-pointers', async () => {
+    expect((await recorded('aclrtSetDevice', () => runtime.aclrtSetDevice({ deviceId: 0 }))).record.args).toEqual({ deviceId: 0 });
+    const device = await recorded('aclrtGetDevice', () => runtime.aclrtGetDevice({}));
+    expect(device.record).toMatchObject({ args: { deviceId: POINTER }, out: { deviceId: 0 } });
+    expect(device.result.deviceId).toBe(0);
+    const count = await recorded('aclrtGetDeviceCount', () => runtime.aclrtGetDeviceCount({}));
+    expect(count.record.args).toEqual({ count: POINTER });
+    expect(count.result.count).toBe(2);
+    const soc = await recorded('aclrtGetSocName', () => runtime.aclrtGetSocName({}));
+    expect(soc.record.args).toEqual({});
+    expect(soc.result.socName).toBe('Ascend910B2');
+  });
+
+  it('aclrtCreateStream: aclrtStream* out; the handle comes back with all its bits', async () => {
+    const { result, record } = await recorded('aclrtCreateStream', () => runtime.aclrtCreateStream({}));
+    expect(record.args).toEqual({ stream: POINTER });
+    expect(result.stream).toBe(record.out.stream);
+    state.stream = must(result.stream, 'stream');
+  });
+
+  it('aclrtMalloc family: size_t and the policy enum; a negative enum goes as its 32-bit pattern', async () => {
+    const malloc = await recorded('aclrtMalloc', () => runtime.aclrtMalloc({ size: MiB, policy: 0 }));
+    expect(malloc.record.args).toEqual({ devPtr: POINTER, size: MiB, policy: 0 });
+    expect(malloc.result.devPtr).toBe(malloc.record.out.devPtr);
+    state.devPtr = must(malloc.result.devPtr, 'devPtr');
+    expect((await recorded('aclrtMalloc', () => runtime.aclrtMalloc({ size: 64, policy: -1 }))).record.args).toMatchObject({
+      policy: 0xffffffff,
+    });
+    const align = await recorded('aclrtMallocAlign32', () => runtime.aclrtMallocAlign32({ size: 4096, policy: 2 }));
+    expect(align.record.args).toEqual({ devPtr: POINTER, size: 4096, policy: 2 });
+    const cached = await recorded('aclrtMallocCached', () => runtime.aclrtMallocCached({ size: 8192, policy: 1 }));
+    expect(cached.record.args).toEqual({ devPtr: POINTER, size: 8192, policy: 1 });
+  });
+
+  it('aclrtMallocWithCfg: aclrtMallocConfig with its attribute array and the union member the attr selects', async () => {
+    const cfg = {
+      attrs: [
+        { attr: 1, value: { moduleId: 33 } },
+        { attr: 2, value: { deviceId: 0 } },
+      ],
+      numAttrs: 2,
+    };
+    const { record } = await recorded('aclrtMallocWithCfg', () => runtime.aclrtMallocWithCfg({ size: 2 * MiB, policy: 0x1000, cfg }));
+    expect(record.args).toEqual({
+      devPtr: POINTER,
+      size: 2 * MiB,
+      policy: 0x1000,
+      cfg: {
+        numAttrs: 2,
+        attrs: [
+          { attr: 1, value: { moduleId: 33, deviceId: 33, vaFlag: 33, bytes: [33, 0, 0, 0, 0, 0, 0, 0] } },
+          { attr: 2, value: { moduleId: 0, deviceId: 0, vaFlag: 0, bytes: [0, 0, 0, 0, 0, 0, 0, 0] } },
+        ],
+      },
+    });
+    const none = await recorded('aclrtMallocWithCfg', () => runtime.aclrtMallocWithCfg({ size: 4096, policy: 2, cfg: null }));
+    expect(none.record.args.cfg).toBeNull();
+  });
+
+  it('aclrtMallocHost, aclrtMallocHostWithCfg: size_t and uint64_t sizes, VA_FLAG in the union', async () => {
+    const host = await recorded('aclrtMallocHost', () => runtime.aclrtMallocHost({ size: 4096 }));
+    expect(host.record.args).toEqual({ hostPtr: POINTER, size: 4096 });
+    state.hostPtr = must(host.result.hostPtr, 'hostPtr');
+    const cfg = { attrs: [{ attr: 3, value: { vaFlag: 1 } }], numAttrs: 1 };
+    const va = await recorded('aclrtMallocHostWithCfg', () => runtime.aclrtMallocHostWithCfg({ size: 8192, cfg }));
+    expect(va.record.args).toEqual({
+      ptr: POINTER,
+      size: 8192,
+      cfg: { numAttrs: 1, attrs: [{ attr: 3, value: { moduleId: 1, deviceId: 1, vaFlag: 1, bytes: [1, 0, 0, 0, 0, 0, 0, 0] } }] },
+    });
+    state.vaHost = must(va.result.ptr, 'ptr');
+  });
+
+  it('aclrtMemcpy, aclrtMemcpyAsync, aclrtMemset: pointers, size_t counts, the kind enum, a negative int32_t value', async () => {
+    const dst = must(state.devPtr, 'devPtr');
+    const src = must(state.hostPtr, 'hostPtr');
+    const copy = await recorded('aclrtMemcpy', () => runtime.aclrtMemcpy({ dst, destMax: 4096, src, count: 4096, kind: 1 }));
+    expect(copy.record.args).toEqual({ dst, destMax: 4096, src, count: 4096, kind: 1 });
+    const stream = must(state.stream, 'stream');
+    const async = await recorded('aclrtMemcpyAsync', () =>
+      runtime.aclrtMemcpyAsync({ dst: src, destMax: 4096, src: dst, count: 2048, kind: 2, stream }),
+    );
+    expect(async.record.args).toEqual({ dst: src, destMax: 4096, src: dst, count: 2048, kind: 2, stream });
+    const set = await recorded('aclrtMemset', () => runtime.aclrtMemset({ devPtr: dst, maxCount: 4096, value: -1, count: 16 }));
+    expect(set.record.args).toEqual({ devPtr: dst, maxCount: 4096, value: -1, count: 16 });
+  });
+
+  it('aclrtSynchronizeStream, aclrtSynchronizeDevice', async () => {
+    const stream = must(state.stream, 'stream');
+    expect((await recorded('aclrtSynchronizeStream', () => runtime.aclrtSynchronizeStream({ stream }))).record.args).toEqual({ stream });
+    expect((await recorded('aclrtSynchronizeDevice', () => runtime.aclrtSynchronizeDevice({}))).record.args).toEqual({});
+  });
+
+  it('aclrtGetMemInfo: the aclrtMemAttr enum and two size_t* outs', async () => {
+    const { result, record } = await recorded('aclrtGetMemInfo', () => runtime.aclrtGetMemInfo({ attr: 4 }));
+    expect(record.args).toEqual({ attr: 4, free: POINTER, total: POINTER });
+    expect(result).toMatchObject({ free: record.out.free, total: record.out.total });
+  });
+
+  it('malloc (libc): pageable memory from one host page up is page-aligned, so it can be registered (HM-5)', async () => {
+    const { ptr } = await runtime.malloc({ size: 8192 });
+    state.pageable = must(ptr, 'ptr');
+    expect(BigInt(state.pageable) % 4096n).toBe(0n);
+    checked.add('malloc');
+  });
+
+  it('aclrtHostRegister, aclrtHostRegisterV2 (flag 0x10000002), aclrtHostGetDevicePointer, aclrtHostUnregister', async () => {
+    const ptr = must(state.vaHost, 'vaHost');
+    const v1 = await recorded('aclrtHostRegister', () => runtime.aclrtHostRegister({ ptr, size: 8192, type: 0 }));
+    expect(v1.record.args).toEqual({ ptr, size: 8192, type: 0, devPtr: POINTER });
+    const pageable = must(state.pageable, 'pageable');
+    const v2 = await recorded('aclrtHostRegisterV2', () => runtime.aclrtHostRegisterV2({ ptr: pageable, size: 8192, flag: 0x10000002 }));
+    expect(v2.record.args).toEqual({ ptr: pageable, size: 8192, flag: 0x10000002 });
+    const device = await recorded('aclrtHostGetDevicePointer', () => runtime.aclrtHostGetDevicePointer({ pHost: pageable, flag: 0 }));
+    expect(device.record.args).toEqual({ pHost: pageable, pDevice: POINTER, flag: 0 });
+    for (const registered of [pageable, ptr]) {
+      expect((await recorded('aclrtHostUnregister', () => runtime.aclrtHostUnregister({ ptr: registered }))).record.args).toEqual({
+        ptr: registered,
+      });
+    }
+  });
+
+  it('aclrtPointerGetAttributes: const void* in, aclrtPtrAttributes* out read back field by field', async () => {
+    const ptr = must(state.devPtr, 'devPtr');
+    const { result, record } = await recorded('aclrtPointerGetAttributes', () => runtime.aclrtPointerGetAttributes({ ptr }));
+    expect(record.args).toEqual({ ptr, attributes: POINTER });
+    expect(result.attributes).toEqual(record.out.attributes);
+  });
+
+  it('aclrtMemGetAllocationGranularity: aclrtPhysicalMemProp* with every field, the options enum', async () => {
+    const prop = { handleType: 0, allocationType: 0, memAttr: 4, location: { id: 0, type: 1 }, reserve: 0 };
+    const { record } = await recorded('aclrtMemGetAllocationGranularity', () =>
+      runtime.aclrtMemGetAllocationGranularity({ prop, option: 1 }),
+    );
+    expect(record.args).toEqual({ prop, option: 1, granularity: POINTER });
+  });
+
+  it('aclrtMallocPhysical receives prop.memAttr = 5, prop.location = {id: 0, type: 1}, reserve = 0, flags = 0', async () => {
+    const prop = { handleType: 0, allocationType: 0, memAttr: 5, location: { id: 0, type: 1 }, reserve: 0 };
+    const { result, record } = await recorded('aclrtMallocPhysical', () => runtime.aclrtMallocPhysical({ size: 2 * MiB, prop, flags: 0 }));
+    expect(record.args).toEqual({
+      handle: POINTER,
+      size: 2 * MiB,
+      prop: { handleType: 0, allocationType: 0, memAttr: 5, location: { id: 0, type: 1 }, reserve: 0 },
+      flags: 0,
+    });
+    state.handle = must(result.handle, 'handle');
+  });
+
+  it('aclrtReserveMemAddress (NULL expectPtr, flags 1), aclrtMapMem, aclrtMemSetAccess, aclrtMemGetAccess', async () => {
+    const reserve = await recorded('aclrtReserveMemAddress', () =>
+      runtime.aclrtReserveMemAddress({ size: 4 * MiB, alignment: 0, expectPtr: '0x0', flags: 1 }),
+    );
+    expect(reserve.record.args).toEqual({ virPtr: POINTER, size: 4 * MiB, alignment: 0, expectPtr: null, flags: 1 });
+    const virPtr = must(reserve.result.virPtr, 'virPtr');
+    state.virPtr = virPtr;
+    const handle = must(state.handle, 'handle');
+    const map = await recorded('aclrtMapMem', () => runtime.aclrtMapMem({ virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 }));
+    expect(map.record.args).toEqual({ virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
+    const desc = [{ flags: 3, location: { id: 0, type: 1 } }];
+    const access = await recorded('aclrtMemSetAccess', () => runtime.aclrtMemSetAccess({ virPtr, size: 2 * MiB, desc, count: 1 }));
+    expect(access.record.args).toEqual({
+      virPtr,
+      size: 2 * MiB,
+      desc: [{ flags: 3, location: { id: 0, type: 1 }, rsv: ZERO12 }],
+      count: 1,
+    });
+    const get = await recorded('aclrtMemGetAccess', () => runtime.aclrtMemGetAccess({ virPtr, location: { id: 1, type: 1 } }));
+    expect(get.record.args).toEqual({ virPtr, location: { id: 1, type: 1 }, flag: POINTER });
+  });
+
+  it('sharing: uint64_t shareable handles, int32_t* pid arrays, the export flags', async () => {
+    const handle = must(state.handle, 'handle');
+    const exported = await recorded('aclrtMemExportToShareableHandle', () =>
+      runtime.aclrtMemExportToShareableHandle({ handle, handleType: 0, flags: 1 }),
+    );
+    expect(exported.record.args).toEqual({ handle, handleType: 0, flags: 1, shareableHandle: POINTER });
+    const shareableHandle = must(exported.result.shareableHandle, 'shareableHandle');
+    expect(BigInt(shareableHandle)).toBe(BigInt(String(exported.record.out.shareableHandle)));
+    const pids = await recorded('aclrtMemSetPidToShareableHandle', () =>
+      runtime.aclrtMemSetPidToShareableHandle({ shareableHandle, pid: [4242, 17], pidNum: 2 }),
+    );
+    expect(pids.record.args).toEqual({ shareableHandle: Number(BigInt(shareableHandle)), pid: [4242, 17], pidNum: 2 });
+    const imported = await recorded('aclrtMemImportFromShareableHandle', () =>
+      runtime.aclrtMemImportFromShareableHandle({ shareableHandle, deviceId: 1 }),
+    );
+    expect(imported.record.args).toEqual({ shareableHandle: Number(BigInt(shareableHandle)), deviceId: 1, handle: POINTER });
+  });
+
+  it('peers: int32_t* out and two ids; the peer id and uint32_t flags', async () => {
+    const can = await recorded('aclrtDeviceCanAccessPeer', () => runtime.aclrtDeviceCanAccessPeer({ deviceId: 0, peerDeviceId: 1 }));
+    expect(can.record.args).toEqual({ canAccessPeer: POINTER, deviceId: 0, peerDeviceId: 1 });
+    const enable = await recorded('aclrtDeviceEnablePeerAccess', () => runtime.aclrtDeviceEnablePeerAccess({ peerDeviceId: 1, flags: 0 }));
+    expect(enable.record.args).toEqual({ peerDeviceId: 1, flags: 0 });
+  });
+
+  it('the releasing calls receive exactly the pointers and handles they were given', async () => {
+    const virPtr = must(state.virPtr, 'virPtr');
+    const handle = must(state.handle, 'handle');
+    expect((await recorded('aclrtUnmapMem', () => runtime.aclrtUnmapMem({ virPtr }))).record.args).toEqual({ virPtr });
+    expect((await recorded('aclrtReleaseMemAddress', () => runtime.aclrtReleaseMemAddress({ virPtr }))).record.args).toEqual({ virPtr });
+    expect((await recorded('aclrtFreePhysical', () => runtime.aclrtFreePhysical({ handle }))).record.args).toEqual({ handle });
+    const devPtr = must(state.devPtr, 'devPtr');
+    expect((await recorded('aclrtFree', () => runtime.aclrtFree({ devPtr }))).record.args).toEqual({ devPtr });
+    const hostPtr = must(state.hostPtr, 'hostPtr');
+    expect((await recorded('aclrtFreeHost', () => runtime.aclrtFreeHost({ hostPtr }))).record.args).toEqual({ hostPtr });
+    const stream = must(state.stream, 'stream');
+    expect((await recorded('aclrtDestroyStream', () => runtime.aclrtDestroyStream({ stream }))).record.args).toEqual({ stream });
+    expect(await runtime.free({ ptr: must(state.pageable, 'pageable') })).toEqual({ ret: 0 });
+    checked.add('free');
+  });
+
+  it('aclGetRecentErrMsg: a failure’s text comes back, read on the thread that failed', async () => {
+    const failed = await runtime.aclrtFree({ devPtr: must(state.devPtr, 'devPtr') });
+    expect(failed).toMatchObject({ ret: 100000, message: expect.stringContaining('[acl double] aclrtFree') });
+    const { result } = await recorded('aclGetRecentErrMsg', () => runtime.aclGetRecentErrMsg({}));
+    expect(result.errMsg).toContain('[acl double] aclrtFree');
+  });
+
+  it('aclrtResetDevice, aclrtResetDeviceForce, aclFinalize', async () => {
+    await runtime.aclrtSetDevice({ deviceId: 1 });
+    expect((await recorded('aclrtResetDevice', () => runtime.aclrtResetDevice({ deviceId: 1 }))).record.args).toEqual({ deviceId: 1 });
+    expect((await recorded('aclrtResetDeviceForce', () => runtime.aclrtResetDeviceForce({ deviceId: 0 }))).record.args).toEqual({
+      deviceId: 0,
+    });
+    expect((await recorded('aclFinalize', () => runtime.aclFinalize({}))).record.args).toEqual({});
+  });
+
+  it('covered every function of the catalogue', () => {
+    expect(ACL_FUNCTION_NAMES.filter((fn) => !checked.has(fn))).toEqual([]);
+  });
+});
