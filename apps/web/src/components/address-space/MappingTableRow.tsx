@@ -1,0 +1,140 @@
+import { aclrtMemAccessFlags } from '@pagelens/core';
+import type { TFunction } from 'i18next';
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { frameRuns, type MappingRow } from '../../model/address-space/table-rows.ts';
+import { ownerColor } from '../../model/colors.ts';
+import { address, bytes, exactBytes, type FormatPrefs } from '../../model/format.ts';
+
+export interface MappingTableRowProps {
+  readonly row: MappingRow;
+  readonly index: number;
+  readonly selected: boolean;
+  readonly active: boolean;
+  readonly format: FormatPrefs;
+  readonly dark: boolean;
+  readonly onClick: (index: number) => void;
+}
+
+const FLAG_TEXT: Readonly<Record<string, string>> = {
+  ACL_RT_MEM_ACCESS_FLAGS_READWRITE: 'rw',
+  ACL_RT_MEM_ACCESS_FLAGS_READ: 'r',
+  ACL_RT_MEM_ACCESS_FLAGS_NONE: 'none',
+};
+
+export function rowDomId(index: number): string {
+  return `mapping-row-${index}`;
+}
+
+/** One row of the mapping table (fixed height; the table positions it). */
+export const MappingTableRow = memo(function MappingTableRow({
+  row,
+  index,
+  selected,
+  active,
+  format,
+  dark,
+  onClick,
+}: MappingTableRowProps) {
+  const { t } = useTranslation();
+  const end = row.start + row.size;
+  const classes = ['mapping-row', selected ? 'selected' : '', active ? 'active' : '', `mapping-row-${row.kind}`].filter(Boolean).join(' ');
+  return (
+    <tr
+      id={rowDomId(index)}
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={classes}
+      data-kind={row.kind}
+      data-id={row.id}
+      onClick={() => onClick(index)}
+    >
+      <td className="mt-range" title={`${address(row.start, format)} – ${address(end, format)}`}>
+        <span
+          className={`mt-swatch mt-swatch-${row.kind}`}
+          style={row.kind === 'reservation' ? undefined : { background: ownerColor(row.color, dark) }}
+        />
+        <span className="mt-kind">
+          {t(`addressSpace.table.kind.${row.kind}`)} #{row.id}
+        </span>
+        <span className="mono">
+          {address(row.start, format)} – {address(end, format)}
+        </span>
+      </td>
+      <td className="mt-size num" title={exactBytes(row.size)}>
+        {bytes(row.size, format)}
+      </td>
+      <td className="mt-page">{pageText(row, format, t)}</td>
+      <Backing row={row} format={format} />
+      <Access row={row} />
+      <td className="mt-owner mono">
+        {row.kind === 'allocation' ? row.fn : row.kind === 'mapping' ? 'aclrtMapMem' : 'aclrtReserveMemAddress'}
+      </td>
+    </tr>
+  );
+});
+
+function pageText(row: MappingRow, format: FormatPrefs, t: TFunction): string {
+  if (row.kind === 'reservation' || row.pageSize === undefined) return '—';
+  const kind = row.pageClass === undefined ? '' : t(`addressSpace.table.pageClass.${row.pageClass}`);
+  return `${bytes(row.pageSize, format)} ${kind}`.trim();
+}
+
+function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
+  const { t } = useTranslation();
+  if (row.kind === 'allocation') {
+    // Only rows in view are rendered, so frames are worked out here rather than for all 100,000 rows.
+    const frames = frameRuns(row, row.pagesPerFrame);
+    const first = frames[0];
+    const text =
+      first === undefined
+        ? '—'
+        : t(first[0] === first[1] ? 'addressSpace.table.frame' : 'addressSpace.table.frameRange', { first: first[0], last: first[1] }) +
+          (frames.length > 1 ? ` ${t('addressSpace.table.moreRuns', { count: frames.length - 1 })}` : '');
+    return (
+      <td className="mt-backing hatch-soft" title={t('addressSpace.table.modeledFrames')}>
+        {t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })} · {text}
+      </td>
+    );
+  }
+  if (row.kind === 'mapping') {
+    const value = row.handleValue === undefined ? '?' : `0x${row.handleValue.toString(16)}`;
+    return <td className="mt-backing mono">{t('addressSpace.table.handle', { id: row.handleId, value })}</td>;
+  }
+  return (
+    <td className="mt-backing">
+      {row.unmapped > 0
+        ? t('addressSpace.table.unmapped', { unmapped: bytes(row.unmapped, format), size: bytes(row.size, format) })
+        : t('addressSpace.table.fullyMapped', { count: row.mappings })}
+    </td>
+  );
+}
+
+function Access({ row }: { row: MappingRow }) {
+  const { t } = useTranslation();
+  if (row.kind === 'reservation') {
+    return <td className="mt-access">{t('addressSpace.table.accessNone')}</td>;
+  }
+  if (row.kind === 'allocation') {
+    return <td className="mt-access">{t('addressSpace.table.accessDevice', { device: row.device })}</td>;
+  }
+  const grants = row.access.map((grant) =>
+    t('addressSpace.table.accessGrant', {
+      device: grant.device,
+      flags: FLAG_TEXT[aclrtMemAccessFlags.nameOf(grant.flags) ?? ''] ?? grant.flags,
+    }),
+  );
+  // VM-7 (modeled): mapping alone makes the range usable on the memory's own device.
+  const own = row.access.some((grant) => grant.device === row.device);
+  return (
+    <td className="mt-access">
+      {grants.join(', ')}
+      {!own && (
+        <span className="mt-modeled" title={t('addressSpace.table.accessOwn', { device: row.device })}>
+          {grants.length > 0 ? ', ' : ''}
+          {t('addressSpace.table.accessOwn', { device: row.device })}
+        </span>
+      )}
+    </td>
+  );
+}
