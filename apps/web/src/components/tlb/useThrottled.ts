@@ -1,0 +1,27 @@
+import { useEffect, useRef, useState } from 'react';
+
+/**
+ * `value`, changing at most once per `ms`: the first change after a quiet spell shows at once, a
+ * burst shows its last value when the interval ends. The TLB view recomputes its tables from the
+ * live state when its stamp changes (tens of ms with 100,000 allocations), so a stream of events
+ * costs a few recomputations a second instead of one per batch.
+ */
+export function useThrottled<T>(value: T, ms: number): T {
+  const [shown, setShown] = useState(value);
+  const last = useRef(Number.NEGATIVE_INFINITY);
+  useEffect(() => {
+    if (Object.is(value, shown)) return undefined;
+    const show = () => {
+      last.current = performance.now();
+      setShown(value);
+    };
+    const wait = last.current + ms - performance.now();
+    if (wait <= 0) {
+      show();
+      return undefined;
+    }
+    const timer = setTimeout(show, wait);
+    return () => clearTimeout(timer);
+  }, [value, shown, ms]);
+  return shown;
+}
