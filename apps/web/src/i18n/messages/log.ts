@@ -1,3 +1,83 @@
 import { defineMessages } from '../define.ts';
 
-export const log = defineMessages({}, {});
+/** The operation log: every call with its arguments, result, reasons and effects. */
+export const log = defineMessages(
+  {
+    title: 'Operation log',
+    listLabel: 'Calls, newest at the bottom. Use ↑ ↓ to move between calls.',
+    column: {
+      seq: 'seq',
+      process: 'PID',
+      call: 'Call · result · rule IDs · what it changed',
+      duration: 'Time',
+    },
+    injected: 'injected',
+    rulesTitle: 'Rule IDs behind this result (RULES.md)',
+    effectTitle: 'Select this object',
+    durationTitle: {
+      simulated: 'Virtual time the call took on the simulator',
+      observed: 'Time measured inside the call on the real runtime',
+      modeled: 'Time from the PageLens model',
+    },
+    filter: {
+      function: 'Function',
+      allFunctions: 'All functions',
+      result: 'Result',
+      allResults: 'All results',
+      ok: 'Successes',
+      errors: 'Errors',
+      text: 'Search the calls',
+      textPlaceholder: 'Search calls, codes, rules…',
+      clear: 'Clear filters',
+    },
+    count_one: '{{total}} call',
+    count_other: '{{total}} calls',
+    countFiltered: '{{shown}} of {{total}} calls',
+    empty: {
+      title: 'No calls yet.',
+      help: 'Call ACL functions from the Actions panel on the left or run a scenario in the Playground: every call appears here with its arguments, its result and the rules behind it.',
+      filtered: 'No call matches these filters.',
+    },
+    jumpToLatest: 'Jump to the latest call ↓',
+    travelling: 'Time cursor at seq {{seq}}: later calls are dimmed. Press L to return to live.',
+  },
+  {
+    title: '操作日志',
+    listLabel: '调用列表，最新的在底部。用 ↑ ↓ 在调用之间移动。',
+    column: {
+      seq: '序号',
+      process: 'PID',
+      call: '调用 · 结果 · 规则编号 · 产生的变化',
+      duration: '耗时',
+    },
+    injected: '注入',
+    rulesTitle: '决定该结果的规则编号（见 RULES.md）',
+    effectTitle: '选中该对象',
+    durationTitle: {
+      simulated: '该调用在模拟器上耗费的虚拟时间',
+      observed: '在真实运行时上测得的调用耗时',
+      modeled: '来自 PageLens 模型的时间',
+    },
+    filter: {
+      function: '函数',
+      allFunctions: '全部函数',
+      result: '结果',
+      allResults: '全部结果',
+      ok: '成功',
+      errors: '错误',
+      text: '搜索调用',
+      textPlaceholder: '搜索调用、错误码、规则…',
+      clear: '清除筛选',
+    },
+    count_one: '{{total}} 次调用',
+    count_other: '{{total}} 次调用',
+    countFiltered: '{{shown}} / {{total}} 次调用',
+    empty: {
+      title: '还没有调用。',
+      help: '在左侧的“操作”面板中调用 ACL 函数，或在“代码演练”中运行一个场景：每次调用都会连同参数、结果和背后的规则显示在这里。',
+      filtered: '没有符合筛选条件的调用。',
+    },
+    jumpToLatest: '跳到最新调用 ↓',
+    travelling: '时间游标位于序号 {{seq}}：之后的调用以淡色显示。按 L 返回实时状态。',
+  },
+);

@@ -1,0 +1,68 @@
+import { formatInteger } from '@pagelens/core';
+import { useTranslation } from 'react-i18next';
+import { type CallFilter, isFiltering, NO_FILTER } from '../../model/log/call-filter.ts';
+
+export interface LogToolbarProps {
+  readonly filter: CallFilter;
+  readonly onFilter: (filter: CallFilter) => void;
+  readonly fns: readonly string[];
+  readonly errors: readonly string[];
+  readonly shown: number;
+  readonly total: number;
+}
+
+/** Function, result and text filters, with how many calls they let through. */
+export function LogToolbar({ filter, onFilter, fns, errors, shown, total }: LogToolbarProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="log-toolbar">
+      <label>
+        <span className="visually-hidden">{t('log.filter.function')}</span>
+        <select value={filter.fn} onChange={(event) => onFilter({ ...filter, fn: event.target.value })} data-testid="log-filter-fn">
+          <option value="">{t('log.filter.allFunctions')}</option>
+          {fns.map((fn) => (
+            <option key={fn} value={fn}>
+              {fn}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        <span className="visually-hidden">{t('log.filter.result')}</span>
+        <select
+          value={filter.result}
+          onChange={(event) => onFilter({ ...filter, result: event.target.value })}
+          data-testid="log-filter-result"
+        >
+          <option value="all">{t('log.filter.allResults')}</option>
+          <option value="ok">{t('log.filter.ok')}</option>
+          <option value="error">{t('log.filter.errors')}</option>
+          {errors.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="search"
+        className="log-search"
+        value={filter.text}
+        placeholder={t('log.filter.textPlaceholder')}
+        aria-label={t('log.filter.text')}
+        onChange={(event) => onFilter({ ...filter, text: event.target.value })}
+        data-testid="log-filter-text"
+      />
+      <span className="log-count muted" data-testid="log-count">
+        {isFiltering(filter)
+          ? t('log.countFiltered', { shown: formatInteger(shown), total: formatInteger(total) })
+          : t('log.count', { count: total, total: formatInteger(total) })}
+      </span>
+      {isFiltering(filter) && (
+        <button type="button" onClick={() => onFilter(NO_FILTER)}>
+          {t('log.filter.clear')}
+        </button>
+      )}
+    </div>
+  );
+}

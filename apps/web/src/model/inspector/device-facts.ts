@@ -1,0 +1,104 @@
+import {
+  aclrtMemAttr,
+  aclrtMemMallocPolicy,
+  type DeviceAllocation,
+  type DeviceProfile,
+  formatInteger,
+  type HostState,
+  type PhysicalHandle,
+  type PhysicalMemory,
+  reportAllocation,
+  toHex,
+} from '@pagelens/core';
+import { address, bytes, type FormatPrefs } from '../format.ts';
+import { type Fact, type Inspection, keyed, size, text, yesNo } from './fact.ts';
+import { placementFact } from './placement.ts';
+
+function pageFacts(pageClass: DeviceAllocation['pageClass'], pageSize: number, pages: number, prefs: FormatPrefs): Fact[] {
+  return [
+    keyed('inspector.fact.pageClass', `inspector.pageClass.${pageClass}`, { size: bytes(pageSize, prefs) }),
+    text('inspector.fact.pages', `${formatInteger(pages)} × ${bytes(pageSize, prefs)}`),
+  ];
+}
+
+/** An aclrtMalloc-family allocation: where, how big, which pages and why (DM-3, DM-4, DM-11, PT-1). */
+export function allocationInspection(allocation: DeviceAllocation, profile: DeviceProfile, prefs: FormatPrefs): Inspection {
+  const report = reportAllocation(allocation, profile);
+  const facts: Fact[] = [
+    text('inspector.fact.device', `${allocation.device} · ${profile.name}`),
+    text('inspector.fact.function', allocation.fn),
+    text('inspector.fact.policy', aclrtMemMallocPolicy.nameOf(allocation.policy) ?? String(allocation.policy)),
+    text('inspector.fact.address', address(allocation.addr, prefs)),
+    text('inspector.fact.end', address(allocation.addr + allocation.size, prefs)),
+    size('inspector.fact.requested', report.requested, prefs),
+    size('inspector.fact.padded', report.padded, prefs),
+    ...pageFacts(report.pageClass, report.pageSize, report.pages, prefs),
+    size('inspector.fact.occupied', report.occupied, prefs),
+    size('inspector.fact.waste', report.waste, prefs, report.waste > 0 ? { tone: 'warn' } : {}),
+    text('inspector.fact.ptes', formatInteger(report.ptes)),
+    placementFact(report.pageClass, report.pageSize, allocation.runs),
+  ];
+  if (allocation.p2p) facts.push(yesNo('inspector.fact.p2p', true));
+  if (allocation.fallback !== undefined) {
+    facts.push(
+      keyed(
+        'inspector.fact.fallback',
+        'inspector.value.fallback',
+        { needed: allocation.fallback.needed, free: allocation.fallback.free },
+        { tone: 'warn' },
+      ),
+    );
+  }
+  return { facts, reasons: report.reasons, rules: report.rules, related: [] };
+}
+
+/** Physical memory from aclrtMallocPhysical: its pages, and every handle that reaches it (VM-4, VM-9). */
+export function physicalInspection(memory: PhysicalMemory, state: HostState, profile: DeviceProfile, prefs: FormatPrefs): Inspection {
+  const report = reportAllocation(memory, profile);
+  const handles = [...state.handles.values()].filter((handle) => handle.memory === memory.id);
+  const facts: Fact[] = [
+    text('inspector.fact.device', `${memory.device} · ${profile.name}`),
+    text('inspector.fact.memAttr', aclrtMemAttr.nameOf(memory.memAttr) ?? String(memory.memAttr)),
+    size('inspector.fact.size', memory.size, prefs),
+    ...pageFacts(report.pageClass, report.pageSize, report.pages, prefs),
+    size('inspector.fact.occupied', report.occupied, prefs),
+    text('inspector.fact.ptes', formatInteger(report.ptes)),
+    placementFact(report.pageClass, report.pageSize, memory.runs),
+    text('inspector.fact.handles', formatInteger(handles.length)),
+  ];
+  return {
+    facts,
+    reasons: [],
+    rules: ['VM-2', 'VM-4', 'DM-11'],
+    related: handles.map((handle) => ({
+      label: 'inspector.related.handle',
+      target: { kind: 'handle', id: handle.id, device: handle.device },
+    })),
+  };
+}
+
+/** An aclrtDrvMemHandle: the value the program holds, what it reaches, and its mappings (VM-4, VM-8). */
+export function handleInspection(handle: PhysicalHandle, state: HostState, profile: DeviceProfile, prefs: FormatPrefs): Inspection {
+  const memory = state.physical.get(handle.memory);
+  const facts: Fact[] = [
+    text('inspector.fact.process', String(handle.pid)),
+    text('inspector.fact.handleValue', toHex(handle.handle)),
+    text('inspector.fact.memory', `#${handle.memory}`, { link: { kind: 'physical', id: handle.memory, device: handle.device } }),
+    text('inspector.fact.mappings', formatInteger(handle.mappings)),
+  ];
+  if (handle.importedFrom !== undefined) {
+    facts.push(text('inspector.fact.importedFrom', `#${handle.importedFrom}`, { link: { kind: 'handle', id: handle.importedFrom } }));
+  }
+  if (handle.freed) facts.push(keyed('inspector.fact.state', 'inspector.value.freedWhileMapped', undefined, { tone: 'warn' }));
+  const physical = memory === undefined ? undefined : physicalInspection(memory, state, profile, prefs);
+  const mappings = [...state.mappings.values()].filter((mapping) => mapping.handle === handle.id);
+  return {
+    facts: [...facts, ...(physical?.facts.filter((fact) => fact.label !== 'inspector.fact.handles') ?? [])],
+    reasons: [],
+    rules: handle.freed ? ['VM-4', 'VM-8'] : ['VM-4'],
+    related: mappings.map((mapping) => ({
+      label: 'inspector.related.mapping',
+      target: { kind: 'mapping', id: mapping.id, device: mapping.device },
+    })),
+  };
+}

@@ -1,0 +1,122 @@
+import { formatInteger, type HostState, type Reason } from '@pagelens/core';
+import { duration, type FormatPrefs } from '../format.ts';
+import { renderCallArgs } from '../log/arg-format.ts';
+import type { CallRow } from '../log/call-rows.ts';
+import type { Target } from '../log/effects.ts';
+import { allocationInspection, handleInspection, physicalInspection } from './device-facts.ts';
+import { type Fact, type Inspection, keyed, text } from './fact.ts';
+import { frameInspection } from './frame-facts.ts';
+import { copyInspection, hostInspection, streamInspection } from './host-facts.ts';
+import { mappingInspection, reservationInspection } from './vmm-facts.ts';
+
+/** A call: who made it, what it returned and why, and what it changed. */
+export function callInspection(row: CallRow, prefs: FormatPrefs): Inspection {
+  const { call } = row;
+  const facts: Fact[] = [
+    text('inspector.fact.function', call.fn),
+    text('inspector.fact.process', String(call.pid)),
+    text('inspector.fact.result', `${row.retName} (${call.ret})`, { tone: row.ok ? 'ok' : 'error' }),
+  ];
+  if (call.message !== undefined) facts.push(text('inspector.fact.message', call.message, row.ok ? {} : { tone: 'error' }));
+  facts.push(
+    text('inspector.fact.duration', duration(call.durationNs), { provenance: call.provenance }),
+    text('inspector.fact.time', duration(call.t), { provenance: call.provenance }),
+    text('inspector.fact.seq', `${formatInteger(call.seq)} → ${formatInteger(row.endSeq)}`),
+  );
+  if (call.injected === true) facts.push(keyed('inspector.fact.injected', 'inspector.value.injected', undefined, { tone: 'warn' }));
+  const related = row.effects.flatMap((effect) =>
+    effect.target === undefined ? [] : [{ label: `inspector.effect.${effect.event}`, target: effect.target }],
+  );
+  return {
+    facts,
+    reasons: row.reasons,
+    rules: row.rules,
+    related,
+    relatedTitle: 'inspector.changedTitle',
+    args: renderCallArgs(call, prefs),
+  };
+}
+
+/** Everything the inspector needs besides the state: how to find a copy's reasons. */
+export interface InspectContext {
+  readonly prefs: FormatPrefs;
+  /** The UI's current device, for a frame selected without one. */
+  readonly device: number;
+  readonly copyReasons: (id: number) => readonly Reason[];
+}
+
+/**
+ * Facts about the selected object in `state` (the state at the time cursor); undefined when it
+ * does not exist there. Calls are inspected from their row (`callInspection`), not from state.
+ */
+export function inspectObject(target: Target, state: HostState, context: InspectContext): Inspection | undefined {
+  const { prefs } = context;
+  const profileOf = (device: number) => state.devices[device]?.profile;
+  switch (target.kind) {
+    case 'allocation': {
+      const allocation = state.allocations.get(target.id);
+      const profile = allocation === undefined ? undefined : profileOf(allocation.device);
+      return allocation === undefined || profile === undefined ? undefined : allocationInspection(allocation, profile, prefs);
+    }
+    case 'physical': {
+      const memory = state.physical.get(target.id);
+      const profile = memory === undefined ? undefined : profileOf(memory.device);
+      return memory === undefined || profile === undefined ? undefined : physicalInspection(memory, state, profile, prefs);
+    }
+    case 'handle': {
+      const handle = state.handles.get(target.id);
+      const profile = handle === undefined ? undefined : profileOf(handle.device);
+      return handle === undefined || profile === undefined ? undefined : handleInspection(handle, state, profile, prefs);
+    }
+    case 'reservation': {
+      const reservation = state.reservations.get(target.id);
+      return reservation === undefined ? undefined : reservationInspection(reservation, state, prefs);
+    }
+    case 'mapping': {
+      const mapping = state.mappings.get(target.id);
+      return mapping === undefined ? undefined : mappingInspection(mapping, state, prefs);
+    }
+    case 'host': {
+      const buffer = state.hostBuffers.get(target.id);
+      return buffer === undefined ? undefined : hostInspection(buffer, prefs);
+    }
+    case 'stream': {
+      const stream = state.streams.get(target.id);
+      return stream === undefined ? undefined : streamInspection(stream, state.time);
+    }
+    case 'copy': {
+      const copy = state.copies.find((record) => record.id === target.id);
+      return copy === undefined ? undefined : copyInspection(copy, context.copyReasons(target.id), prefs);
+    }
+    case 'frame':
+      return frameInspection(state, target.device ?? context.device, target.id, prefs);
+    case 'call':
+      return undefined;
+  }
+}
+
+/** True when the object is in the state (a call or a frame always is, once it happened). */
+export function existsIn(target: Target, state: HostState): boolean {
+  switch (target.kind) {
+    case 'allocation':
+      return state.allocations.has(target.id);
+    case 'physical':
+      return state.physical.has(target.id);
+    case 'handle':
+      return state.handles.has(target.id);
+    case 'reservation':
+      return state.reservations.has(target.id);
+    case 'mapping':
+      return state.mappings.has(target.id);
+    case 'host':
+      return state.hostBuffers.has(target.id);
+    case 'stream':
+      return state.streams.has(target.id);
+    case 'copy':
+      return state.copies.some((record) => record.id === target.id);
+    case 'call':
+      return target.id <= state.seq;
+    case 'frame':
+      return true;
+  }
+}

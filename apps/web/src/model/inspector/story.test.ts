@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { MiB, malloc, startScene } from '../../../test/log-scene.ts';
+import { runText } from './placement.ts';
+import { presenceFromStory, storyEntries } from './story.ts';
+
+const PREFS = { units: 'binary', addresses: 'hex' } as const;
+
+describe('storyEntries', () => {
+  it('tells an allocation’s life: the call that made it, the allocation, the call that freed it, the free', async () => {
+    const scene = await startScene();
+    const ptr = await malloc(scene.rt, 3 * MiB, 0);
+    await scene.rt.aclrtFree({ devPtr: ptr });
+    scene.sync();
+    const alloc = scene.events.find((event) => event.kind === 'alloc');
+    if (alloc?.kind !== 'alloc') throw new Error('no alloc');
+    const entries = storyEntries(scene.timeline.story(alloc.id), scene.timeline.events, PREFS);
+    expect(entries.map((entry) => [entry.key, entry.tone])).toEqual([
+      ['inspector.story.call', 'call'],
+      ['inspector.story.alloc', 'create'],
+      ['inspector.story.call', 'call'],
+      ['inspector.story.free', 'destroy'],
+    ]);
+    expect(entries[0]?.params).toEqual({ fn: 'aclrtMalloc', result: 'ACL_SUCCESS', code: 0 });
+    expect(entries[1]?.params).toEqual({ size: '3 MiB', pages: 2, pageSize: '2 MiB', addr: ptr });
+    // Choosing a call goes to right after its effects; choosing a change goes to the change.
+    expect(entries[0]?.jumpSeq).toBe(alloc.seq);
+    expect(entries[1]?.jumpSeq).toBe(alloc.seq);
+    expect(entries[3]?.jumpSeq).toBe(entries[3]?.seq);
+    expect(entries[1]?.target).toEqual({ kind: 'allocation', id: alloc.id, device: 0 });
+  });
+
+  it('marks failed calls and deferred handle frees', () => {
+    const failed = storyEntries(
+      [{ kind: 'call', seq: 1, t: 0, provenance: 'simulated', pid: 1, fn: 'aclrtFree', args: {}, ret: 100000, durationNs: 0 }],
+      [],
+      PREFS,
+    );
+    expect(failed[0]?.tone).toBe('error');
+    const deferred = storyEntries([{ kind: 'physFree', seq: 2, t: 0, provenance: 'simulated', id: 5, deferred: true }], [], PREFS);
+    expect(deferred[0]?.key).toBe('inspector.story.physFreeDeferred');
+  });
+});
+
+describe('presenceFromStory', () => {
+  it('says whether an object is there, not made yet, or gone, and when', async () => {
+    const scene = await startScene();
+    const ptr = await malloc(scene.rt, MiB, 0);
+    await scene.rt.aclrtFree({ devPtr: ptr });
+    scene.sync();
+    const alloc = scene.events.find((event) => event.kind === 'alloc');
+    const free = scene.events.find((event) => event.kind === 'free');
+    if (alloc?.kind !== 'alloc' || free === undefined) throw new Error('no alloc/free');
+    const story = scene.timeline.story(alloc.id);
+    expect(presenceFromStory(alloc.id, true, story, alloc.seq)).toEqual({ status: 'present' });
+    expect(presenceFromStory(alloc.id, false, story, alloc.seq - 1)).toEqual({ status: 'future', seq: alloc.seq });
+    expect(presenceFromStory(alloc.id, false, story, free.seq)).toEqual({ status: 'gone', seq: free.seq });
+    expect(presenceFromStory(999, false, [], 10)).toEqual({ status: 'unknown' });
+  });
+});
+
+describe('runText', () => {
+  it('shows three runs and counts the rest', () => {
+    expect(runText([5, 1, 10, 3])).toEqual({ ranges: '5, 10–12', more: 0 });
+    expect(runText([1, 1, 3, 1, 5, 1, 7, 1, 9, 2000])).toEqual({ ranges: '1, 3, 5', more: 2 });
+  });
+});

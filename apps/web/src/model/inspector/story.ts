@@ -1,0 +1,125 @@
+import { aclrtMemcpyKind, errorName, type MemoryEvent, toHex } from '@pagelens/core';
+import { address, bytes, type FormatPrefs, rate } from '../format.ts';
+import { callEndSeq, indexOfSeq, type Target, targetOf } from '../log/effects.ts';
+
+export type StoryTone = 'call' | 'error' | 'create' | 'destroy' | 'change';
+
+/** One step of an object's life: the call that caused it or the change itself, as an i18n key with values. */
+export interface StoryEntry {
+  readonly seq: number;
+  /** Where the cursor goes when the entry is chosen: after the call's effects, or at the change. */
+  readonly jumpSeq: number;
+  readonly key: string;
+  readonly params: Readonly<Record<string, string | number>>;
+  readonly tone: StoryTone;
+  readonly target?: Target;
+}
+
+const CREATES = new Set<MemoryEvent['kind']>(['alloc', 'physAlloc', 'reserve', 'map', 'hostAlloc', 'import', 'streamCreate']);
+const DESTROYS = new Set<MemoryEvent['kind']>([
+  'free',
+  'physFree',
+  'physRelease',
+  'release',
+  'unmap',
+  'hostFree',
+  'hostUnregister',
+  'streamDestroy',
+]);
+
+function toneOf(kind: MemoryEvent['kind']): StoryTone {
+  if (CREATES.has(kind)) return 'create';
+  if (DESTROYS.has(kind)) return 'destroy';
+  return 'change';
+}
+
+function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string | number> {
+  switch (event.kind) {
+    case 'call':
+      return { fn: event.fn, result: errorName(event.ret), code: event.ret };
+    case 'alloc':
+    case 'physAlloc':
+      return {
+        size: bytes(event.size, prefs),
+        pages: event.pages,
+        pageSize: bytes(event.pageSize, prefs),
+        addr: 'addr' in event ? address(event.addr, prefs) : '',
+      };
+    case 'reserve':
+      return { size: bytes(event.size, prefs), addr: address(event.addr, prefs) };
+    case 'map':
+      return { size: bytes(event.size, prefs), addr: address(event.addr, prefs), handle: event.handle, reservation: event.reservation };
+    case 'setAccess':
+      return { devices: event.access.map((grant) => grant.device).join(', ') };
+    case 'hostAlloc':
+      return { size: bytes(event.size, prefs), addr: address(event.addr, prefs) };
+    case 'hostRegister':
+      return { devPtr: address(event.devPtr, prefs), fn: event.fn };
+    case 'copy':
+      return {
+        size: bytes(event.bytes, prefs),
+        kind: aclrtMemcpyKind.nameOf(event.memcpyKind) ?? String(event.memcpyKind),
+        rate: rate(event.bytesPerSec),
+      };
+    case 'export':
+      return { shareable: toHex(event.shareable) };
+    case 'import':
+      return { source: event.source };
+    case 'streamCreate':
+      return { device: event.device };
+    case 'deviceSet':
+    case 'deviceReset':
+      return { device: event.device, refs: event.refs };
+    case 'memset':
+      return { size: bytes(event.count, prefs), addr: address(event.addr, prefs), value: event.value };
+    case 'process':
+      return { name: event.name, pid: event.pid };
+    case 'peerAccess':
+      return { device: event.device, peer: event.peer };
+    default:
+      return {};
+  }
+}
+
+function keyOf(event: MemoryEvent): string {
+  if (event.kind === 'physFree' && event.deferred) return 'inspector.story.physFreeDeferred';
+  if (event.kind === 'hostAlloc')
+    return event.memory === 'pinned' ? 'inspector.story.hostAllocPinned' : 'inspector.story.hostAllocPageable';
+  return `inspector.story.${event.kind}`;
+}
+
+/**
+ * The story of an object (from `timeline.story(id)`) as entries a person can read and click: each
+ * call with its result, then what it did to the object.
+ */
+export function storyEntries(story: readonly MemoryEvent[], events: readonly MemoryEvent[], prefs: FormatPrefs): StoryEntry[] {
+  return story.map((event) => {
+    const target = targetOf(event);
+    const base = { seq: event.seq, key: keyOf(event), params: paramsOf(event, prefs), ...(target === undefined ? {} : { target }) };
+    if (event.kind === 'call') {
+      const index = indexOfSeq(events, event.seq);
+      return { ...base, jumpSeq: index < 0 ? event.seq : callEndSeq(events, index), tone: event.ret === 0 ? 'call' : 'error' };
+    }
+    return { ...base, jumpSeq: event.seq, tone: toneOf(event.kind) };
+  });
+}
+
+export type Presence =
+  | { readonly status: 'present' }
+  | { readonly status: 'future'; readonly seq: number }
+  | { readonly status: 'gone'; readonly seq: number }
+  | { readonly status: 'unknown' };
+
+/**
+ * Whether an object exists at the cursor, and if not, why: made later (at `seq`) or ended earlier
+ * (at `seq`). `present` is decided by the caller from the state; the story says the rest.
+ */
+export function presenceFromStory(id: number, present: boolean, story: readonly MemoryEvent[], cursorSeq: number): Presence {
+  if (present) return { status: 'present' };
+  const own = story.filter((event) => event.kind !== 'call' && targetOf(event)?.id === id);
+  const made = own.find((event) => CREATES.has(event.kind));
+  if (made !== undefined && made.seq > cursorSeq) return { status: 'future', seq: made.seq };
+  const end = own.filter((event) => DESTROYS.has(event.kind) && event.seq <= cursorSeq).pop();
+  if (end !== undefined) return { status: 'gone', seq: end.seq };
+  return { status: 'unknown' };
+}

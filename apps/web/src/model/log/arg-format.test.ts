@@ -1,0 +1,65 @@
+import type { CallEvent } from '@pagelens/core';
+import { describe, expect, it } from 'vitest';
+import { callSignature, renderCallArgs, sizeText, valueText } from './arg-format.ts';
+
+const HEX = { units: 'binary', addresses: 'hex' } as const;
+const DEC = { units: 'decimal', addresses: 'dec' } as const;
+
+function call(
+  fn: string,
+  args: Record<string, unknown>,
+  out?: Record<string, unknown>,
+  ret = 0,
+): Pick<CallEvent, 'fn' | 'args' | 'out' | 'ret'> {
+  return { fn, args, ret, ...(out === undefined ? {} : { out }) };
+}
+
+describe('sizeText', () => {
+  it.each([
+    [0, HEX, '0 B'],
+    [1000, HEX, '1000 B'],
+    [3 * 1024 * 1024, HEX, '3 MiB'],
+    [1_048_608, HEX, '1,048,608 B ≈ 1 MiB'],
+    [1_500_000, DEC, '1.5 MB'],
+    [1_048_576, DEC, '1,048,576 B ≈ 1.05 MB'],
+  ] as const)('%d in %s units → %s', (value, prefs, expected) => {
+    expect(sizeText(value, prefs)).toBe(expected);
+  });
+});
+
+describe('renderCallArgs', () => {
+  it('names enum values, gives sizes units and shows the output pointer in the address preference', () => {
+    const malloc = call('aclrtMalloc', { size: 3 * 1024 * 1024, policy: 0 }, { devPtr: '0x100000000000' });
+    expect(renderCallArgs(malloc, HEX)).toEqual([
+      { name: 'devPtr', text: '0x100000000000', dir: 'out' },
+      { name: 'size', text: '3 MiB', dir: 'in' },
+      { name: 'policy', text: 'ACL_MEM_MALLOC_HUGE_FIRST', dir: 'in' },
+    ]);
+    expect(renderCallArgs(malloc, DEC)[0]?.text).toBe('17,592,186,044,416');
+    expect(callSignature(malloc, HEX)).toBe('aclrtMalloc(size = 3 MiB, policy = ACL_MEM_MALLOC_HUGE_FIRST) → devPtr = 0x100000000000');
+  });
+
+  it('leaves out the outputs of a failed call and says NULL for null pointers', () => {
+    const failed = call('aclrtMalloc', { size: 0, policy: 1 }, undefined, 100000);
+    expect(callSignature(failed, HEX)).toBe('aclrtMalloc(size = 0 B, policy = ACL_MEM_MALLOC_HUGE_ONLY)');
+    expect(callSignature(call('aclrtFree', { devPtr: '0x0' }), HEX)).toBe('aclrtFree(devPtr = NULL)');
+  });
+
+  it('splits flag words into their names and renders struct fields by name', () => {
+    const register = call('aclrtHostRegisterV2', { ptr: '0x1000', size: 8192, flag: 0x10000002 });
+    expect(renderCallArgs(register, HEX).find((arg) => arg.name === 'flag')?.text).toBe('ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED');
+    const physical = call('aclrtMallocPhysical', {
+      size: 2 * 1024 * 1024,
+      prop: { handleType: 0, allocationType: 0, memAttr: 4, location: { type: 1, id: 0 }, reserve: 0 },
+      flags: 0,
+    });
+    expect(renderCallArgs(physical, HEX).find((arg) => arg.name === 'prop')?.text).toBe(
+      '{handleType: ACL_MEM_HANDLE_TYPE_NONE, allocationType: ACL_MEM_ALLOCATION_TYPE_PINNED, memAttr: ACL_HBM_MEM_HUGE, location: {type: ACL_MEM_LOCATION_TYPE_DEVICE, id: 0}, reserve: 0}',
+    );
+  });
+
+  it('renders an unknown enum value and functions outside the catalogue plainly', () => {
+    expect(valueText({ t: 'enum', enum: 'aclrtMemMallocPolicy' }, 99, HEX)).toBe('99 (?)');
+    expect(callSignature(call('notAnAclFunction', { a: 1, b: 'x' }), HEX)).toBe('notAnAclFunction(a = 1, b = "x")');
+  });
+});

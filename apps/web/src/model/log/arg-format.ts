@@ -1,0 +1,148 @@
+import {
+  ACL_FUNCTIONS,
+  type AclEnum,
+  ALL_ENUMS,
+  type CallEvent,
+  flagNames,
+  formatInteger,
+  isAclFunctionName,
+  type ParamSpec,
+  parseHex,
+  parseSize,
+  type ValueType,
+} from '@pagelens/core';
+import { address, bytes, type FormatPrefs } from '../format.ts';
+
+/** One argument of a call as a person reads it: "size = 3 MiB", "policy = ACL_MEM_MALLOC_HUGE_FIRST". */
+export interface RenderedArg {
+  readonly name: string;
+  readonly text: string;
+  readonly dir: 'in' | 'out';
+}
+
+const ENUMS: ReadonlyMap<string, AclEnum<string>> = new Map(ALL_ENUMS.map((table) => [table.cName, table]));
+
+/** Enum-typed fields inside the ACL structs (acl-api.md §4), so struct arguments show names too. */
+const STRUCT_ENUM_FIELDS: Readonly<Record<string, string>> = {
+  memAttr: 'aclrtMemAttr',
+  handleType: 'aclrtMemHandleType',
+  allocationType: 'aclrtMemAllocationType',
+  type: 'aclrtMemLocationType',
+  flags: 'aclrtMemAccessFlags',
+  attr: 'aclrtMallocAttrType',
+};
+
+/**
+ * A byte count with units when the unit form is exact ("3 MiB"), otherwise the exact count with the
+ * rounded form beside it ("1,048,577 B ≈ 1 MiB"), so a log never hides a padding byte.
+ */
+export function sizeText(value: number, prefs: FormatPrefs): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Math.abs(value) < 1024) return `${value} B`;
+  const rounded = bytes(value, prefs);
+  const back = parseSize(rounded);
+  if (back.ok && back.bytes === value) return rounded;
+  return `${formatInteger(value)} B ≈ ${rounded}`;
+}
+
+function enumText(cName: string, value: number, flags: boolean): string {
+  const table = ENUMS.get(cName);
+  if (table === undefined) return String(value);
+  if (flags) {
+    const names = flagNames(table, value);
+    return names.length === 0 ? String(value) : names.join(' | ');
+  }
+  return table.nameOf(value) ?? `${value} (?)`;
+}
+
+function pointerText(value: unknown, prefs: FormatPrefs): string {
+  if (value === null || value === '0x0' || value === 0) return 'NULL';
+  if (typeof value === 'number') return address(value, prefs);
+  if (typeof value !== 'string') return genericText(value, prefs);
+  const parsed = parseHex(value);
+  return parsed.ok ? address(parsed.value, prefs) : value;
+}
+
+function objectText(value: object, prefs: FormatPrefs): string {
+  if (Array.isArray(value)) return `[${value.map((item: unknown) => genericText(item, prefs)).join(', ')}]`;
+  const parts = Object.entries(value).map(([key, item]) => {
+    const enumName = STRUCT_ENUM_FIELDS[key];
+    const text = enumName !== undefined && typeof item === 'number' ? enumText(enumName, item, false) : genericText(item, prefs);
+    return `${key}: ${text}`;
+  });
+  return `{${parts.join(', ')}}`;
+}
+
+/** Values of unknown type: numbers as they are, text quoted, objects field by field. */
+function genericText(value: unknown, prefs: FormatPrefs): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return /^0x[0-9a-f]+$/i.test(value) ? value : JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'object') return objectText(value, prefs);
+  return String(value);
+}
+
+/** One value of a known C type, rendered for reading. */
+export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): string {
+  if (value === undefined) return '—';
+  switch (type.t) {
+    case 'size':
+      return typeof value === 'number' ? sizeText(value, prefs) : genericText(value, prefs);
+    case 'enum':
+    case 'flags':
+      return typeof value === 'number' ? enumText(type.enum, value, type.t === 'flags') : genericText(value, prefs);
+    case 'ptr':
+      return pointerText(value, prefs);
+    case 'handle':
+      return value === null || value === '0x0' ? 'NULL' : genericText(value, prefs);
+    case 'string':
+      return value === null ? 'NULL' : genericText(value, prefs);
+    case 'int':
+    case 'uint':
+    case 'u64':
+    case 'struct':
+    case 'structArray':
+    case 'intArray':
+      return genericText(value, prefs);
+  }
+}
+
+function paramsOf(fn: string): readonly ParamSpec[] | undefined {
+  return isAclFunctionName(fn) ? ACL_FUNCTIONS[fn].params : undefined;
+}
+
+/**
+ * A call's inputs (from `args`) and, when it succeeded, its outputs (from `out`), in the C
+ * parameter order of the catalogue; fields the catalogue does not name follow, rendered plainly.
+ */
+export function renderCallArgs(call: Pick<CallEvent, 'fn' | 'args' | 'out' | 'ret'>, prefs: FormatPrefs): RenderedArg[] {
+  const params = paramsOf(call.fn) ?? [];
+  const rendered: RenderedArg[] = [];
+  const named = new Set<string>();
+  for (const param of params) {
+    named.add(param.name);
+    if (param.dir === 'in') {
+      rendered.push({ name: param.name, text: valueText(param.value, call.args[param.name], prefs), dir: 'in' });
+    } else if (call.ret === 0 && call.out !== undefined && param.name in call.out) {
+      rendered.push({ name: param.name, text: valueText(param.value, call.out[param.name], prefs), dir: 'out' });
+    }
+  }
+  for (const [name, value] of Object.entries(call.args)) {
+    if (!named.has(name)) rendered.push({ name, text: genericText(value, prefs), dir: 'in' });
+  }
+  if (call.ret === 0 && call.out !== undefined) {
+    for (const [name, value] of Object.entries(call.out)) {
+      if (!named.has(name)) rendered.push({ name, text: genericText(value, prefs), dir: 'out' });
+    }
+  }
+  return rendered;
+}
+
+/** "aclrtMalloc(size = 3 MiB, policy = ACL_MEM_MALLOC_HUGE_FIRST) → devPtr = 0x100000000000" */
+export function callSignature(call: Pick<CallEvent, 'fn' | 'args' | 'out' | 'ret'>, prefs: FormatPrefs): string {
+  const args = renderCallArgs(call, prefs);
+  const inputs = args.filter((arg) => arg.dir === 'in').map((arg) => `${arg.name} = ${arg.text}`);
+  const outputs = args.filter((arg) => arg.dir === 'out').map((arg) => `${arg.name} = ${arg.text}`);
+  const head = `${call.fn}(${inputs.join(', ')})`;
+  return outputs.length === 0 ? head : `${head} → ${outputs.join(', ')}`;
+}

@@ -1,0 +1,157 @@
+import type { MemoryEvent } from '@pagelens/core';
+
+/**
+ * The kinds of object a person can select (the same union as the store's `ObjectKind`; the model
+ * layer keeps its own copy so it never imports the store).
+ */
+export type TargetKind = 'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'copy' | 'call' | 'frame';
+
+export interface Target {
+  readonly kind: TargetKind;
+  readonly id: number;
+  readonly device?: number;
+}
+
+/** What an effect event did to its object, for labels: "alloc #2", "free #2". */
+export interface Effect {
+  readonly seq: number;
+  readonly event: MemoryEvent['kind'];
+  readonly target: Target | undefined;
+}
+
+/** The object an event is about, as something to select; undefined for events about no one object. */
+export function targetOf(event: MemoryEvent): Target | undefined {
+  switch (event.kind) {
+    case 'alloc':
+      return { kind: 'allocation', id: event.id, device: event.device };
+    case 'free':
+      return { kind: 'allocation', id: event.id };
+    case 'physAlloc':
+      return { kind: 'handle', id: event.id, device: event.device };
+    case 'import':
+      return { kind: 'handle', id: event.id, device: event.device };
+    case 'physFree':
+    case 'export':
+      return { kind: 'handle', id: event.id };
+    case 'physRelease':
+      return { kind: 'physical', id: event.id };
+    case 'reserve':
+      return { kind: 'reservation', id: event.id, device: event.device };
+    case 'release':
+      return { kind: 'reservation', id: event.id };
+    case 'map':
+      return { kind: 'mapping', id: event.id, device: event.device };
+    case 'unmap':
+    case 'setAccess':
+      return { kind: 'mapping', id: event.id };
+    case 'hostAlloc':
+    case 'hostFree':
+    case 'hostRegister':
+    case 'hostUnregister':
+      return { kind: 'host', id: event.id };
+    case 'streamCreate':
+      return { kind: 'stream', id: event.id, device: event.device };
+    case 'streamDestroy':
+      return { kind: 'stream', id: event.id };
+    case 'copy':
+      return { kind: 'copy', id: event.id, device: event.device };
+    case 'call':
+      return { kind: 'call', id: event.seq };
+    default:
+      return undefined;
+  }
+}
+
+/** Index of the event with this seq in `events` (ascending seqs), or -1. */
+export function indexOfSeq(events: readonly MemoryEvent[], seq: number): number {
+  let low = 0;
+  let high = events.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = events[mid]?.seq ?? 0;
+    if (at === seq) return mid;
+    if (at < seq) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** Index of the last event whose seq is ≤ `seq`, or -1 when every event is later. */
+export function lastIndexAtOrBefore(events: readonly { readonly seq: number }[], seq: number): number {
+  let low = 0;
+  let high = events.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((events[mid]?.seq ?? 0) <= seq) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}
+
+/**
+ * The events a call caused: they follow the call event (the host stamps them before the next
+ * call), each with `call` set to the call's seq. Scans forward from the call at `index` only
+ * until the next call, so it costs the call's own effects.
+ */
+export function effectsOfCall(events: readonly MemoryEvent[], index: number): MemoryEvent[] {
+  const call = events[index];
+  if (call === undefined) return [];
+  const effects: MemoryEvent[] = [];
+  for (let next = index + 1; next < events.length; next += 1) {
+    const event = events[next];
+    if (event === undefined || event.kind === 'call') break;
+    if (event.call === call.seq) effects.push(event);
+  }
+  return effects;
+}
+
+/** The seq after which the call at `index` is complete: its last effect, or the call itself. */
+export function callEndSeq(events: readonly MemoryEvent[], index: number): number {
+  const call = events[index];
+  if (call === undefined) return 0;
+  const effects = effectsOfCall(events, index);
+  return effects[effects.length - 1]?.seq ?? call.seq;
+}
+
+const TARGET_KINDS: readonly TargetKind[] = [
+  'allocation',
+  'physical',
+  'handle',
+  'reservation',
+  'mapping',
+  'host',
+  'stream',
+  'copy',
+  'call',
+  'frame',
+];
+
+export function isTargetKind(value: unknown): value is TargetKind {
+  return TARGET_KINDS.some((kind) => kind === value);
+}
+
+/** Position (into `calls`) of the call event with this seq, or -1. */
+export function callPosition(events: readonly MemoryEvent[], calls: readonly number[], seq: number): number {
+  let low = 0;
+  let high = calls.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const at = events[calls[mid] ?? -1]?.seq ?? 0;
+    if (at === seq) return mid;
+    if (at < seq) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** Index of the last element of an ascending list that is ≤ `value`, or -1. */
+export function lastAtOrBefore(sorted: readonly number[], value: number): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((sorted[mid] ?? 0) <= value) low = mid + 1;
+    else high = mid;
+  }
+  return low - 1;
+}
