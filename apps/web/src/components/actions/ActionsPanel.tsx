@@ -1,4 +1,116 @@
-/** Placeholder until the ActionsPanel view lands. */
+import { type KeyboardEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useShortcut } from '../../app/shortcuts.ts';
+import { useAppStore } from '../../store/useAppStore.ts';
+import { GenericCall } from './GenericCall.tsx';
+import { HostHelpers } from './HostHelpers.tsx';
+import { MemcpyForm } from './MemcpyForm.tsx';
+import { QuickAllocate } from './QuickAllocate.tsx';
+import { TabActive } from './tab-active.ts';
+import { useCaller } from './useCaller.ts';
+import { VmmWizard } from './VmmWizard.tsx';
+import './actions.css';
+
+const TABS = ['allocate', 'call', 'copy', 'host', 'vmm'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Forms that drive every AclRuntime function without writing code; disabled for viewers. */
 export function ActionsPanel() {
-  return <section className="panel placeholder" data-testid="actions" />;
+  const { t } = useTranslation();
+  const caller = useCaller();
+  const session = useAppStore((state) => state.session);
+  const device = useAppStore((state) => state.device);
+  const [tab, setTab] = useState<Tab>('allocate');
+  const [wizardOpen, setWizardOpen] = useState(false);
+  useShortcut({ key: 'w', label: 'actions.shortcuts.wizard', group: 'actions.shortcuts.group' }, () => setWizardOpen(true));
+  useShortcut({ key: 'a', label: 'actions.shortcuts.allocate', group: 'actions.shortcuts.group' }, () => {
+    setTab('allocate');
+    // The allocate form is always mounted; focus after the tab shows it.
+    requestAnimationFrame(() => document.getElementById('act-malloc-size')?.focus());
+  });
+  const profile = session?.devices[device]?.profile ?? '';
+
+  const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
+    const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+    if (step === 0) return;
+    event.preventDefault();
+    const next = TABS[(TABS.indexOf(tab) + step + TABS.length) % TABS.length] ?? 'allocate';
+    setTab(next);
+    event.currentTarget.querySelector<HTMLButtonElement>(`[data-tab="${next}"]`)?.focus();
+  };
+
+  return (
+    <section className="panel act-panel" data-testid="actions" aria-labelledby="act-title" data-role={session?.role}>
+      <header className="act-head">
+        <h2 id="act-title" className="section-title">
+          {t('actions.title')}
+        </h2>
+        <span className="muted act-small">{t('actions.onDevice', { device, profile })}</span>
+      </header>
+      {!caller.canCall && (
+        <p className="act-viewer" role="note" data-testid="viewer-note">
+          {t('actions.viewer')}
+        </p>
+      )}
+      <div className="act-tabs" role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
+        {TABS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`act-tab-${id}`}
+            aria-selected={tab === id}
+            aria-controls="act-tabpanel"
+            tabIndex={tab === id ? 0 : -1}
+            data-tab={id}
+            data-testid={`actions-tab-${id}`}
+            onClick={() => setTab(id)}
+          >
+            {t(`actions.tabs.${id}`)}
+          </button>
+        ))}
+      </div>
+      <div id="act-tabpanel" role="tabpanel" aria-labelledby={`act-tab-${tab}`}>
+        {/* Each form disables its inputs for viewers (a disabled fieldset); tabs and the function list stay browsable. */}
+        <div className="act-frame">
+          {/* Every form stays mounted, so what was typed survives switching tabs. */}
+          <TabActive.Provider value={tab === 'allocate'}>
+            <div hidden={tab !== 'allocate'}>
+              <QuickAllocate caller={caller} />
+            </div>
+          </TabActive.Provider>
+          <TabActive.Provider value={tab === 'call'}>
+            <div hidden={tab !== 'call'}>
+              <GenericCall caller={caller} />
+            </div>
+          </TabActive.Provider>
+          <TabActive.Provider value={tab === 'copy'}>
+            <div hidden={tab !== 'copy'}>
+              <MemcpyForm caller={caller} />
+            </div>
+          </TabActive.Provider>
+          <TabActive.Provider value={tab === 'host'}>
+            <div hidden={tab !== 'host'}>
+              <HostHelpers caller={caller} />
+            </div>
+          </TabActive.Provider>
+          {tab === 'vmm' && (
+            <div className="act-form">
+              <p className="act-note">{t('actions.wizard.intro')}</p>
+              <button
+                type="button"
+                className="act-primary"
+                onClick={() => setWizardOpen(true)}
+                disabled={!caller.canCall}
+                data-testid="open-wizard"
+              >
+                {t('actions.wizard.open')}
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+      <VmmWizard open={wizardOpen} onClose={() => setWizardOpen(false)} caller={caller} />
+    </section>
+  );
 }

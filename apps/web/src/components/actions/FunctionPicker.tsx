@@ -1,0 +1,88 @@
+import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName, type FunctionCategory, isAclFunctionName } from '@pagelens/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+const CATEGORIES: readonly FunctionCategory[] = [
+  'device-memory',
+  'host-memory',
+  'copy',
+  'vmm',
+  'share',
+  'stream',
+  'device',
+  'info',
+  'peer',
+  'process',
+  'error',
+];
+
+interface FunctionPickerProps {
+  readonly value: AclFunctionName;
+  readonly offered: ReadonlySet<string> | undefined;
+  readonly onChange: (fn: AclFunctionName) => void;
+}
+
+/** Every catalogue function, grouped by category and searchable; those the backend lacks are marked. */
+export function FunctionPicker({ value, offered, onChange }: FunctionPickerProps) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState('');
+  const needle = query.trim().toLowerCase();
+  const matches = ACL_FUNCTION_NAMES.filter(
+    (fn) =>
+      fn === value ||
+      needle === '' ||
+      fn.toLowerCase().includes(needle) ||
+      t(`actions.call.categories.${ACL_FUNCTIONS[fn].category}`).toLowerCase().includes(needle),
+  );
+  const matchCount = matches.filter((fn) => fn !== value || fn.toLowerCase().includes(needle)).length;
+  return (
+    <div className="act-function-picker">
+      <div className="act-field">
+        <label htmlFor="act-call-search">{t('actions.call.search')}</label>
+        <input
+          id="act-call-search"
+          type="search"
+          value={query}
+          placeholder={t('actions.call.searchPlaceholder')}
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter picks the first match, so typing "MapMem⏎" is enough.
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            const first = matches.find((fn) => needle === '' || fn.toLowerCase().includes(needle));
+            if (first !== undefined) onChange(first);
+          }}
+          data-testid="call-search"
+        />
+        {needle !== '' && matchCount === 0 && <p className="act-note">{t('actions.call.noMatch', { query })}</p>}
+      </div>
+      <div className="act-field">
+        <label htmlFor="act-call-fn">{t('actions.call.function')}</label>
+        <select
+          id="act-call-fn"
+          value={value}
+          onChange={(event) => isAclFunctionName(event.target.value) && onChange(event.target.value)}
+          data-testid="call-fn"
+        >
+          {CATEGORIES.map((category) => {
+            const inCategory = matches.filter((fn) => ACL_FUNCTIONS[fn].category === category);
+            if (inCategory.length === 0) return null;
+            return (
+              <optgroup key={category} label={t(`actions.call.categories.${category}`)}>
+                {inCategory.map((fn) => {
+                  const missing = offered !== undefined && !offered.has(fn);
+                  return (
+                    <option key={fn} value={fn} className={missing ? 'act-missing' : undefined}>
+                      {fn}
+                      {missing ? ` — ${t('actions.call.notOffered')}` : ''}
+                    </option>
+                  );
+                })}
+              </optgroup>
+            );
+          })}
+        </select>
+      </div>
+    </div>
+  );
+}

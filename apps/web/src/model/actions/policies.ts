@@ -1,0 +1,86 @@
+import { aclrtMemMallocPolicy, type DeviceProfile, type MallocFn } from '@pagelens/core';
+
+const P = aclrtMemMallocPolicy.byName;
+
+/** The allocating functions the quick form offers, in the order a newcomer meets them. */
+export const MALLOC_FNS: readonly MallocFn[] = ['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg'];
+
+export type PolicyKey =
+  | 'HUGE_FIRST'
+  | 'HUGE_ONLY'
+  | 'NORMAL_ONLY'
+  | 'HUGE_FIRST_P2P'
+  | 'HUGE_ONLY_P2P'
+  | 'NORMAL_ONLY_P2P'
+  | 'HUGE1G_ONLY'
+  | 'HUGE1G_ONLY_P2P';
+
+export interface PolicyOption {
+  /** The C identifier, e.g. ACL_MEM_MALLOC_HUGE_FIRST. */
+  readonly name: string;
+  /** Short key for the one-line explanation: `actions.policy.explain.<key>`. */
+  readonly key: PolicyKey;
+  readonly value: number;
+  /** RULES.md IDs the explanation rests on. */
+  readonly rules: readonly string[];
+  /** Why this profile will refuse it with 207000, if it will (DM-7, DM-8). */
+  readonly unsupported?: 'giant' | 'p2p';
+}
+
+/** Each base policy with the rules that decide its pages (DM-4 … DM-8). */
+const BASE: readonly { key: PolicyKey; rules: readonly string[]; giant: boolean; p2p: boolean }[] = [
+  { key: 'HUGE_FIRST', rules: ['DM-4'], giant: false, p2p: false },
+  { key: 'HUGE_ONLY', rules: ['DM-5'], giant: false, p2p: false },
+  { key: 'NORMAL_ONLY', rules: ['DM-6'], giant: false, p2p: false },
+  { key: 'HUGE_FIRST_P2P', rules: ['DM-8', 'DM-4'], giant: false, p2p: true },
+  { key: 'HUGE_ONLY_P2P', rules: ['DM-8', 'DM-5'], giant: false, p2p: true },
+  { key: 'NORMAL_ONLY_P2P', rules: ['DM-8', 'DM-6'], giant: false, p2p: true },
+  { key: 'HUGE1G_ONLY', rules: ['DM-7'], giant: true, p2p: false },
+  { key: 'HUGE1G_ONLY_P2P', rules: ['DM-7', 'DM-8'], giant: true, p2p: true },
+];
+
+/** Every base policy, marked where `profile` lacks the feature it needs. */
+export function policyOptions(profile: DeviceProfile | undefined): PolicyOption[] {
+  return BASE.map(({ key, rules, giant, p2p }) => {
+    const name = `ACL_MEM_MALLOC_${key}`;
+    const value = aclrtMemMallocPolicy.valueOf(name) ?? 0;
+    const unsupported =
+      profile === undefined
+        ? undefined
+        : giant && !profile.features.giantPages
+          ? 'giant'
+          : p2p && !profile.features.p2p
+            ? 'p2p'
+            : undefined;
+    return unsupported === undefined ? { name, key, value, rules } : { name, key, value, rules, unsupported };
+  });
+}
+
+export type HintKey = 'LOW_BAND_WIDTH' | 'HIGH_BAND_WIDTH' | 'READONLY';
+
+export interface HintOption {
+  readonly name: string;
+  readonly key: HintKey;
+  readonly bit: number;
+}
+
+const HINTS: readonly HintOption[] = [
+  { name: 'ACL_MEM_TYPE_LOW_BAND_WIDTH', key: 'LOW_BAND_WIDTH', bit: P.ACL_MEM_TYPE_LOW_BAND_WIDTH },
+  { name: 'ACL_MEM_TYPE_HIGH_BAND_WIDTH', key: 'HIGH_BAND_WIDTH', bit: P.ACL_MEM_TYPE_HIGH_BAND_WIDTH },
+  { name: 'ACL_MEM_ACCESS_USER_SPACE_READONLY', key: 'READONLY', bit: P.ACL_MEM_ACCESS_USER_SPACE_READONLY },
+];
+
+/** DM-9: the bandwidth and access bits may be OR-ed into the policy only through aclrtMallocWithCfg. */
+export function hintOptions(fn: MallocFn): readonly HintOption[] {
+  return fn === 'aclrtMallocWithCfg' ? HINTS : [];
+}
+
+/** The policy value sent: the base policy, plus the hint bits where `fn` accepts them (DM-9). */
+export function composePolicy(fn: MallocFn, base: number, hints: readonly number[]): number {
+  if (fn !== 'aclrtMallocWithCfg') return base;
+  return hints.reduce((value, bit) => (value | bit) >>> 0, base);
+}
+
+export function isMallocFn(name: string): name is MallocFn {
+  return (MALLOC_FNS as readonly string[]).includes(name);
+}
