@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
+import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
@@ -25,6 +26,7 @@ export function Explorer() {
   const View = VIEW_COMPONENTS[view];
   return (
     <div className="explorer" data-ready={ready}>
+      <SharedLinkOpener />
       {VIEWS.map((id, index) => (
         <ViewShortcut key={id} view={id} index={index} />
       ))}
