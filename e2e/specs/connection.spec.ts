@@ -44,3 +44,14 @@ test('the language switch is remembered: 中文 after a reload', async ({ page, 
   await expect(page.getByTestId('connection')).toContainText('已连接');
   await snap(page, 'language-zh');
 });
+
+test('no key is bound twice on any view', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  const views = ['pages', 'address', 'tlb', 'host', 'log', 'playground'];
+  for (const [index, view] of views.entries()) {
+    await page.keyboard.press(String(index + 1));
+    await expect(page.getByTestId(`tab-${view}`)).toHaveAttribute('aria-selected', 'true');
+    const conflicts = await page.evaluate(() => window.__pagelens?.shortcutConflicts() ?? ['no hooks']);
+    expect(conflicts, `view ${view}`).toEqual([]);
+  }
+});

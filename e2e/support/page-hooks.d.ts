@@ -11,6 +11,7 @@ interface PageLensCallOutcome {
 interface Window {
   __pagelens?: {
     idle(): Promise<void>;
+    shortcutConflicts(): string[];
     agent: { call(fn: string, args: Readonly<Record<string, unknown>>, process?: number): Promise<PageLensCallOutcome> };
   };
 }

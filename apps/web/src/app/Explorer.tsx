@@ -17,6 +17,11 @@ function ViewShortcut({ view, index }: { view: ViewId; index: number }) {
 }
 
 /** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
+/** Keeps the chosen tab in sight when the tab strip scrolls (narrow windows, keys 1–6). */
+function revealTab(tab: HTMLButtonElement | null): void {
+  tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
 export function Explorer() {
   const { t } = useTranslation();
   const view = useAppStore(selectView);
@@ -46,6 +51,7 @@ export function Explorer() {
               type="button"
               role="tab"
               aria-selected={view === id}
+              ref={view === id ? revealTab : undefined}
               onClick={() => setView(id)}
               data-testid={`tab-${id}`}
               title={`${t(`shell.views.${id}`)} (${index + 1})`}

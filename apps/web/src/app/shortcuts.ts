@@ -33,6 +33,21 @@ class ShortcutRegistry {
     return this.#snapshot;
   }
 
+  /**
+   * Keys bound more than once among the mounted shortcuts, so a press would silently reach only
+   * the newest. Escape is exempt: dialogs deliberately layer their own close over the global one.
+   */
+  conflicts(): string[] {
+    const seen = new Map<string, number>();
+    for (const { key, shift } of this.#snapshot) {
+      if (key === 'Escape') continue;
+      // A shortcut without a shift requirement answers both with and without Shift.
+      const ids = shift === undefined ? [key, `Shift+${key}`] : [shift ? `Shift+${key}` : key];
+      for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+    }
+    return [...seen].filter(([, count]) => count > 1).map(([id]) => id);
+  }
+
   subscribe(listener: Listener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

@@ -1,5 +1,6 @@
 import type { AppStore } from '../store/app-store.ts';
 import type { AgentActions } from './ClientContext.tsx';
+import { shortcuts } from './shortcuts.ts';
 
 /**
  * What browser tests (and curious developers) can reach from the console: the store and the agent
@@ -10,6 +11,8 @@ export interface PageLensHooks {
   readonly agent: AgentActions;
   /** Resolves when no call is pending and the replica holds the live state. */
   idle(): Promise<void>;
+  /** Keys bound twice among the shortcuts mounted now (must stay empty). */
+  shortcutConflicts(): string[];
 }
 
 declare global {
@@ -22,6 +25,7 @@ export function installTestHooks(target: Window, store: AppStore, agent: AgentAc
   target.__pagelens = {
     store,
     agent,
+    shortcutConflicts: () => shortcuts.conflicts(),
     idle: () =>
       new Promise((resolve) => {
         const check = (): boolean => {

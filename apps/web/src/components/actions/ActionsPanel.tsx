@@ -23,7 +23,7 @@ export function ActionsPanel() {
   const [tab, setTab] = useState<Tab>('allocate');
   const [wizardOpen, setWizardOpen] = useState(false);
   useShortcut({ key: 'w', label: 'actions.shortcuts.wizard', group: 'actions.shortcuts.group' }, () => setWizardOpen(true));
-  useShortcut({ key: 'a', label: 'actions.shortcuts.allocate', group: 'actions.shortcuts.group' }, () => {
+  useShortcut({ key: 'm', label: 'actions.shortcuts.allocate', group: 'actions.shortcuts.group' }, () => {
     setTab('allocate');
     // The allocate form is always mounted; focus after the tab shows it.
     requestAnimationFrame(() => document.getElementById('act-malloc-size')?.focus());
