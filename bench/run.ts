@@ -2,15 +2,19 @@
  * `pnpm bench`: runs every suite (or those named on the command line), prints a table and writes
  * bench/results.json as an array of {name, value, unit, higherIsBetter, detail}.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
-import type { BenchResult, BenchSuite } from './support/result.ts';
+import { webPageMapSuite } from './suites/web-page-map.ts';
+import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite];
+const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, webPageMapSuite];
+
+/** A result as stored: which suite measured it, and when. */
+type Stored = BenchResult & { readonly suite: string; readonly measuredAt: string };
 
 function format(value: number): string {
   if (Math.abs(value) >= 1000) return Math.round(value).toLocaleString('en-US');
@@ -24,20 +28,35 @@ async function main(): Promise<void> {
     throw new Error(`unknown suite(s) ${unknown.join(', ')}; known: ${SUITES.map((s) => s.name).join(', ')}`);
   }
   const chosen = wanted.length === 0 ? SUITES : SUITES.filter((suite) => wanted.includes(suite.name));
-  const results: BenchResult[] = [];
+  const measured: Stored[] = [];
   for (const suite of chosen) {
     process.stderr.write(`bench: ${suite.name}…\n`);
-    results.push(...(await suite.run()));
+    const measuredAt = new Date().toISOString();
+    for (const result of await suite.run()) measured.push({ ...result, suite: suite.name, measuredAt });
   }
-  const width = Math.max(...results.map((r) => r.name.length));
-  for (const r of results) {
-    process.stdout.write(
-      `${r.name.padEnd(width)}  ${format(r.value).padStart(14)} ${r.unit.padEnd(10)} ${r.higherIsBetter ? '(higher is better)' : '(lower is better)'}\n`,
-    );
+  const width = Math.max(...measured.map((r) => r.name.length));
+  for (const r of measured) {
+    const meets = meetsTarget(r);
+    const verdict =
+      meets === undefined ? '' : `${meets ? 'meets' : 'MISSES'} target ${r.higherIsBetter ? '≥' : '≤'} ${format(r.target ?? 0)}`;
+    process.stdout.write(`${r.name.padEnd(width)}  ${format(r.value).padStart(14)} ${r.unit.padEnd(10)} ${verdict}\n`);
   }
+  // Running some suites keeps the other suites' last results.
   const path = fileURLToPath(new URL('./results.json', import.meta.url));
-  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+  const ran = new Set(chosen.map((suite) => suite.name));
+  const kept = readStored(path).filter((r) => !ran.has(r.suite));
+  const order = SUITES.map((suite) => suite.name);
+  const all = [...kept, ...measured].sort((a, b) => order.indexOf(a.suite) - order.indexOf(b.suite));
+  writeFileSync(path, `${JSON.stringify(all, null, 2)}\n`);
   process.stdout.write(`wrote ${path}\n`);
+}
+
+function readStored(path: string): Stored[] {
+  if (!existsSync(path)) return [];
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(parsed)) return [];
+  // Entries from before results carried their suite are dropped: their suite cannot be told.
+  return parsed.filter((r: unknown): r is Stored => typeof r === 'object' && r !== null && typeof Reflect.get(r, 'suite') === 'string');
 }
 
 main().catch((error: unknown) => {

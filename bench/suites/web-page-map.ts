@@ -104,7 +104,14 @@ async function fill(client: BenchClient): Promise<number> {
   return live;
 }
 
-const ms = (name: string, value: number, detail: string): BenchResult => ({ name, value, unit: 'ms', higherIsBetter: false, detail });
+const ms = (name: string, value: number, detail: string, target?: number): BenchResult => ({
+  name,
+  value,
+  unit: 'ms',
+  higherIsBetter: false,
+  detail,
+  ...(target === undefined ? {} : { target }),
+});
 
 export const webPageMapSuite: BenchSuite = {
   name: 'web-page-map',
@@ -222,27 +229,31 @@ export const webPageMapSuite: BenchSuite = {
         ms(
           'web.page_map.full_redraw.median',
           quantile(flushed, 0.5),
-          `${REDRAWS} full redraws of the whole device after ${WARM_UP} warm-up, each rebuilding the frame image from the typed arrays and drawing it, timed until a one-pixel read-back returns (issuing the draw calls alone: median ${quantile(issued, 0.5).toFixed(2)} ms); ${setup}. Target (DESIGN.md): ≤ 8 ms`,
+          `${REDRAWS} full redraws of the whole device after ${WARM_UP} warm-up, each rebuilding the frame image from the typed arrays and drawing it, timed until a one-pixel read-back returns (issuing the draw calls alone: median ${quantile(issued, 0.5).toFixed(2)} ms); ${setup}. Target from DESIGN.md`,
+          8,
         ),
         ms(
           'web.page_map.full_redraw.p95',
           quantile(flushed, 0.95),
-          `p95 of the same ${REDRAWS} redraws (issuing alone: p95 ${quantile(issued, 0.95).toFixed(2)} ms). Target (DESIGN.md): ≤ 8 ms`,
+          `p95 of the same ${REDRAWS} redraws (issuing alone: p95 ${quantile(issued, 0.95).toFixed(2)} ms). Target from DESIGN.md`,
+          8,
         ),
         ms(
           'web.page_map.pan_zoom.paint_p95',
           quantile(paints, 0.95),
-          `p95 of the page map's work per frame (${paints.length} paints, each timed with a one-pixel read-back) while 24 wheel steps zoom in to 4 KiB pages, 3 drags pan, and 24 steps zoom out; median ${quantile(paints, 0.5).toFixed(2)} ms, max ${(paints[paints.length - 1] ?? 0).toFixed(2)} ms; ${scene}. Target (DESIGN.md): pan/zoom p95 frame ≤ 16 ms`,
+          `p95 of the page map's work per frame (${paints.length} paints, each timed with a one-pixel read-back) while 24 wheel steps zoom in to 4 KiB pages, 3 drags pan, and 24 steps zoom out; median ${quantile(paints, 0.5).toFixed(2)} ms, max ${(paints[paints.length - 1] ?? 0).toFixed(2)} ms; ${scene}. Target from DESIGN.md (pan/zoom p95 frame)`,
+          16,
         ),
         ms(
           'web.page_map.pan_zoom.frame_interval_p95',
           quantile(intervals, 0.95),
-          `p95 of ${intervals.length} requestAnimationFrame intervals during the same script (median ${quantile(intervals, 0.5).toFixed(1)} ms, ${dropped} over 25 ms); headless Chromium paces frames at 60 Hz, so 16.7 ms is the floor. Target (DESIGN.md): p95 frame ≤ 16 ms`,
+          `p95 of ${intervals.length} requestAnimationFrame intervals during the same script (median ${quantile(intervals, 0.5).toFixed(1)} ms, ${dropped} over 25 ms); headless Chromium paces frames at 60 Hz, so 16.7 ms is the floor, so this is reported beside the paint time rather than held to the 16 ms target`,
         ),
         ms(
           'web.page_map.open_to_first_render',
           firstRender,
-          `navigation start → the first page-map paint of a viewer's snapshot with ${ALLOCATIONS.toLocaleString('en-US')} allocations (wall time from goto to that paint seen by the bench: ${openWall.toFixed(0)} ms); ${scene}. Target (issue 5): initial snapshot of 100,000 allocations rendered in ≤ 1 s`,
+          `navigation start → the first page-map paint of a viewer's snapshot with ${ALLOCATIONS.toLocaleString('en-US')} allocations (wall time from goto to that paint seen by the bench: ${openWall.toFixed(0)} ms); ${scene}. Target from issue 5 (initial snapshot of 100,000 allocations rendered in ≤ 1 s)`,
+          1000,
         ),
       ];
     } finally {

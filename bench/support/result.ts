@@ -4,8 +4,16 @@ export interface BenchResult {
   readonly value: number;
   readonly unit: string;
   readonly higherIsBetter: boolean;
-  /** How it was measured, and the target it is compared with where DESIGN.md sets one. */
+  /** How it was measured, and where the target comes from. */
   readonly detail: string;
+  /** The target DESIGN.md or an issue sets for this figure, in `unit`; absent when none is set. */
+  readonly target?: number;
+}
+
+/** Whether a result meets its target; undefined when it has none. */
+export function meetsTarget(result: BenchResult): boolean | undefined {
+  if (result.target === undefined) return undefined;
+  return result.higherIsBetter ? result.value >= result.target : result.value <= result.target;
 }
 
 export interface BenchSuite {
