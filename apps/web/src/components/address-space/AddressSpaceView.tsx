@@ -1,6 +1,7 @@
 import { DEVICE_VA_WINDOW, deviceWindowBase, type HostState } from '@pagelens/core';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useThrottled } from '../../hooks/useThrottled.ts';
 import { selectedRange } from '../../model/address-space/selected-range.ts';
 import type { StripTarget } from '../../model/address-space/strip-hit.ts';
 import { targetObject } from '../../model/address-space/strip-hit.ts';
@@ -15,7 +16,6 @@ import { useAppStore } from '../../store/useAppStore.ts';
 import { AddressStrip } from './AddressStrip.tsx';
 import { MappingTable } from './MappingTable.tsx';
 import { TranslationWalk } from './TranslationWalk.tsx';
-import { useThrottled } from './useThrottled.ts';
 import './address-space.css';
 
 /** Models are rebuilt from the replica at most this often while events stream in (ms). */

@@ -2,6 +2,7 @@ import { reportDevice } from '@pagelens/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../app/shortcuts.ts';
+import { useThrottled } from '../../hooks/useThrottled.ts';
 import { bytes } from '../../model/format.ts';
 import { useCursorSeq, useCursorState, useFormat } from '../../store/hooks.ts';
 import { selectVersion } from '../../store/replica-slice.ts';
@@ -11,7 +12,6 @@ import { useAppStore } from '../../store/useAppStore.ts';
 import { CoverageSection } from './CoverageSection.tsx';
 import { createLocalStore, useLocalStore } from './local-store.ts';
 import { SimulatorSection } from './SimulatorSection.tsx';
-import { useThrottled } from './useThrottled.ts';
 import { WhatIfSection } from './WhatIfSection.tsx';
 import './tlb.css';
 

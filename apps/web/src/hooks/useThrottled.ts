@@ -2,9 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 
 /**
  * `value`, changing at most once per `ms`: the first change after a quiet spell shows at once, a
- * burst shows its last value when the interval ends. The TLB view recomputes its tables from the
- * live state when its stamp changes (tens of ms with 100,000 allocations), so a stream of events
- * costs a few recomputations a second instead of one per batch.
+ * burst shows its last value when the interval ends. Views that rebuild big models from the live
+ * state (the TLB tables, the address-space rows: tens of ms with 100,000 allocations) use it so a
+ * stream of events costs a few rebuilds a second instead of one per batch.
  */
 export function useThrottled<T>(value: T, ms: number): T {
   const [shown, setShown] = useState(value);
