@@ -56,7 +56,7 @@ export function Explorer() {
               data-testid={`tab-${id}`}
               title={`${t(`shell.views.${id}`)} (${index + 1})`}
             >
-              {t(`shell.views.${id}`)}
+              {t(`shell.tabs.${id}`)}
             </button>
           ))}
         </div>
