@@ -51,8 +51,8 @@ async function pools(page: Page) {
 }
 
 const STEPS: readonly (readonly [string, readonly string[]])[] = [
-  ['granularity', ['aclrtMemGetAllocationGranularity']],
-  ['physical', ['aclrtSetDevice', 'aclrtMallocPhysical']],
+  ['granularity', ['aclrtSetDevice', 'aclrtMemGetAllocationGranularity']],
+  ['physical', ['aclrtMallocPhysical']],
   ['reserve', ['aclrtReserveMemAddress']],
   ['map', ['aclrtMapMem']],
   ['access', ['aclrtMemSetAccess']],

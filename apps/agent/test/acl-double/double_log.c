@@ -263,8 +263,16 @@ aclError call_fail(call_t *c, aclError code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int written = snprintf(thread_error, sizeof thread_error, "[acl double] %s: ", c->fn);
-  if (written > 0 && (size_t)written < sizeof thread_error)
-    vsnprintf(thread_error + written, sizeof thread_error - (size_t)written, fmt, ap);
+  /* need_context()'s two answers get their own text (the call site's message describes its other
+     failures); an injected failure keeps saying it was injected. */
+  const char *fixed = strstr(fmt, "injected") != NULL ? NULL
+                      : code == 107002 ? "no current context on this thread (aclrtSetDevice or aclrtSetCurrentContext first)"
+                      : code == 100001 ? "ACL is not initialised (aclInit first)"
+                                       : NULL;
+  if (written > 0 && (size_t)written < sizeof thread_error) {
+    if (fixed != NULL) snprintf(thread_error + written, sizeof thread_error - (size_t)written, "%s", fixed);
+    else vsnprintf(thread_error + written, sizeof thread_error - (size_t)written, fmt, ap);
+  }
   va_end(ap);
   thread_has_error = 1;
   return call_end(c, code);

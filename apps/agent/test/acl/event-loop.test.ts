@@ -1,4 +1,4 @@
-import { MiB } from '@pagelens/core';
+import { type MemoryEvent, MiB } from '@pagelens/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AclBackend } from '../../src/backends/acl/acl-backend.ts';
 import { freshDouble, readLog } from './support/acl-double.ts';
@@ -12,6 +12,8 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
  * sleep is 300 ms rather than 200 so that a heavily loaded CI machine (timers starved by other
  * processes) still delivers 15 ticks; with the loop held, at most one tick could fire.
  */
+
+type CopyEvent = Extract<MemoryEvent, { kind: 'copy' }>;
 
 let backend: AclBackend;
 let log: string;
@@ -39,8 +41,12 @@ describe('the event loop during a blocking call', () => {
     const src = host.hostPtr ?? '0x0';
     process.env.ACL_DOUBLE_COPY_DELAY_MS = '300';
     const durations: number[] = [];
+    const copies: CopyEvent[] = [];
     const stop = backend.subscribe((events) => {
-      for (const event of events) if (event.kind === 'call' && event.fn === 'aclrtMemcpy') durations.push(event.durationNs);
+      for (const event of events) {
+        if (event.kind === 'call' && event.fn === 'aclrtMemcpy') durations.push(event.durationNs);
+        if (event.kind === 'copy') copies.push(event);
+      }
     });
     const ticks: number[] = [];
     const timer = setInterval(() => ticks.push(performance.now()), 10);
@@ -66,6 +72,13 @@ describe('the event loop during a blocking call', () => {
     const malloc = calls.find((c) => c.fn === 'aclrtMalloc');
     expect(copy?.tid).not.toBe(malloc?.tid);
     expect(calls[index - 1]).toMatchObject({ fn: 'aclrtSetCurrentContext', tid: copy?.tid, ret: 0 });
+    // The copy on the timeline is the C call itself, not the session's wait with the thread hop around it.
+    const [event] = copies;
+    const inside = durations[0] ?? 0;
+    expect(copies).toHaveLength(1);
+    expect(event?.end).toBe((event?.start ?? 0) + inside);
+    expect(event?.submit).toBe(event?.start);
+    expect(event?.bytesPerSec).toBeCloseTo(((2 * MiB) / inside) * 1e9, 3);
   });
 
   it('a copy of 1 MiB or less stays on the calling thread (it cannot block for long)', async () => {

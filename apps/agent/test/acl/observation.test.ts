@@ -69,10 +69,16 @@ describe('which pool served an allocation', () => {
       for (const event of batch) if (event.kind === 'poolSample') samples.push(event);
     });
     await runtime.aclrtSetDevice({ deviceId: 0 });
+    // The device was never read: opening it reads it at once (the views show observed pools from the start).
+    expect(samples).toHaveLength(1);
+    expect(samples[0]).toMatchObject({ provenance: 'observed', device: 0, ownBytes: 0, pools: { huge: { free: 48 * GiB } } });
     const { devPtr } = await runtime.aclrtMalloc({ size: 3 * MiB, policy: 0 });
     await runtime.aclrtFree({ devPtr: devPtr ?? '0x0' });
-    expect(samples.map((s) => s.ownBytes)).toEqual([4 * MiB, 0]);
-    expect(samples[0]).toMatchObject({ provenance: 'observed', device: 0, pools: { huge: { total: 48 * GiB, free: 48 * GiB - 4 * MiB } } });
+    expect(samples.map((s) => s.ownBytes)).toEqual([0, 4 * MiB, 0]);
+    expect(samples[1]).toMatchObject({ provenance: 'observed', device: 0, pools: { huge: { total: 48 * GiB, free: 48 * GiB - 4 * MiB } } });
+    // A device already read is not read again by a second aclrtSetDevice: the sampler keeps it current.
+    await runtime.aclrtSetDevice({ deviceId: 0 });
+    expect(samples).toHaveLength(3);
   });
 });
 

@@ -10,7 +10,7 @@ import { playground } from './messages/playground.ts';
 import { shell } from './messages/shell.ts';
 import { timeTravel } from './messages/timeTravel.ts';
 import { tlb } from './messages/tlb.ts';
-import { REASON_TEMPLATES_EN_COPY, REASON_TEMPLATES_ZH } from './reasons.ts';
+import { OBSERVED_REASONS, REASON_TEMPLATES_EN_COPY, REASON_TEMPLATES_ZH } from './reasons.ts';
 
 /**
  * Every feature's messages, each under its own namespace key: `t('pageMap.legend.free')`.
@@ -23,7 +23,8 @@ function pick(language: 'en' | 'zh'): Record<string, object> {
   const features: Record<string, object> = Object.fromEntries(
     Object.entries(FEATURES).map(([name, messages]) => [name, messages[language]]),
   );
-  return { ...features, reasons: language === 'en' ? REASON_TEMPLATES_EN_COPY : REASON_TEMPLATES_ZH };
+  const templates = language === 'en' ? REASON_TEMPLATES_EN_COPY : REASON_TEMPLATES_ZH;
+  return { ...features, reasons: { ...templates, ...OBSERVED_REASONS[language] } };
 }
 
 export const RESOURCES = {

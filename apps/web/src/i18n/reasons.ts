@@ -1,4 +1,5 @@
 import { REASON_TEMPLATES_EN, type ReasonCode } from '@pagelens/core';
+import { defineMessages } from './define.ts';
 
 /**
  * Decision reasons in Chinese, one per core reason code (the English ones are core's own
@@ -37,3 +38,40 @@ export const REASON_TEMPLATES_ZH: Readonly<Record<ReasonCode, string>> = {
 };
 
 export const REASON_TEMPLATES_EN_COPY: Readonly<Record<ReasonCode, string>> = REASON_TEMPLATES_EN;
+
+/**
+ * Reasons the acl backend gives for what it observed on a real runtime (its observe.ts and
+ * effects-memory.ts), in both languages. `observed-pool` names its evidence; i18next fills the
+ * values first and then resolves the nested `$t(…)`, so one code reads naturally for each evidence.
+ */
+export const OBSERVED_REASONS = defineMessages(
+  {
+    'observed-pool': '$t(reasons.evidence.{{evidence}})',
+    evidence: {
+      'pointer-attributes':
+        'aclrtPointerGetAttributes reports {{pointerPageSize, size}} pages: the $t(reasons.pool.{{pageClass}}) served it (observed)',
+      'pool-delta':
+        'aclrtGetMemInfo: free memory of the $t(reasons.pool.{{pageClass}}) dropped by {{freeDrop, size}}, so that pool served it (observed)',
+      rules:
+        'no pool reading moved and the device reported no page size: $t(reasons.pages.{{pageClass}}) are the rules’ prediction, not observed',
+    },
+    pool: { normal: 'normal pool', huge: 'huge pool', giant: 'giant (1 GiB) pool' },
+    pages: { normal: 'normal pages', huge: '2 MiB huge pages', giant: '1 GiB giant pages' },
+    'copy-observed': 'measured inside the C call: {{durationNs, int}} ns, {{rate}} GB/s',
+    'copy-async-observed':
+      'aclrtMemcpyAsync returned after {{durationNs, int}} ns; the copy itself is done by the next synchronize (observed)',
+  },
+  {
+    'observed-pool': '$t(reasons.evidence.{{evidence}})',
+    evidence: {
+      'pointer-attributes':
+        'aclrtPointerGetAttributes 报告页大小为 {{pointerPageSize, size}}：由$t(reasons.pool.{{pageClass}})分配（实测）',
+      'pool-delta': 'aclrtGetMemInfo：$t(reasons.pool.{{pageClass}})的空闲内存减少了 {{freeDrop, size}}，因此由该内存池分配（实测）',
+      rules: '内存池读数没有变化，设备也未报告页大小：使用$t(reasons.pages.{{pageClass}})只是按规则推断，并非实测',
+    },
+    pool: { normal: '普通页内存池', huge: '大页内存池', giant: '巨页（1 GiB）内存池' },
+    pages: { normal: '普通页', huge: '2 MiB 大页', giant: '1 GiB 巨页' },
+    'copy-observed': 'C 调用内实测：{{durationNs, int}} ns，{{rate}} GB/s',
+    'copy-async-observed': 'aclrtMemcpyAsync 在 {{durationNs, int}} ns 后返回；拷贝本身在下一次同步时完成（实测）',
+  },
+);

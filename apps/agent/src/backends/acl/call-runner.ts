@@ -177,7 +177,10 @@ export class CallRunner {
         notes.push(this.#refuseWide(fn, args, out));
       } else {
         if (fn === 'aclGetRecentErrMsg') out = this.#errMsg(out, notes);
-        reasons = this.#record(pid, fn, args, out, notes, { t0, t1, before, device });
+        // The C call itself, placed on the backend's clock: on the native thread it began after a thread hop.
+        const start = outcome.startedNs === undefined ? t0 : Math.min(t1, Math.max(t0, host.fromMonotonic(outcome.startedNs)));
+        const native = { start, durationNs: Math.min(outcome.durationNs, t1 - start) };
+        reasons = this.#record(pid, fn, args, out, notes, { t0, t1, native, before, device });
       }
       const message = notes.length === 0 ? undefined : notes.join('; ');
       const event: CallEvent = {
@@ -231,7 +234,7 @@ export class CallRunner {
     args: Readonly<Record<string, unknown>>,
     out: Readonly<Record<string, OutValue>>,
     notes: string[],
-    around: { t0: number; t1: number; before: Observation['before']; device: number },
+    around: { t0: number; t1: number; native: EffectContext['native']; before: Observation['before']; device: number },
   ): readonly Reason[] {
     const { host, declarations } = this.#config;
     const process = host.state.processes.get(pid);
@@ -260,6 +263,7 @@ export class CallRunner {
       notes,
       t0: around.t0,
       t1: around.t1,
+      native: around.native,
       observation,
       profileOf: (device) => this.#config.profileOf(device),
       emit: emitter(host),
@@ -267,7 +271,20 @@ export class CallRunner {
     const reasons = recordEffects(context, fn, args, out);
     this.#trackContexts(fn, args, process.deviceRefs);
     if (observation.after !== undefined) this.emitSample(around.device, observation.after);
+    if (fn === 'aclrtSetDevice') this.#firstReading(numberOf(args, 'deviceId'));
     return reasons;
+  }
+
+  /**
+   * A device the session has just opened and nobody has read yet: its pools now (the calling
+   * thread's current device is that device), not at the sampler's next tick, so the views show
+   * observed pools from the first call on and an allocation's "before" has something to compare to.
+   */
+  #firstReading(device: number): void {
+    const { host, declarations } = this.#config;
+    if (host.state.devices[device] === undefined || host.state.devices[device]?.lastSample !== undefined) return;
+    const reading = readPools(declarations);
+    if (reading !== undefined) this.emitSample(device, reading);
   }
 
   /** Keeps the session's contexts in step with its device references (they die with the last one, LT-2). */

@@ -35,9 +35,11 @@ export interface EffectContext {
   readonly pid: number;
   readonly process: ProcessState;
   readonly notes: string[];
-  /** Backend wall-clock ns just before and just after the C call. */
+  /** Backend wall-clock ns when the session's call began and ended (a thread hop and the marshalling included). */
   readonly t0: number;
   readonly t1: number;
+  /** The C call itself: when it began (backend ns, t0 ≤ start) and how long it ran; a copy's rate comes from these. */
+  readonly native: { readonly start: number; readonly durationNs: number };
   readonly observation: Observation;
   profileOf(device: number): DeviceProfile;
   emit(body: EventBody, modeled?: boolean): void;

@@ -162,7 +162,8 @@ export function recordCopy(context: EffectContext, input: CopyRecordInput): void
   else if (deviceSide !== undefined && hostSide?.side === 'host') path = hostSide.pinned && input.kind !== 5 ? 'pinned' : 'pageable-staged';
   const pageable = [src, dst].some((side) => side.side === 'host' && !side.pinned);
   const mode: CopyMode = input.fn === 'aclrtMemcpy' ? 'sync' : pageable ? 'async-blocking' : 'async';
-  const durationNs = Math.max(1, context.t1 - context.t0);
+  // The time inside the C call: the session's wait (t0 … t1) also holds the thread hop of a large copy.
+  const durationNs = Math.max(1, context.native.durationNs);
   const bytesPerSec = (input.count / durationNs) * 1e9;
   const reason: Reason =
     mode === 'async'
@@ -187,10 +188,11 @@ export function recordCopy(context: EffectContext, input: CopyRecordInput): void
     ...(streamId === undefined ? {} : { stream: streamId }),
     mode,
     path,
-    submit: context.t0,
-    start: context.t0,
+    // Issued when the C call began: the session's wait before it (a thread hop) is PageLens's, not the runtime's.
+    submit: context.native.start,
+    start: context.native.start,
     // For a truly asynchronous copy this is when the call returned; the copy's end shows at the next synchronize.
-    end: context.t1,
+    end: context.native.start + durationNs,
     bytesPerSec,
     // Staging chunks are not observable through ACL.
     stages: 0,

@@ -14,6 +14,12 @@ export interface NativeOutcome {
   readonly errMsg?: string;
   /** Wall-clock time inside the C call, in ns. */
   readonly durationNs: number;
+  /**
+   * When the C call began: process.hrtime in ns (as a number; a few ns of rounding after months of
+   * uptime). Every thread of the process reads the same monotonic clock, so the main thread can
+   * place a call the native thread made (`ObservedHost.fromMonotonic`). Absent when nothing was called.
+   */
+  readonly startedNs?: number;
   /** PageLens did not call: the symbol is missing, or an argument would make the runtime read out of bounds. */
   readonly refused?: string;
   /** The call succeeded but an out-value cannot be represented exactly (a count of 2^53 or more). */
@@ -50,15 +56,16 @@ export function runNative(declarations: Declarations, fn: NativeName, args: Read
   const started = process.hrtime.bigint();
   const returned: unknown = declared(...prepared.args);
   const durationNs = Number(process.hrtime.bigint() - started);
+  const startedNs = Number(started);
   const ret = spec.returns === 'aclError' ? Number(integerValue(returned, `${fn} return value`)) : 0;
   if (ret !== 0) {
     const errMsg = fn === 'aclGetRecentErrMsg' ? undefined : readError(declarations);
-    return errMsg === undefined ? { fn, ret, out: {}, durationNs } : { fn, ret, out: {}, durationNs, errMsg };
+    return errMsg === undefined ? { fn, ret, out: {}, durationNs, startedNs } : { fn, ret, out: {}, durationNs, startedNs, errMsg };
   }
   try {
-    return { fn, ret, out: readOuts(spec, prepared, returned), durationNs };
+    return { fn, ret, out: readOuts(spec, prepared, returned), durationNs, startedNs };
   } catch (error) {
     if (!(error instanceof Unrepresentable)) throw error;
-    return { fn, ret, out: {}, durationNs, unrepresentable: error.message };
+    return { fn, ret, out: {}, durationNs, startedNs, unrepresentable: error.message };
   }
 }

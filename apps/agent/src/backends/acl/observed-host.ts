@@ -33,6 +33,11 @@ export class ObservedHost {
     return Number(process.hrtime.bigint() - this.#epoch);
   }
 
+  /** A process.hrtime reading in ns (from any thread of this process) as backend time, like `now()`. */
+  fromMonotonic(monotonicNs: number): number {
+    return monotonicNs - Number(this.#epoch);
+  }
+
   subscribe(listener: (events: readonly MemoryEvent[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

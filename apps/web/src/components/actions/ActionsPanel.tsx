@@ -1,12 +1,15 @@
 import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../app/shortcuts.ts';
+import { firstUnavailable, isReadOnly } from '../../model/acl/backend.ts';
+import { WIZARD_FUNCTIONS } from '../../model/actions/vmm-wizard.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { GenericCall } from './GenericCall.tsx';
 import { HostHelpers } from './HostHelpers.tsx';
 import { MemcpyForm } from './MemcpyForm.tsx';
 import { QuickAllocate } from './QuickAllocate.tsx';
 import { TabActive } from './tab-active.ts';
+import { UnavailableNote } from './UnavailableNote.tsx';
 import { useCaller } from './useCaller.ts';
 import { VmmWizard } from './VmmWizard.tsx';
 import './actions.css';
@@ -22,7 +25,12 @@ export function ActionsPanel() {
   const device = useAppStore((state) => state.device);
   const [tab, setTab] = useState<Tab>('allocate');
   const [wizardOpen, setWizardOpen] = useState(false);
-  useShortcut({ key: 'w', label: 'actions.shortcuts.wizard', group: 'actions.shortcuts.group' }, () => setWizardOpen(true));
+  // The wizard needs every one of its functions; when the agent refuses one, the VMM tab says which and why.
+  const wizardBlocked = firstUnavailable(WIZARD_FUNCTIONS, session);
+  const readOnly = session?.role === 'driver' && isReadOnly(session.functions);
+  useShortcut({ key: 'w', label: 'actions.shortcuts.wizard', group: 'actions.shortcuts.group' }, () =>
+    wizardBlocked === undefined || wizardBlocked.why === 'viewer' ? setWizardOpen(true) : setTab('vmm'),
+  );
   useShortcut({ key: 'm', label: 'actions.shortcuts.allocate', group: 'actions.shortcuts.group' }, () => {
     setTab('allocate');
     // The allocate form is always mounted; focus after the tab shows it.
@@ -50,6 +58,11 @@ export function ActionsPanel() {
       {!caller.canCall && (
         <p className="act-viewer" role="note" data-testid="viewer-note">
           {t('actions.viewer')}
+        </p>
+      )}
+      {readOnly && (
+        <p className="act-viewer" role="note" data-testid="read-only-note">
+          {t('actions.readOnly')}
         </p>
       )}
       <div className="act-tabs" role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
@@ -97,11 +110,12 @@ export function ActionsPanel() {
           {tab === 'vmm' && (
             <div className="act-form">
               <p className="act-note">{t('actions.wizard.intro')}</p>
+              <UnavailableNote fn={wizardBlocked?.fn ?? ''} why={wizardBlocked?.why} testId="wizard-unavailable" />
               <button
                 type="button"
                 className="act-primary"
                 onClick={() => setWizardOpen(true)}
-                disabled={!caller.canCall}
+                disabled={!caller.canCall || wizardBlocked !== undefined}
                 data-testid="open-wizard"
               >
                 {t('actions.wizard.open')}

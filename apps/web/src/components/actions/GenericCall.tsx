@@ -20,6 +20,7 @@ import { FunctionPicker } from './FunctionPicker.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { ParamField, type Path } from './ParamField.tsx';
 import { sizeProblemText } from './size-problem-text.ts';
+import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, pidOf, revealResult, useCurrentDevice } from './useCaller.ts';
 
 const NEEDS_NO_DEVICE = new Set(['process', 'device', 'error', 'peer']);
@@ -100,18 +101,15 @@ export function GenericCall({ caller }: { caller: Caller }) {
           {cSignature(fn, true)}
         </pre>
         {spec.rules.length > 0 && <p className="act-note">{t('actions.call.rules', { rules: spec.rules.join(', ') })}</p>}
-        {missing && (
-          <p className="act-note act-warn" data-testid="call-unavailable">
-            {t('actions.call.unavailable', { fn })}
-          </p>
-        )}
+        <UnavailableNote fn={fn} why={caller.why(fn)} testId="call-unavailable" />
         {caller.canCall && currentDevice < 0 && !NEEDS_NO_DEVICE.has(spec.category) && spec.acl && (
           <p className="act-note">
             {t('actions.call.noDevice')}{' '}
             <button
               type="button"
               className="act-small-button"
-              disabled={!caller.canCall}
+              disabled={!caller.canCall || caller.why('aclrtSetDevice') !== undefined}
+              title={caller.why('aclrtSetDevice') === 'read-only' ? t('actions.unavailable.readOnly', { fn: 'aclrtSetDevice' }) : undefined}
               onClick={() => void caller.run('aclrtSetDevice', { deviceId: device })}
             >
               {t('actions.call.setDevice', { device })}

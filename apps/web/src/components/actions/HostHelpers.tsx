@@ -10,6 +10,7 @@ import { OutcomeView } from './OutcomeView.tsx';
 import { useLiveObjects } from './PointerPicker.tsx';
 import { ResetHost } from './ResetHost.tsx';
 import { SizeInput } from './SizeInput.tsx';
+import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, revealResult } from './useCaller.ts';
 
 const PINNED_MAPPED = (ACL_HOST_REG.byName.ACL_HOST_REG_PINNED | ACL_HOST_REG.byName.ACL_HOST_REG_MAPPED) >>> 0;
@@ -51,6 +52,16 @@ export function HostHelpers({ caller }: { caller: Caller }) {
   const registered = buffer?.registered === true;
   const pageable = buffer?.tag === 'malloc';
   const disabled = caller.busy || !caller.canCall;
+  const freeFn = pageable ? 'free' : 'aclrtFreeHost';
+  // One note for the first helper the agent would refuse (a read-only agent refuses them all, S-9).
+  const blocker = caller.blocker([
+    'malloc',
+    'aclrtMallocHost',
+    'aclrtMallocHostWithCfg',
+    'aclrtHostRegisterV2',
+    'aclrtHostUnregister',
+    freeFn,
+  ]);
 
   return (
     <fieldset className="act-frame act-form" disabled={!caller.canCall} data-testid="host-helpers">
@@ -63,6 +74,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
         rules={{ min: 1 }}
         testId="host-size"
       />
+      <UnavailableNote fn={blocker?.fn ?? ''} why={blocker?.why} testId="host-unavailable" />
       <div className="act-buttons">
         {(
           [
@@ -74,7 +86,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
           <button
             key={fn}
             type="button"
-            disabled={disabled || !size.ok}
+            disabled={disabled || !size.ok || caller.why(fn) !== undefined}
             onClick={() => make(fn)}
             title={t(help)}
             data-testid={`host-${fn}`}
@@ -107,7 +119,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
           <div className="act-buttons-row">
             <button
               type="button"
-              disabled={disabled || registered}
+              disabled={disabled || registered || caller.why('aclrtHostRegisterV2') !== undefined}
               title={t('actions.host.registerHelp')}
               onClick={() => void run('aclrtHostRegisterV2', { ptr: buffer.value, size: buffer.size ?? 0, flag: PINNED_MAPPED }, true)}
               data-testid="host-register"
@@ -116,7 +128,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
             </button>
             <button
               type="button"
-              disabled={disabled}
+              disabled={disabled || caller.why('aclrtHostUnregister') !== undefined}
               onClick={() => void run('aclrtHostUnregister', { ptr: buffer.value }, false)}
               data-testid="host-unregister"
             >
@@ -124,13 +136,11 @@ export function HostHelpers({ caller }: { caller: Caller }) {
             </button>
             <button
               type="button"
-              disabled={disabled}
-              onClick={() =>
-                void run(pageable ? 'free' : 'aclrtFreeHost', pageable ? { ptr: buffer.value } : { hostPtr: buffer.value }, false)
-              }
+              disabled={disabled || caller.why(freeFn) !== undefined}
+              onClick={() => void run(freeFn, pageable ? { ptr: buffer.value } : { hostPtr: buffer.value }, false)}
               data-testid="host-free"
             >
-              {t('actions.host.free')} (<code>{pageable ? 'free' : 'aclrtFreeHost'}</code>)
+              {t('actions.host.free')} (<code>{freeFn}</code>)
             </button>
           </div>
         </>

@@ -22,7 +22,8 @@ export function MallocPreviewView({ preview }: { preview: MallocPreview }) {
     );
   }
   const pageClass = t(`actions.pageClass.${preview.pageClass}`);
-  const short = preview.pool.needed > preview.pool.free;
+  const { free, needed, source } = preview.pool;
+  const short = free !== undefined && needed > free;
   return (
     <section className="act-preview" aria-label={t('actions.preview.title')} data-testid="malloc-preview">
       <dl className="act-grid">
@@ -48,10 +49,21 @@ export function MallocPreviewView({ preview }: { preview: MallocPreview }) {
           <li key={reason.code}>{reasonText(reason, true)}</li>
         ))}
       </ul>
-      <p className="act-note hatch-note" title={t('actions.preview.modeledNote')}>
-        {t('actions.preview.free', { pageClass, free: preview.pool.free.toLocaleString(), needed: preview.pool.needed.toLocaleString() })}{' '}
-        <span className="provenance provenance-modeled">{t('common.provenance.modeled')}</span>
-      </p>
+      {free === undefined ? (
+        <p className="act-note" data-testid="malloc-pool">
+          {t('actions.preview.noReading')}
+        </p>
+      ) : (
+        <p
+          className={`act-note${source === 'modeled' ? ' hatch-note' : ''}`}
+          title={t(`actions.preview.${source}Note`)}
+          data-testid="malloc-pool"
+          data-source={source}
+        >
+          {t('actions.preview.free', { pageClass, free: free.toLocaleString(), needed: needed.toLocaleString() })}{' '}
+          <span className={`provenance provenance-${source}`}>{t(`common.provenance.${source}`)}</span>
+        </p>
+      )}
       {preview.willFallBack && <p className="act-note act-warn">{t('actions.preview.fallback')}</p>}
       {short && !preview.willFallBack && <p className="act-note act-warn">{t('actions.preview.short', { pageClass })}</p>}
     </section>

@@ -12,6 +12,7 @@ import { useStoreApi } from '../../store/useStoreApi.ts';
 import { OutcomeView } from './OutcomeView.tsx';
 import { SizeInput } from './SizeInput.tsx';
 import { useTabActive } from './tab-active.ts';
+import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, pidOf, revealResult } from './useCaller.ts';
 
 function useBuffers() {
@@ -49,11 +50,17 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
     buffers.find((b) => b.key === srcKey) ??
     buffers.find((b) => b.side === 'host' && b.key !== dst?.key) ??
     buffers.find((b) => b.key !== dst?.key);
+  // A read-only agent refuses copies (S-9); an old library may lack aclrtMemcpyAsync.
+  const blocker = caller.blocker(mode === 'async' ? ['aclrtMemcpyAsync'] : ['aclrtMemcpy']);
+  const note = <UnavailableNote fn={blocker?.fn ?? ''} why={blocker?.why} testId="memcpy-unavailable" />;
   if (dst === undefined || src === undefined)
     return (
-      <p className="act-note" data-testid="memcpy-empty">
-        {t('actions.copy.empty')}
-      </p>
+      <>
+        {note}
+        <p className="act-note" data-testid="memcpy-empty">
+          {t('actions.copy.empty')}
+        </p>
+      </>
     );
 
   const suggested = suggestKind(dst, src);
@@ -76,7 +83,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!count.ok || !caller.canCall) return;
+    if (!count.ok || !caller.canCall || blocker !== undefined) return;
     const made: CallOutcome[] = [];
     const failedSet = await caller.ensureDevice(dst.device ?? src.device ?? device);
     if (failedSet !== undefined) made.push(failedSet);
@@ -190,8 +197,14 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
             {t(`actions.copy.notes.${note}`)}
           </p>
         ))}
+        {note}
         <div className="act-submit">
-          <button type="submit" className="act-primary" disabled={!count.ok || caller.busy} data-testid="memcpy-submit">
+          <button
+            type="submit"
+            className="act-primary"
+            disabled={!count.ok || caller.busy || blocker !== undefined}
+            data-testid="memcpy-submit"
+          >
             {caller.busy ? t('actions.calling') : t('actions.copy.submit')}
           </button>
           {mode === 'async' && (

@@ -1,6 +1,7 @@
 import { type MallocFn, reportAllocation } from '@pagelens/core';
 import { type FormEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { framesObservable } from '../../model/acl/backend.ts';
 import { previewMalloc } from '../../model/actions/malloc-preview.ts';
 import { createdObjects } from '../../model/actions/outcome.ts';
 import { composePolicy, isMallocFn, MALLOC_FNS } from '../../model/actions/policies.ts';
@@ -14,6 +15,7 @@ import { MallocPreviewView } from './MallocPreviewView.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { PolicyPicker } from './PolicyPicker.tsx';
 import { SizeInput } from './SizeInput.tsx';
+import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, revealResult, useCurrentDevice, useLiveState } from './useCaller.ts';
 
 /** Calls in flight at once when allocating many: the agent runs them in order anyway. */
@@ -35,6 +37,7 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
   const device = useAppStore((state) => state.device);
   const live = useLiveState();
   const currentDevice = useCurrentDevice();
+  const framesKnown = useAppStore((state) => framesObservable(state.session?.host));
   const [fn, setFn] = useState<MallocFn>('aclrtMalloc');
   const [sizeText, setSizeText] = useState('1 MiB');
   const [base, setBase] = useState(0);
@@ -47,11 +50,13 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
   const size = readSize(sizeText);
   const count = Math.min(MAX_COUNT, Math.max(1, Math.floor(Number(countText)) || 1));
   const policy = composePolicy(fn, base, hints);
-  const preview = size.ok && deviceState !== undefined ? previewMalloc(fn, size.bytes, policy, deviceState, count) : undefined;
+  const preview = size.ok && deviceState !== undefined ? previewMalloc(fn, size.bytes, policy, deviceState, count, framesKnown) : undefined;
+  // A read-only agent or a library without the symbol would refuse: say so before the call, not after.
+  const blocker = caller.blocker(currentDevice === device ? [fn] : [fn, 'aclrtSetDevice']);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!size.ok || !caller.canCall || caller.busy) return;
+    if (!size.ok || !caller.canCall || caller.busy || blocker !== undefined) return;
     const failedSet = await caller.ensureDevice(device);
     if (failedSet !== undefined) {
       setResult({ count, ok: 0, failure: failedSet });
@@ -127,10 +132,18 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
           onBase={setBase}
           onHints={setHints}
         />
-        {currentDevice !== device && <p className="act-note">{t('actions.allocate.setDeviceFirst', { device })}</p>}
+        {currentDevice !== device && blocker === undefined && (
+          <p className="act-note">{t('actions.allocate.setDeviceFirst', { device })}</p>
+        )}
         {preview !== undefined && <MallocPreviewView preview={preview} />}
+        <UnavailableNote fn={blocker?.fn ?? fn} why={blocker?.why} testId="malloc-unavailable" />
         <div className="act-submit">
-          <button type="submit" className="act-primary" disabled={!size.ok || caller.busy} data-testid="malloc-submit">
+          <button
+            type="submit"
+            className="act-primary"
+            disabled={!size.ok || caller.busy || blocker !== undefined}
+            data-testid="malloc-submit"
+          >
             {caller.busy ? t('actions.calling') : count > 1 ? t('actions.allocate.submitMany', { count }) : t('actions.allocate.submit')}
           </button>
           <span className="act-note">{t('actions.allocate.enterHint')}</span>

@@ -1,6 +1,7 @@
 import { devicePools } from '@pagelens/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { framesObservable } from '../../model/acl/backend.ts';
 import { cCallText } from '../../model/actions/c-text.ts';
 import { currentDeviceOf } from '../../model/actions/live-objects.ts';
 import {
@@ -34,6 +35,7 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
   const { t } = useTranslation();
   const store = useStoreApi();
   const device = useAppStore((state) => state.device);
+  const framesKnown = useAppStore((state) => framesObservable(state.session?.host));
   const currentDevice = useCurrentDevice();
   const dialog = useRef<HTMLDialogElement>(null);
   const nextButton = useRef<HTMLButtonElement>(null);
@@ -58,15 +60,21 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
   const step = currentStep(state);
   const finished = step === undefined;
   const calls = callsFor(state, currentDevice);
+  /** The device's pools now: the page map on the simulator, the last aclrtGetMemInfo reading on a real runtime (DM-15). */
   const poolsNow = () => {
     const live = store.getState().timeline?.live;
     const deviceState = live?.devices[state.device];
-    return deviceState === undefined ? undefined : JSON.stringify(devicePools(deviceState));
+    if (deviceState === undefined) return undefined;
+    if (framesKnown) return JSON.stringify(devicePools(deviceState));
+    const pools = deviceState.lastSample?.pools;
+    return pools === undefined ? undefined : JSON.stringify([pools.normal, pools.huge, pools.giant]);
   };
 
   const next = async () => {
     if (!caller.canCall || caller.busy) return;
-    if (state.step === 0 && baseline.current === undefined) baseline.current = poolsNow();
+    // Before the physical allocation, the first call that changes a pool: a real runtime's device
+    // has its first reading only once step 1 opened it.
+    if (state.step <= 1 && baseline.current === undefined) baseline.current = poolsNow();
     let current = state;
     const ran = current.step;
     for (;;) {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useAgent } from '../../app/ClientContext.tsx';
+import { firstUnavailable, type Unavailable, unavailable } from '../../model/acl/backend.ts';
 import { currentDeviceOf, ownPid } from '../../model/actions/live-objects.ts';
 import { callPid, createdObjects } from '../../model/actions/outcome.ts';
 import type { CallOutcome } from '../../store/actions-slice.ts';
@@ -24,6 +25,10 @@ export interface Caller {
   readonly canCall: boolean;
   /** Calls of this form are in flight. */
   readonly busy: boolean;
+  /** Why `fn` cannot be called from this page (viewer, read-only agent, missing symbol); undefined when it can. */
+  why(fn: string): Unavailable | undefined;
+  /** The first of `fns` that cannot be called, and why. */
+  blocker(fns: readonly string[]): { readonly fn: string; readonly why: Unavailable } | undefined;
   run(fn: string, args: Readonly<Record<string, unknown>>): Promise<CallOutcome>;
   /** aclrtSetDevice(device) when the process's current device differs (LT-2); the failed outcome if it failed. */
   ensureDevice(device: number): Promise<CallOutcome | undefined>;
@@ -36,6 +41,7 @@ export function useCaller(): Caller {
   const agent = useAgent();
   const store = useStoreApi();
   const canCall = useAppStore((state) => state.session?.role === 'driver');
+  const session = useAppStore((state) => state.session);
   const [inFlight, setInFlight] = useState(0);
   const run = async (fn: string, args: Readonly<Record<string, unknown>>): Promise<CallOutcome> => {
     setInFlight((count) => count + 1);
@@ -48,6 +54,8 @@ export function useCaller(): Caller {
   return {
     canCall,
     busy: inFlight > 0,
+    why: (fn) => unavailable(fn, session),
+    blocker: (fns) => firstUnavailable(fns, session),
     run,
     ensureDevice: async (device) => {
       const state = store.getState();
@@ -72,13 +80,15 @@ export function useLiveState() {
   return useAppStore((state) => state.timeline?.live);
 }
 
-/** The process's current device, re-read with the live state. */
+/**
+ * The process's current device, re-read whenever the replica changes. Selected as a number, so the
+ * forms using it re-render only when it changes, not for every batch of events.
+ */
 export function useCurrentDevice(): number {
-  useAppStore((state) => state.version);
-  const store = useStoreApi();
-  const state = store.getState();
-  const live = state.timeline?.live;
-  return live === undefined ? -1 : currentDeviceOf(live, pidOf(state));
+  return useAppStore((state) => {
+    const live = state.timeline?.live;
+    return live === undefined ? -1 : currentDeviceOf(live, pidOf(state));
+  });
 }
 
 /** Brings a form's result into view once it has rendered (the left column scrolls). */

@@ -11,6 +11,7 @@ import { processRanges, tableFigure, walkPanelData } from '../../model/address-s
 import { address, bytes } from '../../model/format.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
 import { type ObjectRef, selectSelection } from '../../store/selection-slice.ts';
+import { selectSession } from '../../store/session-slice.ts';
 import { selectDevice } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { AddressStrip } from './AddressStrip.tsx';
@@ -50,6 +51,7 @@ function AddressSpace({ state }: { state: HostState }) {
   const device = useAppStore(selectDevice);
   const selection = useAppStore(selectSelection);
   const select = useAppStore((s) => s.select);
+  const session = useAppStore(selectSession);
   // The rebuild interval grows with what a rebuild costs (100,000 objects: tens of ms), so a
   // stream of events never keeps the main thread busy more than about a fifth of the time.
   const cost = useRef(0);
@@ -95,17 +97,21 @@ function AddressSpace({ state }: { state: HostState }) {
   const selectRef = useCallback((ref: ObjectRef) => select({ ...ref, device }), [select, device]);
 
   const base = deviceWindowBase(device);
+  const observed = session?.host.provenance === 'observed';
   return (
     <section className="address-view" data-testid="address-space" data-pid={pid}>
       <header className="address-head">
         <h2 className="address-title">{t('addressSpace.title')}</h2>
         <span className="muted mono address-window">
-          {t('addressSpace.window', {
-            device,
-            start: address(base, format),
-            end: address(base + DEVICE_VA_WINDOW, format),
-            size: bytes(DEVICE_VA_WINDOW, format),
-          })}
+          {/* The 128 GiB window is the simulator's layout; a real runtime's addresses are wherever it put them. */}
+          {observed
+            ? t('addressSpace.observedWindow', { device })
+            : t('addressSpace.window', {
+                device,
+                start: address(base, format),
+                end: address(base + DEVICE_VA_WINDOW, format),
+                size: bytes(DEVICE_VA_WINDOW, format),
+              })}
         </span>
         {choices.length > 1 && (
           <label className="address-process">

@@ -86,6 +86,15 @@ function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
     // Only rows in view are rendered, so frames are worked out here rather than for all 100,000 rows.
     const frames = frameRuns(row, row.pagesPerFrame);
     const first = frames[0];
+    // No runs at all: a real runtime's backend, which records no frames rather than model them.
+    if (first === undefined && row.pages > 0) {
+      return (
+        <td className="mt-backing" title={t('addressSpace.table.unobservedFramesTitle')}>
+          {t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })} ·{' '}
+          {t('addressSpace.table.unobservedFrames')}
+        </td>
+      );
+    }
     const text =
       first === undefined
         ? '—'

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { framesObservable } from '../../model/acl/backend.ts';
 import type { Presence } from '../../model/inspector/story.ts';
 import type { Target } from '../../model/log/effects.ts';
 import { useCursorSeq } from '../../store/hooks.ts';
@@ -12,6 +13,7 @@ import './inspector.css';
 
 function EmptyInspector() {
   const { t } = useTranslation();
+  const framesKnown = useAppStore((state) => framesObservable(state.session?.host));
   return (
     <section className="panel inspector inspector-empty" data-testid="inspector" aria-label={t('inspector.title')}>
       <h2 className="inspector-title">{t('inspector.title')}</h2>
@@ -21,7 +23,7 @@ function EmptyInspector() {
         <li>{t('inspector.empty.maps')}</li>
         <li>{t('inspector.empty.keys')}</li>
       </ul>
-      <p className="muted">{t('inspector.empty.what')}</p>
+      <p className="muted">{t(framesKnown ? 'inspector.empty.what' : 'inspector.empty.whatObserved')}</p>
     </section>
   );
 }

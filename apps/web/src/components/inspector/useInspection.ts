@@ -1,4 +1,5 @@
 import type { MemoryEvent } from '@pagelens/core';
+import { callReasonsOf } from '../../model/acl/observed-reasons.ts';
 import type { Inspection } from '../../model/inspector/fact.ts';
 import { callInspection, existsIn, inspectObject } from '../../model/inspector/inspect.ts';
 import { type Presence, presenceFromStory, type StoryEntry, storyEntries } from '../../model/inspector/story.ts';
@@ -34,6 +35,7 @@ export function useInspection(target: Target): InspectorModel {
       const copy = timeline.story(id).find((event) => event.kind === 'copy');
       return copy?.kind === 'copy' ? copy.reasons : [];
     },
+    observedReasons: (createdSeq: number) => callReasonsOf((seq) => timeline.eventAtSeq(seq), createdSeq),
   };
 
   if (target.kind === 'call') {

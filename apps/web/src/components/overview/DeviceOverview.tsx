@@ -1,6 +1,8 @@
 import { type DeviceInfo, type DeviceState, formatBytes, type HostState } from '@pagelens/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { framesObservable } from '../../model/acl/backend.ts';
+import { poolReading } from '../../model/acl/pools.ts';
 import { bytes, type FormatPrefs } from '../../model/format.ts';
 import { type DeviceSummary, type PoolBar, summarizeDevice } from '../../model/overview/device-summary.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
@@ -62,20 +64,36 @@ function ObjectCounts({ summary }: { summary: DeviceSummary }) {
   );
 }
 
-/** Where the pool figures come from: the simulator's modeled split, or the runtime's last aclrtGetMemInfo (DM-15). */
-function PoolNote({ observed, type }: { observed: boolean; type: string }) {
+type PoolSource = 'observed' | 'waiting' | 'modeled';
+
+/**
+ * Where the pool figures come from (DM-15): the runtime's last aclrtGetMemInfo, or on the
+ * simulator its modeled split; a real runtime that has not been read yet shows no figures at all.
+ */
+function PoolNote({ source, type }: { source: PoolSource; type: string }) {
   const { t } = useTranslation();
+  const badge = source === 'modeled' ? 'modeled' : 'observed';
   return (
-    <p className={`device-note device-note-${observed ? 'observed' : 'modeled'}`} data-testid="pool-note">
-      {observed ? (
-        <>
-          <span className="provenance provenance-observed">{t('common.provenance.observed')}</span> {t('overview.observedNote')}
-        </>
-      ) : (
-        <>
-          <span className="provenance provenance-modeled">{t('common.provenance.modeled')}</span> {t('overview.modeledNote', { type })}
-        </>
-      )}
+    <p className={`device-note device-note-${badge}`} data-testid="pool-note" data-source={source}>
+      <span className={`provenance provenance-${badge}`}>{t(`common.provenance.${badge}`)}</span>{' '}
+      {source === 'modeled' ? t('overview.modeledNote', { type }) : t(`overview.${source}Note`)}
+    </p>
+  );
+}
+
+function poolSource(state: HostState, framesKnown: boolean): PoolSource {
+  if (state.devices.some((device) => device.lastSample !== undefined)) return 'observed';
+  return framesKnown ? 'modeled' : 'waiting';
+}
+
+/** On a real runtime: who holds the device's used memory at the last reading. */
+function Holders({ device, prefs }: { device: DeviceState; prefs: FormatPrefs }) {
+  const { t } = useTranslation();
+  const reading = poolReading(device);
+  if (reading?.own === undefined || reading.others === undefined) return null;
+  return (
+    <p className="device-holders muted" data-testid="device-holders">
+      {t('overview.holders', { own: bytes(reading.own, prefs), others: bytes(reading.others, prefs) })}
     </p>
   );
 }
@@ -97,6 +115,8 @@ function DeviceCard({ state, device, info, selected, provenance, version, onSele
   const summary = useMemo(() => summarizeDevice(state, device), [state, device, version]);
   const { profile } = device;
   const type = profile.memoryType;
+  // A real runtime's pools are known only from its readings; the frame table says nothing there.
+  const unread = provenance === 'observed' && device.lastSample === undefined;
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: the title button is the keyboard path; the whole card is a larger pointer target.
     <article
@@ -124,22 +144,29 @@ function DeviceCard({ state, device, info, selected, provenance, version, onSele
         <strong>{info?.socName ?? profile.name}</strong>
         <span className="muted"> · {t('overview.memory', { type, capacity: bytes(profile.capacityBytes, prefs) })}</span>
       </div>
-      <div className="device-pools">
-        <PoolRow
-          name="normal"
-          label={t('overview.pools.normal', { size: formatBytes(profile.normalPageSize, 'binary') })}
-          bar={summary.pools.normal}
-          prefs={prefs}
-        />
-        <PoolRow name="huge" label={t('overview.pools.huge')} bar={summary.pools.huge} prefs={prefs} />
-        <PoolRow
-          name="giant"
-          label={t('overview.pools.giant')}
-          bar={summary.pools.giant}
-          prefs={prefs}
-          {...(profile.features.giantPages ? {} : { unsupported: t('overview.pools.unsupported') })}
-        />
-      </div>
+      {unread ? (
+        <p className="device-unread muted" data-testid="pool-unread">
+          {t('overview.unread', { id: device.id })}
+        </p>
+      ) : (
+        <div className="device-pools">
+          <PoolRow
+            name="normal"
+            label={t('overview.pools.normal', { size: formatBytes(profile.normalPageSize, 'binary') })}
+            bar={summary.pools.normal}
+            prefs={prefs}
+          />
+          <PoolRow name="huge" label={t('overview.pools.huge')} bar={summary.pools.huge} prefs={prefs} />
+          <PoolRow
+            name="giant"
+            label={t('overview.pools.giant')}
+            bar={summary.pools.giant}
+            prefs={prefs}
+            {...(profile.features.giantPages ? {} : { unsupported: t('overview.pools.unsupported') })}
+          />
+        </div>
+      )}
+      {provenance === 'observed' && <Holders device={device} prefs={prefs} />}
       <ObjectCounts summary={summary} />
     </article>
   );
@@ -174,7 +201,7 @@ export function DeviceOverview() {
         ))
       )}
       {state !== undefined && state.devices.length > 0 && (
-        <PoolNote observed={state.devices.some((d) => d.lastSample !== undefined)} type={state.devices[0]?.profile.memoryType ?? 'HBM'} />
+        <PoolNote source={poolSource(state, framesObservable(session?.host))} type={state.devices[0]?.profile.memoryType ?? 'HBM'} />
       )}
     </section>
   );

@@ -2,18 +2,21 @@ import { formatBytes, type HostState, NORMAL_PAGE } from '@pagelens/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../app/shortcuts.ts';
+import { framesObservable } from '../../model/acl/backend.ts';
 import { colorScheme } from '../../model/page-map/colors.ts';
 import { mapCounts } from '../../model/page-map/counts.ts';
 import { clickOwner, describeCell } from '../../model/page-map/describe.ts';
 import type { Hit } from '../../model/page-map/hit.ts';
 import { mapSelection } from '../../model/page-map/selection.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
+import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { PageMapCanvas } from './PageMapCanvas.tsx';
 import { PageMapLegend } from './PageMapLegend.tsx';
 import { PageMapStatus, PageMapToolbar } from './PageMapToolbar.tsx';
 import { PageMapTooltip } from './PageMapTooltip.tsx';
 import type { MapControls, ViewSummary } from './page-map-controller.ts';
+import { UnobservedFrames } from './UnobservedFrames.tsx';
 import './page-map.css';
 
 const GROUP = 'shell.help.groups.map';
@@ -66,6 +69,7 @@ export function PageMapView() {
   const { t } = useTranslation();
   const state = useCursorState();
   const deviceId = useAppStore((s) => s.device);
+  const session = useAppStore(selectSession);
   const device = state?.devices[deviceId];
   if (state === undefined || device === undefined) {
     return (
@@ -74,6 +78,8 @@ export function PageMapView() {
       </section>
     );
   }
+  // A real runtime never says which frames back an allocation: no map of them to draw.
+  if (!framesObservable(session?.host)) return <UnobservedFrames state={state} device={device} />;
   return <PageMapBody state={state} deviceId={deviceId} />;
 }
 

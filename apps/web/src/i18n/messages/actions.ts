@@ -8,6 +8,12 @@ export const actions = defineMessages(
     tabsLabel: 'Kinds of action',
     tabs: { allocate: 'Malloc', call: 'Call', copy: 'Copy', host: 'Host', vmm: 'VMM' },
     viewer: 'Viewers cannot call: you are watching the driver’s session. The forms show what the driver could do.',
+    readOnly:
+      'Read-only agent: calls that allocate, free, copy, map, register or set a device are refused before the runtime sees them (S-9), so those forms are off. Restart the agent with --allow-mutations to make them. The device pools are still sampled (Devices, Page map).',
+    unavailable: {
+      readOnly:
+        '{{fn}} changes device or host state, and this agent is read-only: it would refuse the call (ACL_ERROR_RT_NO_PERMISSION, S-9). Restart the agent with --allow-mutations to make it.',
+    },
     onDevice: 'on device {{device}} · {{profile}}',
     calling: 'Calling…',
     shortcuts: {
@@ -80,6 +86,9 @@ export const actions = defineMessages(
       short: 'Not enough free {{pageClass}} pages: expect ACL_ERROR_RT_MEMORY_ALLOCATION (207001).',
       refuse: 'Will fail: {{name}} ({{code}})',
       modeledNote: 'Free pages come from the page map, whose placement is modeled.',
+      observedNote:
+        'Free pages come from the last aclrtGetMemInfo reading of this pool (DM-15); other processes may take some before the call.',
+      noReading: 'Free pages: no aclrtGetMemInfo reading of this device yet (there is one after aclrtSetDevice).',
     },
     pageClass: { normal: 'normal', huge: 'huge', giant: '1 GiB' },
     result: {
@@ -98,7 +107,7 @@ export const actions = defineMessages(
       function: 'Function',
       noMatch: 'No function matches “{{query}}”.',
       notOffered: 'not offered',
-      unavailable: 'This backend does not offer {{fn}} (the runtime library lacks the symbol, or the backend cannot run it).',
+      unavailable: 'This backend does not offer {{fn}}: the ACL library does not export it (an older CANN?), so PageLens turned it off.',
       signature: 'C signature',
       rules: 'Rules: {{rules}}',
       willCall: 'Will call',
@@ -203,6 +212,9 @@ export const actions = defineMessages(
         yes: 'Reset now',
         cancel: 'Cancel',
         driverOnly: 'Only the driver can reset the host.',
+        observedHelp:
+          'On the real runtime a reset tears down every session’s objects (unmap, release, free, reset devices) and keeps the devices: their profile and count are the hardware’s.',
+        observedConfirm: 'Tear down every session’s objects on the devices? The devices themselves stay as they are.',
       },
     },
     wizard: {
@@ -279,6 +291,12 @@ export const actions = defineMessages(
     tabsLabel: '操作类型',
     tabs: { allocate: '分配', call: '调用', copy: '拷贝', host: 'Host', vmm: 'VMM' },
     viewer: '观察者不能发起调用：你正在观看驱动者的会话。表单展示驱动者可以做的操作。',
+    readOnly:
+      '只读 Agent：分配、释放、拷贝、映射、注册内存或设置设备的调用都会在到达运行时之前被拒绝（S-9），因此这些表单已停用。如需执行，请使用 --allow-mutations 重新启动 Agent。设备内存池仍会定期采样（设备面板、页面图）。',
+    unavailable: {
+      readOnly:
+        '{{fn}} 会改变设备或 Host 的状态，而此 Agent 为只读模式：它会拒绝该调用（ACL_ERROR_RT_NO_PERMISSION，S-9）。如需执行，请使用 --allow-mutations 重新启动 Agent。',
+    },
     onDevice: 'Device {{device}} · {{profile}}',
     calling: '调用中…',
     shortcuts: {
@@ -348,6 +366,8 @@ export const actions = defineMessages(
       short: '空闲{{pageClass}}不足：预计返回 ACL_ERROR_RT_MEMORY_ALLOCATION (207001)。',
       refuse: '将会失败：{{name}} ({{code}})',
       modeledNote: '空闲页数来自页面图，其物理放置是建模结果。',
+      observedNote: '空闲页数来自该内存池最近一次 aclrtGetMemInfo 读数（DM-15）；在调用之前，其他进程可能已占用其中一部分。',
+      noReading: '空闲页数：尚无此设备的 aclrtGetMemInfo 读数（调用 aclrtSetDevice 之后才会有）。',
     },
     pageClass: { normal: '普通页', huge: '大页', giant: '1 GiB 页' },
     result: {
@@ -366,7 +386,7 @@ export const actions = defineMessages(
       function: '函数',
       noMatch: '没有与“{{query}}”匹配的函数。',
       notOffered: '不可用',
-      unavailable: '当前后端不提供 {{fn}}（运行时库缺少该符号，或后端无法执行它）。',
+      unavailable: '当前后端不提供 {{fn}}：ACL 库没有导出该符号（CANN 版本较旧？），因此 PageLens 关闭了它。',
       signature: 'C 函数签名',
       rules: '规则：{{rules}}',
       willCall: '将要调用',
@@ -471,6 +491,9 @@ export const actions = defineMessages(
         yes: '立即重置',
         cancel: '取消',
         driverOnly: '只有驱动者可以重置 Host。',
+        observedHelp:
+          '在真实运行时上，重置会拆除所有会话的对象（解除映射、释放地址、释放内存、重置设备），设备本身保持不变：型号和数量由硬件决定。',
+        observedConfirm: '确定拆除所有会话在设备上的对象吗？设备本身保持不变。',
       },
     },
     wizard: {

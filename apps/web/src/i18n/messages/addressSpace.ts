@@ -5,6 +5,7 @@ export const addressSpace = defineMessages(
   {
     title: 'Address space',
     window: 'Device {{device}} VA window {{start}} – {{end}} ({{size}})',
+    observedWindow: 'Device {{device}} · addresses as the ACL runtime returned them',
     visible: '{{start}} – {{end}} · {{size}} · {{perPixel}}/px',
     process: 'Process',
     processOption: 'pid {{pid}} {{name}} · {{count}} objects',
@@ -89,6 +90,8 @@ export const addressSpace = defineMessages(
       accessDevice: 'device {{device}}',
       accessNone: '—',
       modeledFrames: 'Physical frames are modeled: the driver does not say which frames back an allocation.',
+      unobservedFrames: 'frames not observable',
+      unobservedFramesTitle: 'The runtime does not report which physical frames back an allocation, and this backend models none.',
     },
     walk: {
       title: 'Translation walk',
@@ -136,6 +139,7 @@ export const addressSpace = defineMessages(
   {
     title: '地址空间',
     window: 'Device {{device}} 的 VA 窗口 {{start}} – {{end}}（{{size}}）',
+    observedWindow: 'Device {{device}} · 地址为 ACL 运行时实际返回的值',
     visible: '{{start}} – {{end}} · {{size}} · {{perPixel}}/像素',
     process: '进程',
     processOption: 'pid {{pid}} {{name}} · {{count}} 个对象',
@@ -219,6 +223,8 @@ export const addressSpace = defineMessages(
       accessDevice: 'Device {{device}}',
       accessNone: '—',
       modeledFrames: '物理帧位置是模型推断的：驱动不会告知分配使用了哪些帧。',
+      unobservedFrames: '物理帧无法观测',
+      unobservedFramesTitle: '运行时不报告分配实际使用了哪些物理帧，此后端也不对其建模。',
     },
     walk: {
       title: '页表遍历',

@@ -19,7 +19,7 @@ export const inspector = defineMessages(
     },
     provenanceTitle: {
       simulated: 'Every value here comes from the PageLens simulator, not from hardware',
-      observed: 'Return codes and pools are observed on the real runtime; frame placement is still modeled',
+      observed: 'Return codes, addresses, durations and pools are observed on the real runtime; which frames back memory is not observable',
       modeled: 'Modeled by PageLens',
     },
     modeledTitle: 'Modeled by PageLens: the driver does not report which physical frames back memory',
@@ -29,6 +29,8 @@ export const inspector = defineMessages(
       maps: 'click an allocation or a frame in the Page map or the Address space;',
       keys: 'Esc clears the selection; ← → move the time cursor call by call.',
       what: 'Page map: physical 2 MiB frames and the pages in them. Address space: device VAs and mappings. TLB coverage: PTEs and reach per page size. Host & copies: host buffers and copy timing.',
+      whatObserved:
+        'Page map: the device’s pools as aclrtGetMemInfo reports them, and its memory objects with their pages (frames are not observable here). Address space: device VAs and mappings. TLB coverage: PTEs and reach per page size. Host & copies: host buffers and copy timing.',
     },
     presence: {
       unknown: 'Not in the state at the time cursor, and its history is older than what this page holds.',
@@ -121,6 +123,7 @@ export const inspector = defineMessages(
       framesMore: 'frames {{ranges}} and {{more}} more runs',
       pages: 'pages {{ranges}} (frames {{frames}})',
       pagesMore: 'pages {{ranges}} and {{more}} more runs (frames {{frames}}…)',
+      unobserved: 'not observable: the runtime does not say which frames back it',
     },
     copyMode: {
       sync: 'synchronous',
@@ -228,7 +231,7 @@ export const inspector = defineMessages(
     },
     provenanceTitle: {
       simulated: '这里的每个数值都来自 PageLens 模拟器，而不是硬件',
-      observed: '返回码和内存池是在真实运行时上实测的；帧的物理位置仍是建模结果',
+      observed: '返回码、地址、耗时和内存池都是在真实运行时上实测的；内存落在哪些物理帧上无法观测',
       modeled: '由 PageLens 建模',
     },
     modeledTitle: '由 PageLens 建模：驱动不会告诉我们内存落在哪些物理帧上',
@@ -238,6 +241,8 @@ export const inspector = defineMessages(
       maps: '在“页面图”或“地址空间”中点击一个分配或一个帧；',
       keys: 'Esc 取消选择；← → 按调用逐个移动时间游标。',
       what: '页面图：2 MiB 物理帧及其中的页。地址空间：Device 虚拟地址与映射。TLB 覆盖：各页大小所需的 PTE 与覆盖范围。Host 内存与拷贝：Host 缓冲区与拷贝耗时。',
+      whatObserved:
+        '页面图：aclrtGetMemInfo 报告的设备内存池，以及设备上的内存对象及其所用的页（此处无法观测物理帧）。地址空间：Device 虚拟地址与映射。TLB 覆盖：各页大小所需的 PTE 与覆盖范围。Host 内存与拷贝：Host 缓冲区与拷贝耗时。',
     },
     presence: {
       unknown: '时间游标处的状态中没有它，而它的历史早于本页面保存的记录。',
@@ -330,6 +335,7 @@ export const inspector = defineMessages(
       framesMore: '帧 {{ranges}}，另有 {{more}} 段',
       pages: '页 {{ranges}}（帧 {{frames}}）',
       pagesMore: '页 {{ranges}}，另有 {{more}} 段（帧 {{frames}}…）',
+      unobserved: '无法观测：运行时不报告它落在哪些物理帧上',
     },
     copyMode: {
       sync: '同步',

@@ -21,6 +21,11 @@ export const overview = defineMessages(
     modeledNote:
       'Pool split modeled on the simulator (DM-15): the pools share one {{type}}; each free figure is what that page kind could still get.',
     observedNote: 'Pools as aclrtGetMemInfo last reported them (DM-15).',
+    waitingNote:
+      'Pools come from aclrtGetMemInfo readings (DM-15); none has arrived yet. Which frames back an allocation is not observable on this backend.',
+    unread:
+      'No pool reading yet: the agent reads device {{id}} with aclrtGetMemInfo once it is open (at start when read-only, else after this session’s aclrtSetDevice).',
+    holders: 'In use by this agent: {{own}} · by other processes or the runtime: {{others}}',
     objects: {
       title: 'Live objects',
       allocations_one: '{{count}} allocation',
@@ -53,6 +58,10 @@ export const overview = defineMessages(
     },
     modeledNote: '内存池划分为模拟器的建模结果（DM-15）：各内存池共用同一块 {{type}}，空闲值表示该页类型还能分配到的内存。',
     observedNote: '内存池数据来自最近一次 aclrtGetMemInfo 的报告（DM-15）。',
+    waitingNote: '内存池数据来自 aclrtGetMemInfo 读数（DM-15），目前还没有收到任何读数。此后端无法观测分配实际使用了哪些物理帧。',
+    unread:
+      '尚无内存池读数：Agent 在 Device {{id}} 打开后用 aclrtGetMemInfo 读取（只读模式下在启动时读取，否则在本会话调用 aclrtSetDevice 之后读取）。',
+    holders: '本 Agent 占用：{{own}} · 其他进程或运行时占用：{{others}}',
     objects: {
       title: '存活对象',
       allocations_one: '{{count}} 个分配',

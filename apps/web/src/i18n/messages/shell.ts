@@ -71,7 +71,8 @@ export const shell = defineMessages(
     },
     loading: 'Waiting for the first snapshot…',
     simulatedBanner: 'Simulated host: every number comes from the PageLens simulator, not from hardware.',
-    observedBanner: 'Live ACL runtime: pools and return codes are observed; frame placement is modeled.',
+    observedBanner:
+      'Live ACL runtime: return codes, addresses, durations and page pools are observed; which physical frames back an allocation is not observable, so none is shown.',
   },
   {
     views: {
@@ -141,6 +142,6 @@ export const shell = defineMessages(
     },
     loading: '正在等待第一个快照…',
     simulatedBanner: '模拟主机：所有数字都来自 PageLens 模拟器，而非硬件。',
-    observedBanner: '实时 ACL 运行时：内存池与返回码为实测值；物理帧位置为建模结果。',
+    observedBanner: '实时 ACL 运行时：返回码、地址、耗时和页内存池均为实测值；分配实际使用了哪些物理帧无法观测，因此不予显示。',
   },
 );

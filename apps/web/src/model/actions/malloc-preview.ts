@@ -9,12 +9,17 @@ import {
   planMalloc,
   type Reason,
 } from '@pagelens/core';
+import { observedFreePages } from '../acl/pools.ts';
 
 export interface PoolCheck {
-  /** Free pages of the class this profile's page map shows right now. */
-  readonly free: number;
+  /**
+   * Free pages of the class now: from the page map on the simulator (modeled placement), from the
+   * last aclrtGetMemInfo reading on a real runtime (observed); undefined before its first reading.
+   */
+  readonly free: number | undefined;
   /** Pages that `count` allocations need. */
   readonly needed: number;
+  readonly source: 'modeled' | 'observed';
 }
 
 export type MallocPreview =
@@ -59,15 +64,23 @@ function freePages(device: DeviceState, pageClass: PageClass): number {
 /**
  * What `count` calls of `fn(size, policy)` will do on `device` before they are made: the rounding,
  * the page class, the pages and the waste (DM-3 … DM-11), from the same `planMalloc` the simulator
- * uses. Whether the pools suffice is an estimate from the live page map (placement is modeled).
+ * uses. Whether the pools suffice is an estimate: from the live page map when the backend places
+ * frames (`framesKnown`, the simulator), else from the runtime's last pool reading (DM-15).
  */
-export function previewMalloc(fn: MallocFn, size: number, policy: number, device: DeviceState, count = 1): MallocPreview {
+export function previewMalloc(
+  fn: MallocFn,
+  size: number,
+  policy: number,
+  device: DeviceState,
+  count = 1,
+  framesKnown = true,
+): MallocPreview {
   const plan = planMalloc(fn, size, policy, device.profile);
   if (!plan.ok) return { ok: false, ret: plan.ret, retName: errorName(plan.ret), message: plan.message, reasons: plan.reasons };
   const pageSize = pageBytes(plan.pageClass, device.profile);
   const pages = Math.ceil(plan.padded / pageSize);
   const occupied = pages * pageSize;
-  const free = freePages(device, plan.pageClass);
+  const free = framesKnown ? freePages(device, plan.pageClass) : observedFreePages(device, plan.pageClass);
   const needed = pages * count;
   const base = {
     ok: true as const,
@@ -78,8 +91,8 @@ export function previewMalloc(fn: MallocFn, size: number, policy: number, device
     occupied,
     waste: occupied - size,
     count,
-    pool: { free, needed },
-    willFallBack: plan.fallback !== undefined && needed > free,
+    pool: { free, needed, source: framesKnown ? ('modeled' as const) : ('observed' as const) },
+    willFallBack: plan.fallback !== undefined && free !== undefined && needed > free,
     reasons: plan.reasons,
   };
   return plan.fallback === undefined ? base : { ...base, fallback: plan.fallback };

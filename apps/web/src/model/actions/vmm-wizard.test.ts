@@ -9,6 +9,7 @@ import {
   lessonCall,
   lessonsAvailable,
   startWizard,
+  WIZARD_FUNCTIONS,
   WIZARD_STEPS,
   type WizardState,
 } from './vmm-wizard.ts';
@@ -47,8 +48,8 @@ describe('VMM wizard step machine', () => {
         .flat()
         .map((record) => record.fn),
     ).toEqual([
-      'aclrtMemGetAllocationGranularity',
       'aclrtSetDevice',
+      'aclrtMemGetAllocationGranularity',
       'aclrtMallocPhysical',
       'aclrtReserveMemAddress',
       'aclrtMapMem',
@@ -60,6 +61,14 @@ describe('VMM wizard step machine', () => {
       'aclrtFreePhysical',
       'aclrtFreeHost',
     ]);
+    // The panel offers the wizard only when the agent offers every function a run calls.
+    expect(
+      new Set(
+        Object.values(finished.records)
+          .flat()
+          .map((record) => record.fn),
+      ),
+    ).toEqual(new Set(WIZARD_FUNCTIONS));
     expect(devicePools(device)).toEqual(baseline);
     expect(sim.state.hostBuffers.size).toBe(0);
     expect(sim.state.reservations.size + sim.state.mappings.size + sim.state.handles.size).toBe(0);
@@ -80,6 +89,8 @@ describe('VMM wizard step machine', () => {
     const state = { ...startWizard(1), step: 1, granularity: 2 * MiB };
     expect(callsFor(state, -1).map((call) => call.fn)).toEqual(['aclrtSetDevice', 'aclrtMallocPhysical']);
     expect(callsFor(state, 1).map((call) => call.fn)).toEqual(['aclrtMallocPhysical']);
+    // Already for the granularity query: a real runtime answers it only in a context of the device.
+    expect(callsFor(startWizard(1), -1).map((call) => call.fn)).toEqual(['aclrtSetDevice', 'aclrtMemGetAllocationGranularity']);
   });
 
   it('uses a 1 GiB granule for HUGE1G', async () => {

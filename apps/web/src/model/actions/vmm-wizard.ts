@@ -4,6 +4,22 @@ import { type AclFunctionName, aclrtMemAccessFlags, aclrtMemAttr, aclrtMemcpyKin
 export const WIZARD_STEPS = ['granularity', 'physical', 'reserve', 'map', 'access', 'use', 'unmap', 'release', 'freePhysical'] as const;
 export type WizardStep = (typeof WIZARD_STEPS)[number];
 
+/** Every function a full run calls, lessons aside: the wizard is only offered when the agent offers them all. */
+export const WIZARD_FUNCTIONS = [
+  'aclrtSetDevice',
+  'aclrtMemGetAllocationGranularity',
+  'aclrtMallocPhysical',
+  'aclrtReserveMemAddress',
+  'aclrtMapMem',
+  'aclrtMemSetAccess',
+  'aclrtMallocHost',
+  'aclrtMemcpy',
+  'aclrtUnmapMem',
+  'aclrtReleaseMemAddress',
+  'aclrtFreePhysical',
+  'aclrtFreeHost',
+] as const;
+
 /** The rule each step demonstrates, shown next to its one-line explanation. */
 export const STEP_RULES: Readonly<Record<WizardStep, readonly string[]>> = {
   granularity: ['VM-2'],
@@ -98,7 +114,8 @@ function stepCalls(state: WizardState, currentDevice: number): WizardCall[] {
     needsDevice ? [{ fn: 'aclrtSetDevice', args: { deviceId: state.device } }, ...calls] : calls;
   switch (currentStep(state)) {
     case 'granularity':
-      return [{ fn: 'aclrtMemGetAllocationGranularity', args: { prop: prop(state), option: 0 } }];
+      // A real runtime answers the query only in a context of the device (107002 before aclrtSetDevice).
+      return withDevice([{ fn: 'aclrtMemGetAllocationGranularity', args: { prop: prop(state), option: 0 } }]);
     case 'physical':
       return withDevice([{ fn: 'aclrtMallocPhysical', args: { size, prop: prop(state), flags: 0 } }]);
     case 'reserve':

@@ -7,9 +7,12 @@ import {
   type HostState,
   type PhysicalHandle,
   type PhysicalMemory,
+  type Reason,
   reportAllocation,
+  sortRules,
   toHex,
 } from '@pagelens/core';
+import { withObserved } from '../acl/observed-reasons.ts';
 import { address, bytes, type FormatPrefs } from '../format.ts';
 import { type Fact, type Inspection, keyed, size, text, yesNo } from './fact.ts';
 import { placementFact } from './placement.ts';
@@ -21,8 +24,22 @@ function pageFacts(pageClass: DeviceAllocation['pageClass'], pageSize: number, p
   ];
 }
 
-/** An aclrtMalloc-family allocation: where, how big, which pages and why (DM-3, DM-4, DM-11, PT-1). */
-export function allocationInspection(allocation: DeviceAllocation, profile: DeviceProfile, prefs: FormatPrefs): Inspection {
+/** Rules-derived reasons and what the runtime was observed to do, with every rule ID they name. */
+function decision(derived: readonly Reason[], observed: readonly Reason[]): { reasons: Reason[]; rules: string[] } {
+  const reasons = withObserved(derived, observed);
+  return { reasons, rules: sortRules(reasons.flatMap((reason) => reason.rules)) };
+}
+
+/**
+ * An aclrtMalloc-family allocation: where, how big, which pages and why (DM-3, DM-4, DM-11, PT-1);
+ * `observed` adds what a real runtime showed about it (DM-15).
+ */
+export function allocationInspection(
+  allocation: DeviceAllocation,
+  profile: DeviceProfile,
+  prefs: FormatPrefs,
+  observed: readonly Reason[] = [],
+): Inspection {
   const report = reportAllocation(allocation, profile);
   const facts: Fact[] = [
     text('inspector.fact.device', `${allocation.device} · ${profile.name}`),
@@ -49,11 +66,17 @@ export function allocationInspection(allocation: DeviceAllocation, profile: Devi
       ),
     );
   }
-  return { facts, reasons: report.reasons, rules: report.rules, related: [] };
+  return { facts, ...decision(report.reasons, observed), related: [] };
 }
 
 /** Physical memory from aclrtMallocPhysical: its pages, and every handle that reaches it (VM-4, VM-9). */
-export function physicalInspection(memory: PhysicalMemory, state: HostState, profile: DeviceProfile, prefs: FormatPrefs): Inspection {
+export function physicalInspection(
+  memory: PhysicalMemory,
+  state: HostState,
+  profile: DeviceProfile,
+  prefs: FormatPrefs,
+  observed: readonly Reason[] = [],
+): Inspection {
   const report = reportAllocation(memory, profile);
   const handles = [...state.handles.values()].filter((handle) => handle.memory === memory.id);
   const facts: Fact[] = [
@@ -66,10 +89,11 @@ export function physicalInspection(memory: PhysicalMemory, state: HostState, pro
     placementFact(report.pageClass, report.pageSize, memory.runs),
     text('inspector.fact.handles', formatInteger(handles.length)),
   ];
+  const seen = decision([], observed);
   return {
     facts,
-    reasons: [],
-    rules: ['VM-2', 'VM-4', 'DM-11'],
+    reasons: seen.reasons,
+    rules: sortRules(['VM-2', 'VM-4', 'DM-11', ...seen.rules]),
     related: handles.map((handle) => ({
       label: 'inspector.related.handle',
       target: { kind: 'handle', id: handle.id, device: handle.device },

@@ -43,6 +43,8 @@ export interface InspectContext {
   /** The UI's current device, for a frame selected without one. */
   readonly device: number;
   readonly copyReasons: (id: number) => readonly Reason[];
+  /** What the backend observed around the call that made the object created at this seq (acl: the pool that served it). */
+  readonly observedReasons?: (createdSeq: number) => readonly Reason[];
 }
 
 /**
@@ -56,12 +58,14 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
     case 'allocation': {
       const allocation = state.allocations.get(target.id);
       const profile = allocation === undefined ? undefined : profileOf(allocation.device);
-      return allocation === undefined || profile === undefined ? undefined : allocationInspection(allocation, profile, prefs);
+      if (allocation === undefined || profile === undefined) return undefined;
+      return allocationInspection(allocation, profile, prefs, context.observedReasons?.(allocation.createdSeq));
     }
     case 'physical': {
       const memory = state.physical.get(target.id);
       const profile = memory === undefined ? undefined : profileOf(memory.device);
-      return memory === undefined || profile === undefined ? undefined : physicalInspection(memory, state, profile, prefs);
+      if (memory === undefined || profile === undefined) return undefined;
+      return physicalInspection(memory, state, profile, prefs, context.observedReasons?.(memory.createdSeq));
     }
     case 'handle': {
       const handle = state.handles.get(target.id);

@@ -20,9 +20,11 @@ export function runText(runs: readonly number[]): { ranges: string; more: number
 
 /**
  * Where the pages sit (DM-11): frames for huge and giant pages, global normal-page numbers and
- * the frames holding them for normal pages. Always *modeled*: the driver does not say.
+ * the frames holding them for normal pages. *Modeled* on the simulator: the driver does not say,
+ * so a real runtime's backend records no runs at all, and the fact says it is not observable.
  */
 export function placementFact(pageClass: PageClass, pageSize: number, runs: readonly number[]): Fact {
+  if (runs.length === 0) return { label: 'inspector.fact.placement', key: 'inspector.placement.unobserved' };
   const { ranges, more } = runText(runs);
   if (pageClass !== 'normal') {
     const key = more > 0 ? 'inspector.placement.framesMore' : 'inspector.placement.frames';

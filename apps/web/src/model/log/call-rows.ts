@@ -8,6 +8,7 @@ import {
   reportAllocation,
   sortRules,
 } from '@pagelens/core';
+import { withObserved } from '../acl/observed-reasons.ts';
 import { type Effect, effectsOfCall, targetOf } from './effects.ts';
 
 /** One line of the operation log. */
@@ -66,7 +67,8 @@ export function callRow(events: readonly MemoryEvent[], index: number, profiles:
   const call = events[index];
   if (call?.kind !== 'call') return undefined;
   const effects = effectsOfCall(events, index);
-  const reasons = call.ret === 0 ? effectReasons(effects, profiles) : (call.reasons ?? []);
+  // A success's own reasons are what a real runtime was observed to do (the simulator gives none there).
+  const reasons = call.ret === 0 ? withObserved(effectReasons(effects, profiles), call.reasons ?? []) : (call.reasons ?? []);
   return {
     index,
     call,
