@@ -1,20 +1,37 @@
+import { Socket } from 'node:net';
 import WebSocket from 'ws';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+export interface BenchClientOptions {
+  /**
+   * A load generator that only drives: event batches are received but not parsed (nor counted).
+   * The client whose throughput is measured keeps the default and parses every message.
+   */
+  readonly ignoreEvents?: boolean;
+  /** Calls sent in one turn of the event loop leave in one TCP write, as the agent does with its replies. */
+  readonly batchWrites?: boolean;
+}
+
+const EVENTS_PREFIX = Buffer.from('{"type":"events"');
+
 /** A bare protocol client for benchmarks: JSON in, JSON out, no validation cost on our side unless asked. */
 export class BenchClient {
   readonly socket: WebSocket;
+  readonly #options: BenchClientOptions;
   #nextId = 1;
   readonly #waiting = new Map<number, (message: Record<string, unknown>) => void>();
+  #corked = false;
   events = 0;
   onMessage: ((message: Record<string, unknown>) => void) | undefined;
 
-  private constructor(socket: WebSocket) {
+  private constructor(socket: WebSocket, options: BenchClientOptions) {
     this.socket = socket;
+    this.#options = options;
     socket.on('message', (data: Buffer) => {
+      if (options.ignoreEvents === true && data.subarray(0, EVENTS_PREFIX.length).equals(EVENTS_PREFIX)) return;
       const record: unknown = JSON.parse(data.toString('utf8'));
       if (!isRecord(record)) return;
       if (record.type === 'events' && Array.isArray(record.events)) this.events += record.events.length;
@@ -28,13 +45,13 @@ export class BenchClient {
     });
   }
 
-  static async connect(port: number, token: string, role: 'driver' | 'viewer'): Promise<BenchClient> {
+  static async connect(port: number, token: string, role: 'driver' | 'viewer', options: BenchClientOptions = {}): Promise<BenchClient> {
     const socket = new WebSocket(`ws://127.0.0.1:${port}/ws?token=${token}`);
     await new Promise((resolve, reject) => {
       socket.once('open', resolve);
       socket.once('error', reject);
     });
-    const client = new BenchClient(socket);
+    const client = new BenchClient(socket, options);
     const welcomed = new Promise<void>((resolve) => {
       const previous = client.onMessage;
       client.onMessage = (message) => {
@@ -53,7 +70,19 @@ export class BenchClient {
     const id = this.#nextId++;
     return new Promise((resolve) => {
       this.#waiting.set(id, resolve);
+      if (this.#options.batchWrites === true) this.#corkForThisTurn();
       this.socket.send(JSON.stringify({ type: 'call', id, fn, args }));
+    });
+  }
+
+  #corkForThisTurn(): void {
+    const tcp: unknown = Reflect.get(this.socket, '_socket');
+    if (this.#corked || !(tcp instanceof Socket)) return;
+    this.#corked = true;
+    tcp.cork();
+    setImmediate(() => {
+      this.#corked = false;
+      tcp.uncork();
     });
   }
 

@@ -30,8 +30,20 @@ export type JournalEntry =
 
 export interface JournalSink {
   write(entry: JournalEntry): void;
+  /**
+   * Appends the `events` entry for events already serialized as JSON arrays (the event frames
+   * sent to clients carry them): the line `write({type: 'events', events})` would append, without
+   * serializing every event a second time.
+   */
+  writeEvents(eventArrays: readonly string[]): void;
   close(): Promise<void>;
+  /** Where the journal is written; undefined when nothing is recorded. */
   readonly path: string | undefined;
 }
 
-export const noJournal: JournalSink = { write: () => {}, close: async () => {}, path: undefined };
+export const noJournal: JournalSink = { write: () => {}, writeEvents: () => {}, close: async () => {}, path: undefined };
+
+/** The `events` entry, as `JSON.stringify({type: 'events', events})` writes it, from the JSON arrays of consecutive parts of `events`. */
+export function eventsEntryText(eventArrays: readonly string[]): string {
+  return `{"type":"events","events":[${eventArrays.map((array) => array.slice(1, -1)).join(',')}]}`;
+}

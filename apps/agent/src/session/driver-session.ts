@@ -3,6 +3,7 @@ import { type AclCall, type MemoryEvent, planTeardown } from '@pagelens/core';
 import type { Backend, BackendProcess } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import { RateLimiter } from './quotas.ts';
+import { SerialQueue } from './serial-queue.ts';
 
 /** At most this many calls of one session may wait in its queue. */
 export const MAX_QUEUED_CALLS = 1000;
@@ -18,17 +19,17 @@ export interface Executed {
   readonly durationNs: number;
 }
 
-/** Splits a runtime answer into ret, message and out-fields. */
 /** Any AclResult: the call's code, its message, and its out-fields. */
 export interface RawResult {
   readonly ret: number;
   readonly message?: string;
 }
 
-function splitResult(result: RawResult): { ret: number; message?: string; out: Record<string, unknown> } {
+/** The out-fields of a runtime answer: everything but ret and message. */
+function outFields(result: RawResult): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(result)) if (key !== 'ret' && key !== 'message') out[key] = value;
-  return result.message === undefined ? { ret: result.ret, out } : { ret: result.ret, message: result.message, out };
+  for (const key of Object.keys(result)) if (key !== 'ret' && key !== 'message') out[key] = Reflect.get(result, key);
+  return out;
 }
 
 /**
@@ -40,8 +41,7 @@ export class DriverSession {
   readonly resumeToken = randomBytes(24).toString('hex');
   readonly rate: RateLimiter;
   #processes: (BackendProcess | undefined)[] = [];
-  #queue: Promise<unknown> = Promise.resolve();
-  queued = 0;
+  readonly #queue = new SerialQueue();
   graceTimer: ReturnType<typeof setTimeout> | undefined;
   graceEndsAt = 0;
 
@@ -69,17 +69,19 @@ export class DriverSession {
     return opened;
   }
 
-  /** Runs tasks one after another: calls of a session never interleave. */
+  /** Calls and other tasks waiting in the session's queue or running. */
+  get queued(): number {
+    return this.#queue.size;
+  }
+
+  /** Runs a task after those queued before it; calls of a session never interleave. */
   enqueue<T>(task: () => Promise<T>): Promise<T> {
-    this.queued += 1;
-    const run = this.#queue.then(task, task);
-    this.#queue = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run.finally(() => {
-      this.queued -= 1;
-    });
+    return this.#queue.run(task);
+  }
+
+  /** The same for a task that reports its own outcome (a client's call), without a promise to settle. */
+  schedule(task: () => Promise<void>): void {
+    this.#queue.push(task);
   }
 
   /** Forgets the processes (after a backend reset replaced the host they lived on). */
@@ -99,34 +101,55 @@ export class DriverSession {
   }
 }
 
-/** Runs one call through a process and collects the events it caused. */
+/**
+ * Picks one call's events out of the event stream: its `call` event (the first from this process
+ * for this function once the call has started) and every event that names it as its cause.
+ */
+export class CallRecorder {
+  readonly #pid: number;
+  readonly #fn: string;
+  readonly seqs: number[] = [];
+  #callSeq = -1;
+  /** The call's duration as its call event tells it (simulated or observed). */
+  durationNs: number | undefined;
+
+  constructor(pid: number, fn: string) {
+    this.#pid = pid;
+    this.#fn = fn;
+  }
+
+  observe(events: readonly MemoryEvent[]): void {
+    for (const event of events) {
+      if (event.kind === 'call' && this.#callSeq === -1 && event.pid === this.#pid && event.fn === this.#fn) {
+        this.#callSeq = event.seq;
+        this.durationNs = event.durationNs;
+        this.seqs.push(event.seq);
+      } else if (this.#callSeq !== -1 && event.call === this.#callSeq) {
+        this.seqs.push(event.seq);
+      }
+    }
+  }
+}
+
+/**
+ * Runs one call through a process and collects the events it caused: while it runs, its recorder
+ * sits in `recorders`, which the owner of the event stream feeds.
+ */
 export async function execute(
   opened: BackendProcess,
   fn: string,
   run: (runtime: BackendProcess['runtime']) => Promise<RawResult>,
-  subscribeEvents: (listener: (events: readonly MemoryEvent[]) => void) => () => void,
+  recorders: Set<CallRecorder>,
 ): Promise<Executed> {
-  const seqs: number[] = [];
-  let callSeq = -1;
-  let durationNs: number | undefined;
-  const stop = subscribeEvents((events) => {
-    for (const event of events) {
-      if (event.kind === 'call' && callSeq === -1 && event.pid === opened.pid && event.fn === fn) {
-        callSeq = event.seq;
-        durationNs = event.durationNs;
-        seqs.push(event.seq);
-      } else if (callSeq !== -1 && event.call === callSeq) {
-        seqs.push(event.seq);
-      }
-    }
-  });
+  const recorder = new CallRecorder(opened.pid, fn);
+  recorders.add(recorder);
   const started = process.hrtime.bigint();
   try {
     const result = await run(opened.runtime);
     const wallNs = Number(process.hrtime.bigint() - started);
-    const { ret, message, out } = splitResult(result);
-    return { fn, ret, out, events: seqs, durationNs: durationNs ?? wallNs, ...(message === undefined ? {} : { message }) };
+    const executed = { fn, ret: result.ret, out: outFields(result), events: recorder.seqs, durationNs: recorder.durationNs ?? wallNs };
+    return result.message === undefined ? executed : { ...executed, message: result.message };
   } finally {
-    stop();
+    recorders.delete(recorder);
   }
 }

@@ -1,4 +1,5 @@
 import {
+  type AclArgs,
   type AclFunctionName,
   type AgentMessage,
   argsAreValid,
@@ -15,14 +16,15 @@ import {
   type MemoryEvent,
   normalizeArgs,
   PROTOCOL_VERSION,
-  parseClientMessage,
   type Reset,
   type Role,
 } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
-import { DriverSession, execute, MAX_PROCESSES, MAX_QUEUED_CALLS } from './driver-session.ts';
+import { type CallRecorder, DriverSession, type Executed, execute, MAX_PROCESSES, MAX_QUEUED_CALLS } from './driver-session.ts';
+import { eventsFrameText } from './event-frames.ts';
+import { parseInbound } from './inbound.ts';
 import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
 import { type Limits, quotaProblem } from './quotas.ts';
@@ -74,7 +76,8 @@ export class Hub {
   readonly #options: HubOptions;
   readonly #clock: Clock;
   readonly #connections = new Set<Connection>();
-  readonly #eventListeners = new Set<(events: readonly MemoryEvent[]) => void>();
+  /** The calls running now, each picking its events out of the stream. */
+  readonly #recorders = new Set<CallRecorder>();
   #driver: DriverSession | undefined;
   readonly #usage = new UsageTracker();
   #nextSession = 1;
@@ -132,7 +135,7 @@ export class Hub {
 
   #receive(connection: Connection, text: string): void {
     if (this.#stopped) return;
-    const parsed = parseClientMessage(text);
+    const parsed = parseInbound(text);
     if (!parsed.ok) {
       this.#error(connection, 'bad-message', parsed.message, parsed.field === undefined ? {} : { field: parsed.field });
       return;
@@ -308,9 +311,8 @@ export class Hub {
       return;
     }
     const args = normalized.value;
-    const invalid = (field: string, message: string): void =>
-      this.#error(connection, 'invalid-argument', message, { id: call.id, field: `args.${field}` });
-    if (!argsAreValid(fn, args, invalid)) return;
+    // An inline callback: tsx (esbuild keepNames) calls __name() on a named one (`const invalid = …`) each time it is made.
+    if (!argsAreValid(fn, args, (field, message) => this.#invalid(connection, call.id, field, message))) return;
     const index = call.process ?? 0;
     if (index > 0 && this.backend.name !== 'sim') {
       this.#error(
@@ -342,58 +344,60 @@ export class Hub {
       this.#error(connection, 'quota-exceeded', problem, { id: call.id });
       return;
     }
-    const journal = this.#options.journal;
-    void session
-      .enqueue(async () => {
-        const opened = session.process(index, this.backend, journal);
-        journal.write({ type: 'call', session: session.id, process: index, id: call.id, fn, args, source: 'client' });
-        const result = await execute(
-          opened,
-          fn,
-          (runtime) => invokeAcl(runtime, fn, args),
-          (listener) => this.#listen(listener),
-        );
-        journal.write({
-          type: 'result',
-          session: session.id,
-          id: call.id,
-          ret: result.ret,
-          out: result.out,
-          ...(result.message === undefined ? {} : { message: result.message }),
-        });
-        return result;
-      })
-      .then(
-        (result) => {
-          // The answer goes to whoever holds the session now (the caller may have reconnected).
-          const target = this.#connectionOf(session) ?? connection;
-          this.#send(target, {
-            type: 'result',
-            id: call.id,
-            fn,
-            ret: result.ret,
-            retName: errorName(result.ret),
-            out: result.out,
-            ...(result.message === undefined ? {} : { message: result.message }),
-            events: [...result.events],
-            durationNs: result.durationNs,
-          });
-        },
-        (error: unknown) => {
-          this.#options.log.error(`${fn} failed inside the backend: ${error instanceof Error ? error.stack : String(error)}`);
-          this.#error(
-            connection,
-            'backend-error',
-            `${fn} failed inside the backend: ${error instanceof Error ? error.message : String(error)}`,
-            { id: call.id },
-          );
-        },
-      );
+    session.schedule(() => this.#perform(connection, session, call.id, index, fn, args));
   }
 
-  #listen(listener: (events: readonly MemoryEvent[]) => void): () => void {
-    this.#eventListeners.add(listener);
-    return () => this.#eventListeners.delete(listener);
+  #invalid(connection: Connection, id: number, field: string, message: string): void {
+    this.#error(connection, 'invalid-argument', message, { id, field: `args.${field}` });
+  }
+
+  /** Runs a validated call in its turn and answers it; a failure inside the backend becomes an error reply. */
+  async #perform<F extends AclFunctionName>(
+    connection: Connection,
+    session: DriverSession,
+    id: number,
+    index: number,
+    fn: F,
+    args: AclArgs<F>,
+  ): Promise<void> {
+    const journal = this.#options.journal;
+    let result: Executed;
+    try {
+      const opened = session.process(index, this.backend, journal);
+      journal.write({ type: 'call', session: session.id, process: index, id, fn, args, source: 'client' });
+      result = await execute(opened, fn, (runtime) => invokeAcl(runtime, fn, args), this.#recorders);
+      journal.write({
+        type: 'result',
+        session: session.id,
+        id,
+        ret: result.ret,
+        out: result.out,
+        ...(result.message === undefined ? {} : { message: result.message }),
+      });
+    } catch (error) {
+      this.#options.log.error(`${fn} failed inside the backend: ${error instanceof Error ? error.stack : String(error)}`);
+      this.#error(
+        connection,
+        'backend-error',
+        `${fn} failed inside the backend: ${error instanceof Error ? error.message : String(error)}`,
+        {
+          id,
+        },
+      );
+      return;
+    }
+    // The answer goes to whoever holds the session now (the caller may have reconnected).
+    this.#send(this.#connectionOf(session) ?? connection, {
+      type: 'result',
+      id,
+      fn,
+      ret: result.ret,
+      retName: errorName(result.ret),
+      out: result.out,
+      ...(result.message === undefined ? {} : { message: result.message }),
+      events: result.events,
+      durationNs: result.durationNs,
+    });
   }
 
   async #reset(connection: Connection, reset: Reset): Promise<void> {
@@ -451,12 +455,7 @@ export class Hub {
     for (const { process: index, call } of session.teardownCalls(this.backend)) {
       const opened = session.process(index, this.backend, journal);
       journal.write({ type: 'call', session: session.id, process: index, id: 0, fn: call.fn, args: call.args, source: 'teardown' });
-      const result = await execute(
-        opened,
-        call.fn,
-        (runtime) => invokeCall(runtime, call),
-        (listener) => this.#listen(listener),
-      );
+      const result = await execute(opened, call.fn, (runtime) => invokeCall(runtime, call), this.#recorders);
       journal.write({
         type: 'result',
         session: session.id,
@@ -501,7 +500,7 @@ export class Hub {
 
   #onEvents(events: readonly MemoryEvent[]): void {
     this.#usage.apply(events);
-    for (const listener of this.#eventListeners) listener(events);
+    for (const recorder of this.#recorders) recorder.observe(events);
     for (const event of events) this.#pending.push(event);
     if (this.#pending.length >= EVENTS_PER_FRAME * 4) this.#flush();
     else if (!this.#flushScheduled) {
@@ -517,11 +516,14 @@ export class Hub {
     const events = this.#pending;
     this.#pending = [];
     const journal = this.#options.journal;
-    if (events.length > 0) journal.write({ type: 'events', events });
+    // Each frame's events are serialized once, for every client and for the journal.
+    const journaled: string[] = [];
     for (let start = 0; start < events.length; start += EVENTS_PER_FRAME) {
       const chunk = events.slice(start, start + EVENTS_PER_FRAME);
       const from = chunk[0]?.seq ?? 0;
       const to = chunk[chunk.length - 1]?.seq ?? 0;
+      let array = journal.path === undefined ? undefined : JSON.stringify(chunk);
+      if (array !== undefined) journaled.push(array);
       let text: string | undefined;
       for (const c of this.#connections) {
         if (c.role === undefined || c.closed) continue;
@@ -531,10 +533,12 @@ export class Hub {
           c.outbox.offer(JSON.stringify({ type: 'events', from: rest[0]?.seq ?? to, to, events: rest }), rest[0]?.seq ?? to, to, now);
           continue;
         }
-        text ??= JSON.stringify({ type: 'events', from, to, events: chunk });
+        array ??= JSON.stringify(chunk);
+        text ??= eventsFrameText(from, to, array);
         c.outbox.offer(text, from, to, now);
       }
     }
+    journal.writeEvents(journaled);
     for (const c of this.#connections) {
       if (c.role === undefined || c.closed) continue;
       if (c.outbox.stalledTooLong(now)) {
