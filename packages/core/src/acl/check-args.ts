@@ -1,5 +1,5 @@
-import { isHex, parseHex } from '../units/hex.ts';
-import { ACL_FUNCTIONS, type AclFunctionName, type StructName, type ValueType } from './functions.ts';
+import { hexDigitsValue, parseHex } from '../units/hex.ts';
+import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type StructName, type ValueType } from './functions.ts';
 import type { AclArgs } from './runtime.ts';
 
 /**
@@ -54,10 +54,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+function isIntegerIn(value: unknown, min: number, limit: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value < limit;
+}
+
 function checkInteger(field: string, value: unknown, min: number, limit: number, what: string): ArgCheck {
-  if (typeof value !== 'number' || !Number.isInteger(value)) return bad(field, value, what);
-  if (value < min || value >= limit) return bad(field, value, what);
-  return OK;
+  return isIntegerIn(value, min, limit) ? OK : bad(field, value, what);
 }
 
 function checkValue(field: string, type: ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }, value: unknown): ArgCheck {
@@ -74,11 +76,15 @@ function checkValue(field: string, type: ValueType | { readonly t: 'optionalInt'
       return checkInteger(field, value, 0, 2 ** 53, 'a whole number ≥ 0');
     case 'enum':
     case 'flags':
-      return checkInteger(field, value, INT32_MIN, UINT32_LIMIT, `a ${type.enum} value`);
+      // The description is built only on failure: this runs for every policy and flags argument.
+      return isIntegerIn(value, INT32_MIN, UINT32_LIMIT) ? OK : bad(field, value, `a ${type.enum} value`);
     case 'ptr':
     case 'handle': {
-      if (!isHex(value)) return bad(field, value, 'a pointer written as 0x followed by 1 to 16 hex digits ("0x0" for NULL)');
-      const parsed = parseHex(value);
+      // One pass over the text decides both the shape and the 2^53 limit (units/hex.ts).
+      const digits = typeof value === 'string' ? hexDigitsValue(value) : -1;
+      if (digits === -1) return bad(field, value, 'a pointer written as 0x followed by 1 to 16 hex digits ("0x0" for NULL)');
+      if (Number.isSafeInteger(digits)) return OK;
+      const parsed = parseHex(String(value));
       return parsed.ok ? OK : { ok: false, field, message: `${field}: ${parsed.message}` };
     }
     case 'string':
@@ -152,12 +158,60 @@ function checkStruct(field: string, struct: StructName, value: unknown): ArgChec
   return OK;
 }
 
+/** A function's parameters arranged for checking each call: inputs in order, and each name's direction. */
+interface Signature {
+  readonly inputs: readonly ParamSpec[];
+  readonly direction: ReadonlyMap<string, ParamSpec['dir']>;
+}
+
+/** Built on first use per function: every simulated call is checked, and the catalogue never changes. */
+const SIGNATURES = new Map<AclFunctionName, Signature>();
+
+function signatureOf(fn: AclFunctionName): Signature {
+  let signature = SIGNATURES.get(fn);
+  if (signature === undefined) {
+    const params = ACL_FUNCTIONS[fn].params;
+    const direction = new Map<string, ParamSpec['dir']>();
+    // A name listed twice keeps 'in' if either is an input, as the `some` scans this replaces did.
+    for (const param of params) if (direction.get(param.name) !== 'in') direction.set(param.name, param.dir);
+    signature = { inputs: params.filter((param) => param.dir === 'in'), direction };
+    SIGNATURES.set(fn, signature);
+  }
+  return signature;
+}
+
+/**
+ * The usual call in one pass: the own keys are the inputs, in catalogue order. Returns the same
+ * verdict the general check below would, or undefined when the keys are otherwise (missing, extra,
+ * reordered, not enumerable) and the general check must decide, with its messages.
+ */
+function checkInOrder(inputs: readonly ParamSpec[], args: Record<string, unknown>): ArgCheck | undefined {
+  let position = 0;
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    const param = inputs[position];
+    if (param === undefined || param.name !== key) return undefined;
+    // Every input before this one is present and valid, so the general check would fail here too.
+    const check = checkValue(key, param.value, args[key]);
+    if (!check.ok) return check;
+    position += 1;
+  }
+  return position === inputs.length ? OK : undefined;
+}
+
 /** Checks every input parameter of `fn` in `args` (an object keyed by C parameter names). */
 export function checkArgs(fn: AclFunctionName, args: unknown): ArgCheck {
   if (!isRecord(args)) return bad('args', args, 'an object keyed by the C parameter names');
-  const params = ACL_FUNCTIONS[fn].params;
-  for (const param of params) {
-    if (param.dir !== 'in') continue;
+  return checkInOrder(signatureOf(fn).inputs, args) ?? checkEachParam(fn, args);
+}
+
+/**
+ * The general check: each input in catalogue order (missing or invalid), then each own key that is
+ * not an input. Exported only for the test that holds `checkInOrder` to it.
+ */
+export function checkEachParam(fn: AclFunctionName, args: Record<string, unknown>): ArgCheck {
+  const { inputs, direction } = signatureOf(fn);
+  for (const param of inputs) {
     if (!Object.hasOwn(args, param.name)) {
       return {
         ok: false,
@@ -168,9 +222,12 @@ export function checkArgs(fn: AclFunctionName, args: unknown): ArgCheck {
     const check = checkValue(param.name, param.value, args[param.name]);
     if (!check.ok) return check;
   }
-  for (const key of Object.keys(args)) {
-    if (!params.some((param) => param.dir === 'in' && param.name === key)) {
-      const out = params.some((param) => param.dir === 'out' && param.name === key);
+  // Own enumerable keys, in Object.keys order, without building the array.
+  for (const key in args) {
+    if (!Object.hasOwn(args, key)) continue;
+    const dir = direction.get(key);
+    if (dir !== 'in') {
+      const out = dir === 'out';
       return {
         ok: false,
         field: key,

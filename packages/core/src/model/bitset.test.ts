@@ -46,10 +46,33 @@ describe('Bitset', () => {
           expect(set.count).toBe(model.size);
           expect(set.lowest(from)).toBe(sorted.find((v) => v >= from) ?? -1);
           expect(set.highest(from)).toBe([...sorted].reverse().find((v) => v <= from) ?? -1);
+          let absentAbove = from;
+          while (absentAbove < size && model.has(absentAbove)) absentAbove += 1;
+          expect(set.lowestAbsent(from)).toBe(absentAbove);
+          let absentBelow = from;
+          while (absentBelow >= 0 && model.has(absentBelow)) absentBelow -= 1;
+          expect(set.highestAbsent(from)).toBe(absentBelow);
         },
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('Bitset stretches', () => {
+  it('finds where a stretch of members ends, in both directions and across words', () => {
+    const set = new Bitset(100);
+    set.addRange(10, 60);
+    expect(set.lowestAbsent(10)).toBe(70);
+    expect(set.lowestAbsent(69)).toBe(70);
+    expect(set.lowestAbsent(5)).toBe(5);
+    expect(set.highestAbsent(69)).toBe(9);
+    expect(set.highestAbsent(70)).toBe(70);
+    set.addRange(0, 100);
+    expect(set.lowestAbsent(0)).toBe(100);
+    expect(set.highestAbsent(99)).toBe(-1);
+    expect(set.lowestAbsent(100)).toBe(100);
+    expect(set.highestAbsent(-1)).toBe(-1);
   });
 });
 

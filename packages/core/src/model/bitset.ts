@@ -122,6 +122,36 @@ export class Bitset {
     word = this.words[w] ?? 0;
     return (w << 5) + 31 - Math.clz32(word);
   }
+
+  /**
+   * The smallest non-member ≥ `from`, or `size` when every index from `from` on is a member: the
+   * end of a stretch of consecutive members, found a word at a time.
+   */
+  lowestAbsent(from: number): number {
+    if (from >= this.size) return this.size;
+    let w = from >>> 5;
+    let gaps = ~(this.words[w] ?? 0) & (~0 << (from & 31));
+    while (gaps === 0) {
+      w += 1;
+      if (w >= this.words.length) return this.size;
+      gaps = ~(this.words[w] ?? 0);
+    }
+    return Math.min(this.size, (w << 5) + ctz(gaps));
+  }
+
+  /** The largest non-member ≤ `from`, or -1 when every index up to `from` is a member. */
+  highestAbsent(from: number): number {
+    if (from < 0) return -1;
+    let w = from >>> 5;
+    const keep = from & 31;
+    let gaps = ~(this.words[w] ?? 0) & (keep === 31 ? ~0 : (1 << (keep + 1)) - 1);
+    while (gaps === 0) {
+      w -= 1;
+      if (w < 0) return -1;
+      gaps = ~(this.words[w] ?? 0);
+    }
+    return (w << 5) + 31 - Math.clz32(gaps);
+  }
 }
 
 /** Count of trailing zero bits of a non-zero 32-bit word. */

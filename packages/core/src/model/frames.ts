@@ -13,6 +13,9 @@ export type FrameKind = (typeof FrameKind)[keyof typeof FrameKind];
 /** Frames per 1 GiB giant page. */
 export const FRAMES_PER_GIANT = 512;
 
+/** At most this many spare page-owner arrays are kept (2 KiB each for 4 KiB pages). */
+const MAX_SPARE_OWNERS = 256;
+
 export interface FrameTable {
   readonly count: number;
   /** Normal pages per frame: 512 for 4 KiB pages, 32 for 64 KiB pages. */
@@ -24,11 +27,19 @@ export interface FrameTable {
   readonly used: Uint16Array;
   /** Owner of each normal page of a split frame that is shared or partly free (0 = free page). */
   readonly pages: Map<number, Int32Array>;
+  /** The frames that have an entry in `pages`: a bit test where a Map lookup per frame cost more than the claim. */
+  readonly paged: Bitset;
   readonly free: Bitset;
   /** Split frames that still have a free page. */
   readonly partial: Bitset;
   /** Free frames in each 1 GiB-aligned block of 512 frames. */
   readonly freeInBlock: Uint16Array;
+  /**
+   * Page-owner arrays of split frames that became free again, kept for the next split: a fresh
+   * typed array per split frame cost more than the rest of the claim. Scratch, not state: never
+   * read except to be reused, and not part of a snapshot or a clone.
+   */
+  readonly spareOwners: Int32Array[];
   hugeFrames: number;
   giantFrames: number;
   splitFrames: number;
@@ -50,9 +61,11 @@ export function createFrameTable(count: number, pagesPerFrame: number): FrameTab
     owner: new Int32Array(count),
     used: new Uint16Array(count),
     pages: new Map(),
+    paged: new Bitset(count),
     free,
     partial: new Bitset(count),
     freeInBlock,
+    spareOwners: [],
     hugeFrames: 0,
     giantFrames: 0,
     splitFrames: 0,
@@ -69,9 +82,11 @@ export function cloneFrameTable(table: FrameTable): FrameTable {
     owner: table.owner.slice(),
     used: table.used.slice(),
     pages,
+    paged: Bitset.copyOf(table.paged),
     free: Bitset.copyOf(table.free),
     partial: Bitset.copyOf(table.partial),
     freeInBlock: table.freeInBlock.slice(),
+    spareOwners: [],
   };
 }
 
@@ -162,10 +177,11 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
         page = last * ppf;
         continue;
       }
-      let owners = table.pages.get(frame);
+      let owners = table.paged.has(frame) ? table.pages.get(frame) : undefined;
       if (owners === undefined) {
-        owners = new Int32Array(ppf);
+        owners = table.spareOwners.pop()?.fill(0) ?? new Int32Array(ppf);
         table.pages.set(frame, owners);
+        table.paged.add(frame);
         takeFrame(table, frame);
         table.kind[frame] = FrameKind.split;
         table.splitFrames += 1;
@@ -192,11 +208,11 @@ export function releasePages(table: FrameTable, runs: readonly number[]): void {
       const stop = Math.min(end, (frame + 1) * ppf);
       const count = stop - page;
       table.normalPagesUsed -= count;
-      const owners = table.pages.get(frame);
+      const owners = table.paged.has(frame) ? table.pages.get(frame) : undefined;
       if (owners === undefined && count === ppf) {
         // Whole frames held by one allocation: return the stretch together.
         let last = frame + 1;
-        while ((last + 1) * ppf <= end && table.pages.get(last) === undefined && table.kind[last] === FrameKind.split) last += 1;
+        while ((last + 1) * ppf <= end && !table.paged.has(last) && table.kind[last] === FrameKind.split) last += 1;
         table.used.fill(0, frame, last);
         table.splitFrames -= last - frame;
         table.normalPagesUsed -= (last - frame - 1) * ppf;
@@ -209,7 +225,11 @@ export function releasePages(table: FrameTable, runs: readonly number[]): void {
       const used = (table.used[frame] ?? 0) - count;
       table.used[frame] = used;
       if (used === 0) {
-        if (owners !== undefined) table.pages.delete(frame);
+        if (owners !== undefined) {
+          table.pages.delete(frame);
+          table.paged.delete(frame);
+          if (table.spareOwners.length < MAX_SPARE_OWNERS) table.spareOwners.push(owners);
+        }
         table.partial.delete(frame);
         table.splitFrames -= 1;
         returnFrame(table, frame);

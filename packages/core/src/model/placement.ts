@@ -12,17 +12,14 @@ import { FRAMES_PER_GIANT, type FrameTable } from './frames.ts';
 export function findHugeFrames(table: FrameTable, count: number): number[] | undefined {
   if (count > table.free.count) return undefined;
   const runs: number[] = [];
-  let frame = table.free.highest();
-  for (let taken = 0; taken < count; taken += 1) {
-    const last = runs.length - 2;
-    // Frames come in descending order: extend the current run downwards when contiguous.
-    if (last >= 0 && runs[last] === frame + 1) {
-      runs[last] = frame;
-      runs[last + 1] = (runs[last + 1] ?? 0) + 1;
-    } else {
-      runs.push(frame, 1);
-    }
-    frame = table.free.highest(frame - 1);
+  let remaining = count;
+  let top = table.free.highest();
+  // One run per stretch of consecutive free frames, highest first; each run starts at its lowest frame.
+  while (remaining > 0 && top !== -1) {
+    const length = Math.min(remaining, top - table.free.highestAbsent(top));
+    runs.push(top - length + 1, length);
+    remaining -= length;
+    top = table.free.highest(top - length);
   }
   return runs;
 }
@@ -53,6 +50,13 @@ export function freeNormalPages(table: FrameTable): number {
   return table.splitFrames * table.pagesPerFrame - table.normalPagesUsed + table.free.count * table.pagesPerFrame;
 }
 
+/** Appends [page, length] to sorted runs, joining it to the last run when they touch. */
+function pushRun(runs: number[], page: number, length: number): void {
+  const last = runs.length - 2;
+  if (last >= 0 && (runs[last] ?? 0) + (runs[last + 1] ?? 0) === page) runs[last + 1] = (runs[last + 1] ?? 0) + length;
+  else runs.push(page, length);
+}
+
 /**
  * `count` normal pages as runs of global page numbers, or undefined when not enough are free.
  * Whole frames come from the bottom of the free frames; the remainder (less than one frame) goes
@@ -63,18 +67,17 @@ export function findNormalPages(table: FrameTable, count: number): number[] | un
   if (count > freeNormalPages(table)) return undefined;
   const ppf = table.pagesPerFrame;
   const runs: number[] = [];
-  const push = (page: number, length: number): void => {
-    const last = runs.length - 2;
-    if (last >= 0 && (runs[last] ?? 0) + (runs[last + 1] ?? 0) === page) runs[last + 1] = (runs[last + 1] ?? 0) + length;
-    else runs.push(page, length);
-  };
   const whole = Math.floor(count / ppf);
-  let remainder = count - whole * ppf;
+  const remainder = count - whole * ppf;
   let frame = -1;
-  for (let taken = 0; taken < whole; taken += 1) {
-    frame = table.free.lowest(frame + 1);
-    if (frame === -1) return fillPartial(table, count, ppf);
-    push(frame * ppf, ppf);
+  // The lowest `whole` free frames, a stretch of consecutive free frames at a time.
+  for (let taken = 0; taken < whole; ) {
+    const first = table.free.lowest(frame + 1);
+    if (first === -1) return fillPartial(table, count, ppf);
+    const end = Math.min(table.free.lowestAbsent(first), first + whole - taken);
+    pushRun(runs, first * ppf, (end - first) * ppf);
+    taken += end - first;
+    frame = end - 1;
   }
   if (remainder === 0) return runs;
   for (let partial = table.partial.lowest(); partial !== -1; partial = table.partial.lowest(partial + 1)) {
@@ -82,21 +85,34 @@ export function findNormalPages(table: FrameTable, count: number): number[] | un
     const owners = table.pages.get(partial);
     if (owners === undefined) continue;
     const pieces: number[] = [];
-    for (let index = 0; index < ppf && remainder > 0; index += 1) {
-      if (owners[index] !== 0) continue;
-      let end = index;
-      while (end < ppf && owners[end] === 0 && end - index < remainder) end += 1;
-      pieces.push(partial * ppf + index, end - index);
-      remainder -= end - index;
-      index = end;
-    }
+    freePieces(owners, ppf, partial * ppf, remainder, pieces);
     // Keep runs sorted by page: this frame may lie below the whole frames taken above.
-    return mergeRuns([...pieces, ...runs]);
+    return mergeRuns(pieces, runs);
   }
   const next = table.free.lowest(frame + 1);
   if (next === -1) return fillPartial(table, count, ppf);
-  push(next * ppf, remainder);
+  pushRun(runs, next * ppf, remainder);
   return runs;
+}
+
+/**
+ * Appends up to `wanted` free pages (owner 0) of one split frame to `pieces` as [page, count] runs,
+ * lowest first, and returns how many it found. Frames fill from the bottom, so the free pages
+ * usually lie past a long stretch of used ones: `indexOf` skips those natively.
+ */
+function freePieces(owners: Int32Array, ppf: number, firstPage: number, wanted: number, pieces: number[]): number {
+  let needed = wanted;
+  let index = owners.indexOf(0);
+  while (needed > 0 && index !== -1 && index < ppf) {
+    let end = index + 1;
+    while (end < ppf && owners[end] === 0 && end - index < needed) end += 1;
+    pieces.push(firstPage + index, end - index);
+    needed -= end - index;
+    // Past the run, owners[end] is in use (or the request is met): look beyond it.
+    if (needed > 0 && end < ppf) index = owners.indexOf(0, end + 1);
+    else break;
+  }
+  return wanted - needed;
 }
 
 /** When free frames run short, gather free pages from every partly used frame as well (slow path, a full device). */
@@ -106,39 +122,45 @@ function fillPartial(table: FrameTable, count: number, ppf: number): number[] | 
   for (let frame = table.partial.lowest(); frame !== -1 && needed > 0; frame = table.partial.lowest(frame + 1)) {
     const owners = table.pages.get(frame);
     if (owners === undefined) continue;
-    for (let index = 0; index < ppf && needed > 0; index += 1) {
-      if (owners[index] !== 0) continue;
-      let end = index;
-      while (end < ppf && owners[end] === 0 && end - index < needed) end += 1;
-      pieces.push(frame * ppf + index, end - index);
-      needed -= end - index;
-      index = end;
-    }
+    needed -= freePieces(owners, ppf, frame * ppf, needed, pieces);
   }
+  const wholeFrames: number[] = [];
   for (let frame = table.free.lowest(); frame !== -1 && needed > 0; frame = table.free.lowest(frame + 1)) {
     const length = Math.min(ppf, needed);
-    pieces.push(frame * ppf, length);
+    wholeFrames.push(frame * ppf, length);
     needed -= length;
   }
-  return needed === 0 ? mergeRuns(pieces) : undefined;
+  return needed === 0 ? mergeRuns(pieces, wholeFrames) : undefined;
 }
 
-/** Sorts [start, count] runs by start and joins touching ones. */
-function mergeRuns(pieces: readonly number[]): number[] {
-  const pairs: [number, number][] = [];
-  for (let i = 0; i < pieces.length; i += 2) pairs.push([pieces[i] ?? 0, pieces[i + 1] ?? 0]);
-  pairs.sort((a, b) => a[0] - b[0]);
+/**
+ * Merges two lists of [start, count] runs, each sorted by start and disjoint from the other, into
+ * one sorted list, joining runs that touch. (Both callers build their lists in page order, so a
+ * merge does what sorting all the runs would, without the sort.)
+ */
+export function mergeRuns(a: readonly number[], b: readonly number[]): number[] {
   const runs: number[] = [];
-  for (const [start, length] of pairs) {
-    const last = runs.length - 2;
-    if (last >= 0 && (runs[last] ?? 0) + (runs[last + 1] ?? 0) === start) runs[last + 1] = (runs[last + 1] ?? 0) + length;
-    else runs.push(start, length);
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const fromA = j >= b.length || (i < a.length && (a[i] ?? 0) < (b[j] ?? 0));
+    if (fromA) {
+      pushRun(runs, a[i] ?? 0, a[i + 1] ?? 0);
+      i += 2;
+    } else {
+      pushRun(runs, b[j] ?? 0, b[j + 1] ?? 0);
+      j += 2;
+    }
   }
   return runs;
 }
 
 /** Runs for `pages` pages of `pageClass`, or undefined when the device cannot supply them. */
 export function findPages(table: FrameTable, pageClass: PageClass, pages: number): number[] | undefined {
+  return exactCopy(findPagesOf(table, pageClass, pages));
+}
+
+function findPagesOf(table: FrameTable, pageClass: PageClass, pages: number): number[] | undefined {
   switch (pageClass) {
     case 'normal':
       return findNormalPages(table, pages);
@@ -147,4 +169,12 @@ export function findPages(table: FrameTable, pageClass: PageClass, pages: number
     case 'giant':
       return findGiantBlocks(table, pages);
   }
+}
+
+/**
+ * Runs live as long as their allocation. An array grown by push keeps room for ~19 numbers; a copy
+ * is exactly as long, which keeps the long-lived heap (and every scavenge that copies it) small.
+ */
+function exactCopy(runs: number[] | undefined): number[] | undefined {
+  return runs?.slice();
 }

@@ -1,13 +1,13 @@
-import type { MemoryEvent, Placement } from './events.ts';
+import type { AllocEvent, MemoryEvent, Placement } from './events.ts';
 import { claimFrames, claimPages, FrameKind, type FrameTable, releaseFrames, releasePages } from './frames.ts';
-import { createProcessState, type HostState, type ProcessState } from './state.ts';
+import { createProcessState, type DeviceAllocation, type HostState, type ProcessState } from './state.ts';
 
 function processOf(state: HostState, event: MemoryEvent, pid: number): ProcessState {
-  return need(state.processes.get(pid), event, `process ${pid}`);
+  return need(state.processes.get(pid), event, 'process', pid);
 }
 
 function deviceOf(state: HostState, event: MemoryEvent, id: number) {
-  return need(state.devices[id], event, `device ${id}`);
+  return need(state.devices[id], event, 'device', id);
 }
 
 /** A bug or a corrupt event stream: reduce never guesses. */
@@ -18,8 +18,9 @@ export class ReduceError extends Error {
   }
 }
 
-function need<T>(value: T | undefined, event: MemoryEvent, what: string): T {
-  if (value === undefined) throw new ReduceError(event, `unknown ${what}`);
+/** The object `what` `id` names; its name is spelled out only when it is missing (every event passes here). */
+function need<T>(value: T | undefined, event: MemoryEvent, what: string, id: number): T {
+  if (value === undefined) throw new ReduceError(event, `unknown ${what} ${id}`);
   return value;
 }
 
@@ -31,6 +32,48 @@ function claim(frames: FrameTable, placement: Placement, owner: number): void {
 function release(frames: FrameTable, placement: Placement): void {
   if (placement.pageClass === 'normal') releasePages(frames, placement.runs);
   else releaseFrames(frames, placement.runs);
+}
+
+/**
+ * The live allocation an alloc event creates. Two literals rather than one with a spread-in
+ * `fallback`: every aclrtMalloc passes here, and the spread cost several times the literal.
+ */
+function allocationOf(e: AllocEvent): DeviceAllocation {
+  if (e.fallback !== undefined) {
+    return {
+      id: e.id,
+      pid: e.pid,
+      device: e.device,
+      fn: e.fn,
+      addr: e.addr,
+      size: e.size,
+      padded: e.padded,
+      policy: e.policy,
+      p2p: e.p2p,
+      pageClass: e.pageClass,
+      pageSize: e.pageSize,
+      pages: e.pages,
+      runs: e.runs,
+      fallback: e.fallback,
+      createdSeq: e.seq,
+    };
+  }
+  return {
+    id: e.id,
+    pid: e.pid,
+    device: e.device,
+    fn: e.fn,
+    addr: e.addr,
+    size: e.size,
+    padded: e.padded,
+    policy: e.policy,
+    p2p: e.p2p,
+    pageClass: e.pageClass,
+    pageSize: e.pageSize,
+    pages: e.pages,
+    runs: e.runs,
+    createdSeq: e.seq,
+  };
 }
 
 /**
@@ -78,7 +121,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'streamDestroy': {
-      const stream = need(state.streams.get(event.id), event, `stream ${event.id}`);
+      const stream = need(state.streams.get(event.id), event, 'stream', event.id);
       state.streams.delete(event.id);
       if (stream.isDefault) processOf(state, event, stream.pid).defaultStreams.delete(stream.device);
       else processOf(state, event, stream.pid).streamByHandle.delete(stream.handle);
@@ -87,31 +130,13 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'sync':
       if (event.until > state.time) state.time = event.until;
       return state;
-    case 'alloc': {
-      const e = event;
-      state.allocations.set(e.id, {
-        id: e.id,
-        pid: e.pid,
-        device: e.device,
-        fn: e.fn,
-        addr: e.addr,
-        size: e.size,
-        padded: e.padded,
-        policy: e.policy,
-        p2p: e.p2p,
-        pageClass: e.pageClass,
-        pageSize: e.pageSize,
-        pages: e.pages,
-        runs: e.runs,
-        ...(e.fallback === undefined ? {} : { fallback: e.fallback }),
-        createdSeq: e.seq,
-      });
+    case 'alloc':
+      state.allocations.set(event.id, allocationOf(event));
       processOf(state, event, event.pid).allocByAddr.set(event.addr, event.id);
       claim(deviceOf(state, event, event.device).frames, event, event.id);
       return state;
-    }
     case 'free': {
-      const allocation = need(state.allocations.get(event.id), event, `allocation ${event.id}`);
+      const allocation = need(state.allocations.get(event.id), event, 'allocation', event.id);
       state.allocations.delete(event.id);
       processOf(state, event, allocation.pid).allocByAddr.delete(allocation.addr);
       release(deviceOf(state, event, allocation.device).frames, allocation);
@@ -136,7 +161,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'import': {
-      const source = need(state.handles.get(event.source), event, `handle ${event.source}`);
+      const source = need(state.handles.get(event.source), event, 'handle', event.source);
       state.handles.set(event.id, {
         id: event.id,
         pid: event.pid,
@@ -152,14 +177,14 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'physFree': {
-      const handle = need(state.handles.get(event.id), event, `handle ${event.id}`);
+      const handle = need(state.handles.get(event.id), event, 'handle', event.id);
       processOf(state, event, handle.pid).handleByValue.delete(handle.handle);
       if (event.deferred) handle.freed = true;
       else state.handles.delete(event.id);
       return state;
     }
     case 'physRelease': {
-      const memory = need(state.physical.get(event.id), event, `physical memory ${event.id}`);
+      const memory = need(state.physical.get(event.id), event, 'physical memory', event.id);
       state.physical.delete(event.id);
       for (const [id, handle] of state.handles) if (handle.memory === event.id) state.handles.delete(id);
       release(deviceOf(state, event, memory.device).frames, memory);
@@ -178,13 +203,13 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       processOf(state, event, event.pid).reservationByAddr.set(event.addr, event.id);
       return state;
     case 'release': {
-      const reservation = need(state.reservations.get(event.id), event, `reservation ${event.id}`);
+      const reservation = need(state.reservations.get(event.id), event, 'reservation', event.id);
       state.reservations.delete(event.id);
       processOf(state, event, reservation.pid).reservationByAddr.delete(reservation.addr);
       return state;
     }
     case 'map': {
-      const handle = need(state.handles.get(event.handle), event, `handle ${event.handle}`);
+      const handle = need(state.handles.get(event.handle), event, 'handle', event.handle);
       handle.mappings += 1;
       state.mappings.set(event.id, {
         id: event.id,
@@ -201,7 +226,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'unmap': {
-      const mapping = need(state.mappings.get(event.id), event, `mapping ${event.id}`);
+      const mapping = need(state.mappings.get(event.id), event, 'mapping', event.id);
       state.mappings.delete(event.id);
       processOf(state, event, mapping.pid).mappingByAddr.delete(mapping.addr);
       const handle = state.handles.get(mapping.handle);
@@ -209,7 +234,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'setAccess':
-      need(state.mappings.get(event.id), event, `mapping ${event.id}`).access = event.access;
+      need(state.mappings.get(event.id), event, 'mapping', event.id).access = event.access;
       return state;
     case 'hostAlloc':
       state.hostBuffers.set(event.id, {
@@ -225,14 +250,14 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       processOf(state, event, event.pid).hostByAddr.set(event.addr, event.id);
       return state;
     case 'hostFree': {
-      const buffer = need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`);
+      const buffer = need(state.hostBuffers.get(event.id), event, 'host buffer', event.id);
       state.hostBuffers.delete(event.id);
       processOf(state, event, buffer.pid).hostByAddr.delete(buffer.addr);
       return state;
     }
     case 'hostRegister': {
       const { fn, device: dev, flags, pinned, mapped, devPtr, vaConsistent } = event;
-      need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`).registration = {
+      need(state.hostBuffers.get(event.id), event, 'host buffer', event.id).registration = {
         fn,
         device: dev,
         flags,
@@ -244,7 +269,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'hostUnregister': {
-      const buffer = need(state.hostBuffers.get(event.id), event, `host buffer ${event.id}`);
+      const buffer = need(state.hostBuffers.get(event.id), event, 'host buffer', event.id);
       delete buffer.registration;
       return state;
     }
@@ -254,7 +279,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       // A synchronous or blocking copy holds the calling thread until the bytes have moved (HM-3).
       if (event.mode !== 'async' && event.end > state.time) state.time = event.end;
       if (event.stream !== undefined) {
-        const stream = need(state.streams.get(event.stream), event, `stream ${event.stream}`);
+        const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
         if (event.end > stream.busyUntil) stream.busyUntil = event.end;
       }
       return state;
@@ -263,13 +288,13 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       state.shares.set(event.shareable, {
         shareable: event.shareable,
         handle: event.id,
-        pid: need(state.handles.get(event.id), event, `handle ${event.id}`).pid,
+        pid: need(state.handles.get(event.id), event, 'handle', event.id).pid,
         flags: event.flags,
         pids: [],
       });
       return state;
     case 'sharePids':
-      need(state.shares.get(event.shareable), event, `shareable handle ${event.shareable}`).pids = event.pids;
+      need(state.shares.get(event.shareable), event, 'shareable handle', event.shareable).pids = event.pids;
       return state;
     case 'peerAccess':
       deviceOf(state, event, event.device).peers.add(event.peer);

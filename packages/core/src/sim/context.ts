@@ -3,9 +3,12 @@ import type { AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclOut } from '../acl/runtime.ts';
 import type { EventBody, Reason } from '../model/events.ts';
 import type { DeviceState, HostState, ProcessState } from '../model/state.ts';
-import { parseHex } from '../units/hex.ts';
+import { hexToNumber } from '../units/hex.ts';
 import type { ProcessSpace } from './process-space.ts';
 import type { SimHost } from './sim-host.ts';
+
+/** A record still being built: optional fields are added one by one in their place in the order, not spread in. */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** What an operation answers before the runtime wraps it into a call event. */
 export interface OpResult<O> {
@@ -31,8 +34,11 @@ export function ok<O>(out: O, reasons?: readonly Reason[]): OpResult<O> {
   return reasons === undefined ? { ret: ACL_SUCCESS, out } : { ret: ACL_SUCCESS, out, reasons };
 }
 
+/** Shared: the runtime only reads an operation's result, and a plain success carries nothing else. */
+const DONE: OpResult<never> = { ret: ACL_SUCCESS };
+
 export function done(): OpResult<never> {
-  return { ret: ACL_SUCCESS };
+  return DONE;
 }
 
 export function fail(ret: number, message: string, reasons?: readonly Reason[]): OpResult<never> {
@@ -58,8 +64,7 @@ export function isResult(value: DeviceState | OpResult<never>): value is OpResul
 
 /** An address argument as an integer; pointer arguments were validated as hex by the caller. */
 export function address(hex: string): number {
-  const parsed = parseHex(hex);
-  return parsed.ok ? parsed.value : Number.NaN;
+  return hexToNumber(hex);
 }
 
 /** The failure of an inner step, passed on without its (absent) out-fields. */

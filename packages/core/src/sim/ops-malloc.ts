@@ -1,14 +1,14 @@
 import { aclrtMallocAttrType } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
 import type { aclrtMallocConfig } from '../acl/structs.ts';
-import type { Fallback, PageClass } from '../model/events.ts';
+import type { AllocEvent, EventBody, Fallback, PageClass } from '../model/events.ts';
 import { fallbackReason, type MallocFn, pageBytes, planMalloc } from '../model/malloc-policy.ts';
 import { findPages } from '../model/placement.ts';
 import { devicePools } from '../model/pools.ts';
 import { reason } from '../model/reasons.ts';
 import type { DeviceState } from '../model/state.ts';
 import { toHex } from '../units/hex.ts';
-import { address, currentDevice, done, fail, invalid, isResult, type OpResult, ok, type SimContext } from './context.ts';
+import { address, currentDevice, done, fail, invalid, isResult, type Mutable, type OpResult, ok, type SimContext } from './context.ts';
 
 const ATTR = aclrtMallocAttrType.byName;
 
@@ -86,7 +86,7 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
   const addr = context.space.deviceVa[device.id]?.take(pages * pageSize, pageSize);
   if (addr === undefined)
     return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id}'s address window has no free ${pages * pageSize}-byte range`);
-  context.emit({
+  const event: Mutable<EventBody<AllocEvent>> = {
     kind: 'alloc',
     pid: context.pid,
     device: device.id,
@@ -101,8 +101,10 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     pageSize,
     pages,
     runs,
-    ...(fallback === undefined ? {} : { fallback }),
-  });
+  };
+  // Added after the literal (still the last field) rather than spread in: this is the hottest emit.
+  if (fallback !== undefined) event.fallback = fallback;
+  context.emit(event);
   return ok({ devPtr: toHex(addr) });
 }
 

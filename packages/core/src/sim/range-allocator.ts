@@ -1,21 +1,30 @@
+import { IntMap } from './int-map.ts';
+
+/** A free range [start, end) in units, and where it is filed: its size class and its index in that class's list. */
+interface Hole {
+  start: number;
+  end: number;
+  sizeClass: number;
+  slot: number;
+}
+
 /**
  * Virtual address ranges for the simulator: a segregated-fit allocator over [base, base + size).
  * Internally it counts in `unit`s from `base` (4 KiB for device windows), so positions stay small
- * integers that Maps hash quickly; sizes round up to whole units.
+ * integers; sizes round up to whole units.
  * Free holes are filed by size class (floor log2) so a fit is found in a few steps; neighbours
- * coalesce on release through start and end maps. Deterministic: the same calls give the same
- * addresses. Ranges are half-open [start, end) in bytes.
+ * coalesce on release through maps from a hole's start and end to the hole. Deterministic: the
+ * same calls give the same addresses. Ranges are half-open [start, end) in bytes.
  */
 export class RangeAllocator {
   readonly base: number;
   readonly limit: number;
   readonly unit: number;
-  readonly #holeEnd = new Map<number, number>();
-  readonly #holeStart = new Map<number, number>();
-  /** Hole starts per size class, in insertion order; removal swaps with the last (deterministic). */
-  readonly #classes: number[][] = [];
-  /** Where each hole start sits in its class list. */
-  readonly #slot = new Map<number, number>();
+  /** Holes by their start and by their end, for coalescing on release. */
+  readonly #byStart = new IntMap<Hole>();
+  readonly #byEnd = new IntMap<Hole>();
+  /** Holes per size class, in insertion order; removal swaps with the last (deterministic). */
+  readonly #classes: Hole[][] = [];
   /** Bytes currently handed out. */
   used = 0;
 
@@ -32,33 +41,39 @@ export class RangeAllocator {
 
   #addHole(start: number, end: number): void {
     if (end <= start) return;
-    this.#holeEnd.set(start, end);
-    this.#holeStart.set(end, start);
-    const c = this.#classOf(end - start);
+    const hole: Hole = { start, end, sizeClass: 0, slot: 0 };
+    this.#byStart.set(start, hole);
+    this.#byEnd.set(end, hole);
+    this.#file(hole);
+  }
+
+  /** Appends a hole to the list of its size class. */
+  #file(hole: Hole): void {
+    const c = this.#classOf(hole.end - hole.start);
     let list = this.#classes[c];
     if (list === undefined) {
       list = [];
       this.#classes[c] = list;
     }
-    this.#slot.set(start, list.length);
-    list.push(start);
+    hole.sizeClass = c;
+    hole.slot = list.length;
+    list.push(hole);
   }
 
-  #removeHole(start: number, end: number): void {
-    this.#holeEnd.delete(start);
-    this.#holeStart.delete(end);
-    const list = this.#classes[this.#classOf(end - start)];
-    const index = this.#slot.get(start);
-    if (list === undefined || index === undefined) return;
+  /** Takes a hole out of its class list: the last one of the list moves into its place. */
+  #unfile(hole: Hole): void {
+    const list = this.#classes[hole.sizeClass];
+    if (list === undefined) return;
     const last = list.pop();
-    if (last !== undefined && index < list.length) {
-      list[index] = last;
-      this.#slot.set(last, index);
+    if (last !== undefined && last !== hole) {
+      list[hole.slot] = last;
+      last.slot = hole.slot;
     }
-    this.#slot.delete(start);
   }
 
   #fitIn(start: number, end: number, size: number, alignment: number): number | undefined {
+    // A hole smaller than the request cannot fit at any alignment: skip the division.
+    if (end - start < size) return undefined;
     const aligned = Math.ceil(start / alignment) * alignment;
     return aligned + size <= end ? aligned : undefined;
   }
@@ -71,12 +86,10 @@ export class RangeAllocator {
     for (let c = this.#classOf(size); c < this.#classes.length; c += 1) {
       const list = this.#classes[c];
       if (list === undefined) continue;
-      for (let i = 0; i < list.length; i += 1) {
-        const start = list[i] ?? 0;
-        const end = this.#holeEnd.get(start) ?? start;
-        const addr = this.#fitIn(start, end, size, alignment);
+      for (const hole of list) {
+        const addr = this.#fitIn(hole.start, hole.end, size, alignment);
         if (addr === undefined) continue;
-        this.#carve(start, end, addr, size);
+        this.#carve(hole, addr, size);
         this.used += size * this.unit;
         return this.base + addr * this.unit;
       }
@@ -90,9 +103,9 @@ export class RangeAllocator {
       return false;
     const addr = (addrBytes - this.base) / this.unit;
     const size = Math.ceil(sizeBytes / this.unit);
-    for (const [start, end] of this.#holeEnd) {
-      if (start <= addr && addr + size <= end) {
-        this.#carve(start, end, addr, size);
+    for (const hole of this.#byStart.values()) {
+      if (hole.start <= addr && addr + size <= hole.end) {
+        this.#carve(hole, addr, size);
         this.used += size * this.unit;
         return true;
       }
@@ -100,35 +113,74 @@ export class RangeAllocator {
     return false;
   }
 
-  #carve(start: number, end: number, addr: number, size: number): void {
-    this.#removeHole(start, end);
-    this.#addHole(start, addr);
-    this.#addHole(addr + size, end);
+  /**
+   * Cuts [addr, addr + size) out of a hole. The class lists see exactly "remove the hole, add its
+   * left remnant, add its right remnant" (that order decides future fits, so addresses stay as they
+   * were); the map entries that stay true are kept rather than deleted and set again, because
+   * every new key uses up room in a Map's table and a full table is rebuilt.
+   */
+  #carve(hole: Hole, addr: number, size: number): void {
+    const { start, end } = hole;
+    const stop = addr + size;
+    this.#unfile(hole);
+    if (start < addr) {
+      // The hole keeps its start and becomes the left remnant; a right remnant takes over its end.
+      hole.end = addr;
+      this.#byEnd.set(addr, hole);
+      this.#file(hole);
+      if (stop < end) this.#addHole(stop, end);
+      else this.#byEnd.delete(end);
+    } else if (stop < end) {
+      // Only a right remnant: the hole keeps its end.
+      this.#byStart.delete(start);
+      hole.start = stop;
+      this.#byStart.set(stop, hole);
+      this.#file(hole);
+    } else {
+      this.#byStart.delete(start);
+      this.#byEnd.delete(end);
+    }
   }
 
-  /** Returns a range taken earlier, merging it with free neighbours. */
+  /**
+   * Returns a range taken earlier, merging it with free neighbours: as if both neighbours were
+   * removed and the merged hole added (the class lists see exactly that), reusing a neighbour's
+   * hole and map entries where they stay true (see #carve).
+   */
   release(addrBytes: number, sizeBytes: number): void {
     const size = Math.ceil(sizeBytes / this.unit);
-    let start = (addrBytes - this.base) / this.unit;
-    let end = start + size;
-    const before = this.#holeStart.get(start);
-    if (before !== undefined) {
-      this.#removeHole(before, start);
-      start = before;
+    const start = (addrBytes - this.base) / this.unit;
+    const end = start + size;
+    const before = this.#byEnd.get(start);
+    const after = this.#byStart.get(end);
+    if (before !== undefined) this.#unfile(before);
+    if (after !== undefined) this.#unfile(after);
+    if (before !== undefined && after !== undefined) {
+      this.#byEnd.delete(start);
+      this.#byStart.delete(end);
+      before.end = after.end;
+      this.#byEnd.set(after.end, before);
+      this.#file(before);
+    } else if (before !== undefined) {
+      this.#byEnd.delete(start);
+      before.end = end;
+      this.#byEnd.set(end, before);
+      this.#file(before);
+    } else if (after !== undefined) {
+      this.#byStart.delete(end);
+      after.start = start;
+      this.#byStart.set(start, after);
+      this.#file(after);
+    } else {
+      this.#addHole(start, end);
     }
-    const after = this.#holeEnd.get(end);
-    if (after !== undefined) {
-      this.#removeHole(end, after);
-      end = after;
-    }
-    this.#addHole(start, end);
     this.used -= size * this.unit;
   }
 
   /** Free holes, lowest first (for tests and the address-space view). */
   holes(): [number, number][] {
-    return [...this.#holeEnd]
-      .sort((a, b) => a[0] - b[0])
-      .map(([start, end]) => [this.base + start * this.unit, this.base + end * this.unit]);
+    return [...this.#byStart.values()]
+      .sort((a, b) => a.start - b.start)
+      .map((hole) => [this.base + hole.start * this.unit, this.base + hole.end * this.unit]);
   }
 }

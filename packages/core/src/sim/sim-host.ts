@@ -1,4 +1,4 @@
-import type { CallEvent, EventBody, MemoryEvent } from '../model/events.ts';
+import type { CallEvent, EventBody, MemoryEvent, Provenance } from '../model/events.ts';
 import { reduce } from '../model/reduce.ts';
 import { createHostState, type HostState } from '../model/state.ts';
 import { ASCEND_910B2 } from '../profiles/builtin.ts';
@@ -25,6 +25,18 @@ export interface FailureInjection {
 
 export type EventListener = (events: readonly MemoryEvent[]) => void;
 
+/** What `emit` adds to an operation's event body. */
+interface Stamp {
+  seq?: number;
+  t?: number;
+  provenance?: Provenance;
+  call?: number;
+}
+
+function isStamped(event: EventBody & Stamp): event is MemoryEvent {
+  return event.seq !== undefined && event.t !== undefined && event.provenance !== undefined;
+}
+
 /**
  * One simulated Ascend host: its devices, its processes and their shared virtual clock. Every
  * change goes through `emit`, which stamps the event, reduces it into `state` and hands it to the
@@ -37,7 +49,8 @@ export class SimHost {
   /** When each (device, direction) link is next free, for copy timing (sim-private). */
   readonly linkFreeAt = new Map<string, number>();
   readonly #listeners = new Set<EventListener>();
-  #batch: MemoryEvent[] = [];
+  /** Effects emitted since the last flush; one array, reused (emptied at each flush). */
+  readonly #effects: MemoryEvent[] = [];
   #currentCall = 0;
   #nextSeq = 1;
   #nextId = 1;
@@ -75,14 +88,17 @@ export class SimHost {
 
   /** Stamps, applies and queues one state change. Only simulator operations call this. */
   emit(body: EventBody): MemoryEvent {
-    // Stamped in place: operations hand over fresh objects, and copying every field costs more than the change itself.
-    const event: MemoryEvent =
-      this.#currentCall === 0
-        ? Object.assign(body, { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const })
-        : Object.assign(body, { seq: this.#nextSeq, t: this.state.time, provenance: 'simulated' as const, call: this.#currentCall });
+    // Stamped in place, field by field: operations hand over fresh objects, and copying every field (or
+    // Object.assign) costs more than the change itself. The fields land in the order they always had.
+    const event: EventBody & Stamp = body;
+    event.seq = this.#nextSeq;
+    event.t = this.state.time;
+    event.provenance = 'simulated';
+    if (this.#currentCall !== 0) event.call = this.#currentCall;
+    if (!isStamped(event)) throw new Error('emit: an event left unstamped');
     this.#nextSeq += 1;
     reduce(this.state, event);
-    this.#batch.push(event);
+    this.#effects.push(event);
     return event;
   }
 
@@ -99,15 +115,23 @@ export class SimHost {
     this.#currentCall = 0;
     // The call event carries the earliest seq; the state already holds its effects, so only the cursor moves.
     if (event.t > this.state.time) this.state.time = event.t;
-    this.#batch.unshift(event);
     if (this.state.seq < event.seq) this.state.seq = event.seq;
-    this.#flush();
+    this.#flush(event);
   }
 
-  #flush(): void {
-    if (this.#batch.length === 0) return;
-    const batch = this.#batch;
-    this.#batch = [];
+  /** Hands the queued events, after `call` when given, to the subscribers as one fresh array; nothing is built for nobody. */
+  #flush(call?: CallEvent): void {
+    const effects = this.#effects;
+    const batch: MemoryEvent[] | undefined =
+      this.#listeners.size === 0 || (call === undefined && effects.length === 0)
+        ? undefined
+        : call === undefined
+          ? [...effects]
+          : [call, ...effects];
+    // Emptied before the listeners run, so a listener that calls the runtime starts a clean batch.
+    // (pop: a call has few effects, and assigning `length` is a slow path in V8.)
+    while (effects.length > 0) effects.pop();
+    if (batch === undefined) return;
     for (const listener of this.#listeners) listener(batch);
   }
 
@@ -117,6 +141,7 @@ export class SimHost {
 
   /** The injected failure that applies to this call, consumed. */
   takeFailure(fn: string): FailureInjection | undefined {
+    if (this.#failures.length === 0) return undefined;
     const index = this.#failures.findIndex((f) => (f.nth === undefined || f.nth === this.#calls) && (f.fn === undefined || f.fn === fn));
     if (index === -1) return undefined;
     const [failure] = this.#failures.splice(index, 1);

@@ -4,7 +4,7 @@ import type { AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
 import type { CallEvent } from '../model/events.ts';
 import type { ProcessState } from '../model/state.ts';
-import type { Op, SimContext } from './context.ts';
+import type { Mutable, Op, SimContext } from './context.ts';
 import * as copy from './ops-copy.ts';
 import * as device from './ops-device.ts';
 import * as host from './ops-host.ts';
@@ -68,7 +68,8 @@ export class SimRuntime implements AclRuntime {
           : { ret: ACL_ERROR_INVALID_PARAM, message: check.message };
     const { ret, message, reasons } = result;
     const out = 'out' in result ? result.out : undefined;
-    const event: CallEvent = {
+    // Optional fields are added one by one, in the order the log has always had, rather than spread in.
+    const event: Mutable<CallEvent> = {
       kind: 'call',
       seq,
       t: host.state.time,
@@ -78,12 +79,12 @@ export class SimRuntime implements AclRuntime {
       args: record(args),
       ret,
       durationNs: host.state.time - before,
-      ...(out === undefined ? {} : { out: record(out) }),
-      ...(message === undefined ? {} : { message }),
-      // A success's reasons travel with the state change they explain; a failure has only the call to carry them.
-      ...(reasons === undefined || ret === 0 ? {} : { reasons }),
-      ...(injected === undefined ? {} : { injected: true }),
     };
+    if (out !== undefined) event.out = record(out);
+    if (message !== undefined) event.message = message;
+    // A success's reasons travel with the state change they explain; a failure has only the call to carry them.
+    if (reasons !== undefined && ret !== 0) event.reasons = reasons;
+    if (injected !== undefined) event.injected = true;
     host.endCall(event);
     if (ret !== 0 && message !== undefined) this.#context.space.lastError = message;
     const answer: AclResult<F> = Object.assign({ ret }, out, message === undefined ? undefined : { message });
