@@ -8,10 +8,11 @@ import { agentSuite } from './suites/agent.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
+import { webIngestSuite } from './suites/web-ingest.ts';
 import { webPageMapSuite } from './suites/web-page-map.ts';
 import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, webPageMapSuite];
+const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, webPageMapSuite, webIngestSuite];
 
 /** A result as stored: which suite measured it, and when. */
 type Stored = BenchResult & { readonly suite: string; readonly measuredAt: string };

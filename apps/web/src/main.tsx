@@ -7,13 +7,18 @@ import { installTestHooks } from './app/test-hooks.ts';
 import { createI18n, initialLanguage } from './i18n/setup.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
 import { createAppStore } from './store/app-store.ts';
+import { framePublisher } from './store/frame-publisher.ts';
 import { StoreProvider } from './store/StoreProvider.tsx';
 import { loadPrefs } from './store/ui-slice.ts';
 import './styles/app.css';
 
 const page = new URL(window.location.href);
 const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
-const store = createAppStore({ prefs: loadPrefs(window.localStorage, prefersDark), storage: window.localStorage });
+const store = createAppStore({
+  prefs: loadPrefs(window.localStorage, prefersDark),
+  storage: window.localStorage,
+  publish: framePublisher(window),
+});
 const i18n = createI18n(initialLanguage(window.localStorage, navigator.language));
 document.documentElement.lang = i18n.language === 'zh' ? 'zh-CN' : 'en';
 

@@ -9,7 +9,7 @@ import { shortcuts } from './shortcuts.ts';
 export interface PageLensHooks {
   readonly store: AppStore;
   readonly agent: AgentActions;
-  /** Resolves when no call is pending and the replica holds the live state. */
+  /** Resolves when no call is pending, the replica holds the live state and the views have been told of it. */
   idle(): Promise<void>;
   /** Keys bound twice among the shortcuts mounted now (must stay empty). */
   shortcutConflicts(): string[];
@@ -30,7 +30,7 @@ export function installTestHooks(target: Window, store: AppStore, agent: AgentAc
       new Promise((resolve) => {
         const check = (): boolean => {
           const state = store.getState();
-          return state.pending === 0 && state.timeline !== undefined;
+          return state.pending === 0 && state.timeline !== undefined && !state.hasUnpublished();
         };
         if (check()) {
           resolve();

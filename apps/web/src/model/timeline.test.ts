@@ -62,4 +62,57 @@ describe('Timeline', () => {
     const story = timeline.story(alloc.id).map((e) => (e.kind === 'call' ? `call:${e.fn}` : e.kind));
     expect(story).toEqual(['call:aclrtMalloc', 'alloc', 'call:aclrtFree', 'free']);
   });
+
+  it('keeps a bounded history: the oldest events fold into the base, and every seq still held replays exactly', async () => {
+    const { host, start, events, prints } = await recorded(3000);
+    const timeline = new Timeline(start, { keep: 1000, slack: 400 });
+    for (let at = 0; at < events.length; at += 97) timeline.append(events.slice(at, at + 97));
+    expect(timeline.events.length).toBeGreaterThanOrEqual(1000);
+    expect(timeline.events.length).toBeLessThan(1400);
+    const first = timeline.events[0]?.seq ?? 0;
+    expect(timeline.firstSeq).toBe(first - 1);
+    expect(fingerprint(timeline.live)).toBe(fingerprint(host.state));
+    let compared = 0;
+    for (const [seq, print] of prints) {
+      if (seq < timeline.firstSeq) continue;
+      expect(fingerprint(timeline.stateAt(seq)) === print, `seq ${seq}`).toBe(true);
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(2);
+    // Before the history held, time travel stops at the oldest state it can still show.
+    expect(timeline.stateAt(0).seq).toBe(timeline.firstSeq);
+    for (const index of timeline.calls) expect(timeline.events[index]?.kind).toBe('call');
+    expect(timeline.calls.length).toBe(timeline.events.filter((event) => event.kind === 'call').length);
+  });
+
+  it('tells only the part of a story still held, with indices that follow the folding', async () => {
+    const { start, events } = await recorded(900);
+    const timeline = new Timeline(start, { keep: 300, slack: 100 });
+    timeline.append(events);
+    const last = timeline.events.findLast((event) => event.kind === 'alloc');
+    if (last?.kind !== 'alloc') throw new Error('no allocation held');
+    expect(timeline.story(last.id).map((event) => event.kind)).toContain('alloc');
+    const early = events.find((event) => event.kind === 'alloc');
+    if (early?.kind !== 'alloc') throw new Error('no allocation');
+    expect(timeline.story(early.id)).toEqual([]);
+    expect(timeline.eventAtSeq(early.seq)).toBeUndefined();
+    expect(timeline.eventAtSeq(last.seq)).toBe(last);
+  });
+
+  it('a story asked for early grows with the events that arrive later', async () => {
+    const { start, events } = await recorded(6);
+    const timeline = new Timeline(start);
+    const alloc = events.find((e) => e.kind === 'alloc');
+    if (alloc?.kind !== 'alloc') throw new Error('no allocation');
+    const cut = events.indexOf(alloc) + 1;
+    timeline.append(events.slice(0, cut));
+    expect(timeline.story(alloc.id).map((e) => e.kind)).toEqual(['call', 'alloc']);
+    timeline.append(events.slice(cut));
+    expect(timeline.story(alloc.id).map((e) => (e.kind === 'call' ? `call:${e.fn}` : e.kind))).toEqual([
+      'call:aclrtMalloc',
+      'alloc',
+      'call:aclrtFree',
+      'free',
+    ]);
+  });
 });

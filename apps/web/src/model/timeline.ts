@@ -1,70 +1,74 @@
 import { cloneHostState, decodeSnapshot, type HostState, type MemoryEvent, reduce, type Snapshot } from '@pagelens/core';
+import { StoryIndex } from './timeline-index.ts';
 
 /** How far apart the cached replay checkpoints are, in events. */
 export const CHECKPOINT_EVERY = 5000;
 const MAX_CHECKPOINTS = 40;
 
-/** The object ids an event is about (for an object's story). */
-function idsOf(event: MemoryEvent): number[] {
-  switch (event.kind) {
-    case 'alloc':
-    case 'free':
-    case 'physAlloc':
-    case 'physFree':
-    case 'physRelease':
-    case 'reserve':
-    case 'release':
-    case 'unmap':
-    case 'setAccess':
-    case 'hostAlloc':
-    case 'hostFree':
-    case 'hostRegister':
-    case 'hostUnregister':
-    case 'streamCreate':
-    case 'streamDestroy':
-    case 'export':
-      return [event.id];
-    case 'map':
-      return [event.id, event.reservation, event.handle];
-    case 'import':
-      return [event.id, event.source];
-    case 'copy':
-      return event.stream === undefined ? [event.id] : [event.id, event.stream];
-    default:
-      return [];
-  }
+/** Options for the history a timeline keeps (the defaults suit a browser tab; tests use small ones). */
+export interface HistoryLimits {
+  /** Events kept for time travel; older ones are folded into the base state. */
+  readonly keep: number;
+  /** Events past `keep` before folding, so that folding happens in batches rather than per event. */
+  readonly slack: number;
 }
 
 /**
- * The client's whole picture of a host: a base snapshot, every event after it, the live state, and
- * the state at any earlier seq for time travel. Live events cost one reduce each; going back in
- * time replays from the nearest cached checkpoint, and the checkpoints are made while replaying,
- * so scrubbing back and forth stays cheap without slowing the live stream.
+ * 200,000–250,000 events: hours of interactive use, or a fill of 100,000 allocations, in roughly
+ * 60 MB. A sustained stream (200,000 events/s) would otherwise grow the tab without bound, and a
+ * larger history costs the garbage collector time on every major collection.
+ */
+export const DEFAULT_HISTORY: HistoryLimits = { keep: 200_000, slack: 50_000 };
+
+/** The first position in ascending `values` holding a value ≥ `value`. */
+function lowerBound(values: readonly number[], value: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((values[mid] ?? 0) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+type Base = { readonly seq: number; readonly snapshot: Snapshot } | { readonly seq: number; readonly state: HostState };
+
+/**
+ * The client's whole picture of a host: a base state, the events after it, the live state, and the
+ * state at any earlier seq for time travel. Live events cost one reduce each; going back in time
+ * replays from the nearest cached checkpoint (checkpoints are made while replaying, so scrubbing stays
+ * cheap without slowing the live stream). Past `history.keep + history.slack` events the oldest
+ * `slack` are folded into the base state, so memory stays bounded however long the stream runs.
  */
 export class Timeline {
-  #base: Snapshot;
+  readonly #history: HistoryLimits;
+  /** The state before the first held event: decoded from the snapshot only when first needed. */
+  #base: Base;
   #events: MemoryEvent[] = [];
   #live: HostState;
   #checkpoints: { index: number; state: HostState }[] = [];
   #cursor: { seq: number; state: HostState } | undefined;
-  readonly #byObject = new Map<number, number[]>();
-  readonly #bySeq = new Map<number, number>();
+  readonly #stories = new StoryIndex();
+  /** Events dropped from the front so far: an event's ordinal is its index plus this. */
+  #dropped = 0;
   #calls: number[] = [];
 
-  constructor(snapshot: Snapshot) {
-    this.#base = snapshot;
+  constructor(snapshot: Snapshot, history: HistoryLimits = DEFAULT_HISTORY) {
+    this.#history = history;
+    this.#base = { seq: snapshot.seq, snapshot };
     this.#live = decodeSnapshot(snapshot);
   }
 
   /** Forget everything: the host was replaced (or the client resynced). */
   reset(snapshot: Snapshot): void {
-    this.#base = snapshot;
+    this.#base = { seq: snapshot.seq, snapshot };
     this.#live = decodeSnapshot(snapshot);
     this.#events = [];
     this.#checkpoints = [];
     this.#cursor = undefined;
-    this.#byObject.clear();
-    this.#bySeq.clear();
+    this.#stories.clear();
+    this.#dropped = 0;
     this.#calls = [];
   }
 
@@ -72,6 +76,7 @@ export class Timeline {
     return this.#live;
   }
 
+  /** The oldest seq time travel can reach. */
   get firstSeq(): number {
     return this.#base.seq;
   }
@@ -97,30 +102,70 @@ export class Timeline {
       reduce(this.#live, event);
       const index = this.#events.length;
       this.#events.push(event);
-      this.#bySeq.set(event.seq, index);
       if (event.kind === 'call') this.#calls.push(index);
-      for (const id of idsOf(event)) {
-        const list = this.#byObject.get(id);
-        if (list === undefined) this.#byObject.set(id, [index]);
-        else list.push(index);
-      }
       added += 1;
     }
+    if (this.#events.length >= this.#history.keep + this.#history.slack) this.#fold(this.#events.length - this.#history.keep);
     return added;
   }
 
+  /**
+   * Moves the oldest `count` events into the base state and shifts the indices kept by `count`. Costs
+   * one reduce per event moved, plus copying the indices of the events and calls still held.
+   */
+  #fold(count: number): void {
+    const base = this.#baseState();
+    for (let index = 0; index < count; index += 1) {
+      const event = this.#events[index];
+      if (event === undefined) continue;
+      reduce(base, event);
+    }
+    this.#base = { seq: base.seq, state: base };
+    this.#events = this.#events.slice(count);
+    this.#dropped += count;
+    const firstCall = lowerBound(this.#calls, count);
+    this.#calls = this.#calls.slice(firstCall).map((index) => index - count);
+    this.#checkpoints = this.#checkpoints.filter((c) => c.index > count).map((c) => ({ index: c.index - count, state: c.state }));
+    if (this.#cursor !== undefined && this.#cursor.seq < base.seq) this.#cursor = undefined;
+  }
+
+  /** The base state, decoded from the snapshot the first time it is needed. Never handed out. */
+  #baseState(): HostState {
+    if ('state' in this.#base) return this.#base.state;
+    const state = decodeSnapshot(this.#base.snapshot);
+    this.#base = { seq: this.#base.seq, state };
+    return state;
+  }
+
+  /** Index in `events` of the event with this seq, if held. Events are held in seq order. */
+  #indexOfSeq(seq: number): number | undefined {
+    const index = this.#countUpTo(seq) - 1;
+    return this.#events[index]?.seq === seq ? index : undefined;
+  }
+
+  /** How many held events have a seq ≤ `seq`. */
+  #countUpTo(seq: number): number {
+    let low = 0;
+    let high = this.#events.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.#events[mid]?.seq ?? 0) <= seq) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
   eventAtSeq(seq: number): MemoryEvent | undefined {
-    const index = this.#bySeq.get(seq);
+    const index = this.#indexOfSeq(seq);
     return index === undefined ? undefined : this.#events[index];
   }
 
   /** Every event about object `id`, and the calls that caused them, in order. */
   story(id: number): MemoryEvent[] {
-    const indices = this.#byObject.get(id) ?? [];
     const seen = new Set<number>();
     const story: MemoryEvent[] = [];
-    for (const index of indices) {
-      const event = this.#events[index];
+    for (const ordinal of this.#stories.ordinalsOf(id, this.#events, this.#dropped)) {
+      const event = this.#events[ordinal - this.#dropped];
       if (event === undefined) continue;
       const call = event.call === undefined ? undefined : this.eventAtSeq(event.call);
       if (call !== undefined && !seen.has(call.seq)) {
@@ -141,15 +186,7 @@ export class Timeline {
     const target = Math.max(seq, this.#base.seq);
     if (this.#cursor?.seq === target) return this.#cursor.state;
     // Events up to `end` (exclusive) are applied at target.
-    let end = 0;
-    let low = 0;
-    let high = this.#events.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((this.#events[mid]?.seq ?? 0) <= target) low = mid + 1;
-      else high = mid;
-    }
-    end = low;
+    const end = this.#countUpTo(target);
     let start = 0;
     let state: HostState | undefined;
     for (const checkpoint of this.#checkpoints) {
@@ -159,14 +196,14 @@ export class Timeline {
       }
     }
     if (this.#cursor !== undefined) {
-      const cursorEnd = this.#bySeq.get(this.#cursor.seq);
+      const cursorEnd = this.#indexOfSeq(this.#cursor.seq);
       const cursorIndex = cursorEnd === undefined ? -1 : cursorEnd + 1;
       if (cursorIndex >= start && cursorIndex <= end && this.#cursor.seq <= target) {
         start = cursorIndex;
         state = this.#cursor.state;
       }
     }
-    const working = state === undefined ? decodeSnapshot(this.#base) : cloneHostState(state);
+    const working = cloneHostState(state ?? this.#baseState());
     for (let index = start; index < end; index += 1) {
       const event = this.#events[index];
       if (event === undefined) continue;

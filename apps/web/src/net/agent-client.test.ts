@@ -1,6 +1,6 @@
-import { PROTOCOL_VERSION } from '@pagelens/core';
+import { encodeSnapshot, type MemoryEvent, PROTOCOL_VERSION, SimHost, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { createAppStore } from '../store/app-store.ts';
+import { createAppStore, type StoreOptions } from '../store/app-store.ts';
 import { AgentClient, type ClientEnvironment } from './agent-client.ts';
 
 /** A WebSocket stand-in the test drives by hand. */
@@ -28,7 +28,7 @@ class FakeSocket {
   }
 }
 
-function harness(options: { token?: string; httpStatus?: number } = {}) {
+function harness(options: { token?: string; httpStatus?: number; store?: StoreOptions } = {}) {
   const sockets: FakeSocket[] = [];
   const timers: { callback: () => void; ms: number }[] = [];
   const environment: ClientEnvironment = {
@@ -43,7 +43,7 @@ function harness(options: { token?: string; httpStatus?: number } = {}) {
     now: () => 1000,
     random: () => 0,
   };
-  const store = createAppStore();
+  const store = createAppStore(options.store);
   const client = new AgentClient({
     pageUrl: 'http://127.0.0.1:7070/?token=t',
     token: options.token ?? 't',
@@ -130,5 +130,60 @@ describe('AgentClient', () => {
     sockets[0]?.drop();
     expect(store.getState().connection.status).toBe('unreachable');
     expect(timers).toHaveLength(1);
+  });
+
+  it('resolves a call as soon as the replica holds its events; the views hear of them once per frame', async () => {
+    const frames: (() => void)[] = [];
+    const { sockets, store, client } = harness({ store: { publish: (publish) => frames.push(publish) } });
+    const host = new SimHost({ seed: 1 });
+    const runtime = new SimRuntime(host);
+    await runtime.aclInit({ configPath: null });
+    await runtime.aclrtSetDevice({ deviceId: 0 });
+    client.start();
+    sockets[0]?.open();
+    sockets[0]?.receive({ ...welcome, seq: host.state.seq });
+    sockets[0]?.receive({ type: 'snapshot', seq: host.state.seq, reset: false, snapshot: encodeSnapshot(host.state) });
+    const versionAfterSnapshot = store.getState().version;
+    expect(frames).toHaveLength(0);
+
+    const events: MemoryEvent[] = [];
+    host.subscribe((batch) => events.push(...batch));
+    const { devPtr } = await runtime.aclrtMalloc({ size: 4096, policy: 0 });
+    const outcome = client.call('aclrtMalloc', { size: 4096, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
+    const seqs = events.map((event) => event.seq);
+    sockets[0]?.receive({
+      type: 'result',
+      id: 1,
+      fn: 'aclrtMalloc',
+      ret: 0,
+      retName: 'ACL_SUCCESS',
+      out: { devPtr },
+      events: seqs,
+      durationNs: 0,
+    });
+    sockets[0]?.receive({ type: 'events', from: seqs[0], to: seqs.at(-1), events: events.slice(0, 1) });
+    sockets[0]?.receive({ type: 'events', from: seqs[1], to: seqs.at(-1), events: events.slice(1) });
+    await expect(outcome).resolves.toMatchObject({ ok: true, out: { devPtr } });
+    expect(store.getState().timeline?.live.allocations.size).toBe(1);
+    // Two batches arrived: one publish is waiting for the frame, and the views have not re-rendered yet.
+    expect(frames).toHaveLength(1);
+    expect(store.getState().version).toBe(versionAfterSnapshot);
+    expect(store.getState().hasUnpublished()).toBe(true);
+    frames[0]?.();
+    expect(store.getState().version).toBe(versionAfterSnapshot + 1);
+    expect(store.getState().hasUnpublished()).toBe(false);
+  });
+
+  it('refuses a malformed event batch, naming the field, and stops reading', () => {
+    const { sockets, store, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    sockets[0]?.receive(welcome);
+    sockets[0]?.receive({ type: 'events', from: 1, to: 1, events: [{ seq: 1, t: 0, provenance: 'simulated', kind: 'free', id: '7' }] });
+    expect(store.getState().connection).toEqual({
+      status: 'incompatible',
+      message: 'field "events.0.id": received "7"; Invalid input: expected number, received string',
+    });
+    expect(sockets[0]?.closed).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type ActionsSlice, createActionsSlice } from './actions-slice.ts';
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice.ts';
-import { createReplicaSlice, type ReplicaSlice } from './replica-slice.ts';
+import { createReplicaSlice, type PublishScheduler, type ReplicaSlice } from './replica-slice.ts';
 import { createSelectionSlice, type SelectionSlice } from './selection-slice.ts';
 import { createSessionSlice, type SessionSlice } from './session-slice.ts';
 import { createUiSlice, DEFAULT_PREFS, type UiPrefs, type UiSlice } from './ui-slice.ts';
@@ -13,6 +13,8 @@ export type AppStore = StoreApi<AppState>;
 export interface StoreOptions {
   readonly prefs?: UiPrefs;
   readonly storage?: Pick<Storage, 'setItem'>;
+  /** When views hear of new events (default: at once). The app passes `framePublisher`. */
+  readonly publish?: PublishScheduler;
 }
 
 /** A fresh store per app root (and per test). */
@@ -20,7 +22,7 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createConnectionSlice(...args),
     ...createSessionSlice(...args),
-    ...createReplicaSlice(...args),
+    ...createReplicaSlice(options.publish)(...args),
     ...createSelectionSlice(...args),
     ...createUiSlice(options.prefs ?? DEFAULT_PREFS, options.storage)(...args),
     ...createActionsSlice(...args),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
 import { Hello, Welcome } from './handshake.ts';
+import type { PackedSnapshot } from './packed-snapshot.ts';
 import { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './session-messages.ts';
 
 /** Parsed values are mutable; what a sender builds may be readonly. Both satisfy the readonly form. */
@@ -27,3 +28,14 @@ export const AgentMessage = z.discriminatedUnion('type', [
   Presence,
 ]);
 export type AgentMessage = DeepReadonly<z.infer<typeof AgentMessage>>;
+
+/**
+ * What the agent sends for a snapshot when it packs it in columns (packed-snapshot.ts): parsing
+ * rebuilds the rows, so receivers see a plain `snapshot` message.
+ */
+export interface PackedSnapshotMessage {
+  readonly type: 'snapshot';
+  readonly seq: number;
+  readonly reset: boolean;
+  readonly packed: PackedSnapshot;
+}

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
+import { isBulkAgentMessage } from './fast-agent-message.ts';
+import { isObject } from './guards.ts';
 import { AgentMessage, ClientMessage } from './messages.ts';
+import { unpackSnapshot } from './unpack-snapshot.ts';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; message: string; field?: string };
 
@@ -46,12 +49,10 @@ function parseJson(text: string): ParseResult<unknown> {
   }
 }
 
-function parseWith<T>(schema: z.ZodType<T>, text: string): ParseResult<T> {
-  const json = parseJson(text);
-  if (!json.ok) return json;
-  const result = schema.safeParse(json.value);
+function validate<T>(schema: z.ZodType<T>, value: unknown): ParseResult<T> {
+  const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, ...describeIssue(json.value, result.error) };
+  return { ok: false, ...describeIssue(value, result.error) };
 }
 
 /** Parsed messages are fresh, mutable data (assignable to the readonly message types senders use). */
@@ -59,9 +60,33 @@ export type ParsedClientMessage = z.infer<typeof ClientMessage>;
 export type ParsedAgentMessage = z.infer<typeof AgentMessage>;
 
 export function parseClientMessage(text: string): ParseResult<ParsedClientMessage> {
-  return parseWith(ClientMessage, text);
+  const json = parseJson(text);
+  return json.ok ? validate(ClientMessage, json.value) : json;
 }
 
+/**
+ * A snapshot message may carry its snapshot packed in columns (`packed`, see packed-snapshot.ts):
+ * the rows are rebuilt first, and the message is then validated as if they had been sent.
+ */
+function unpackMessage(value: unknown): ParseResult<unknown> {
+  if (!isObject(value) || value.type !== 'snapshot' || !Object.hasOwn(value, 'packed') || Object.hasOwn(value, 'snapshot')) {
+    return { ok: true, value };
+  }
+  const unpacked = unpackSnapshot(value.packed);
+  if (!unpacked.ok) return { ok: false, message: unpacked.message, field: unpacked.field };
+  const { packed: _packed, ...rest } = value;
+  return { ok: true, value: { ...rest, snapshot: unpacked.value } };
+}
+
+/**
+ * Event batches and snapshots, nearly all the agent's bytes, are checked by hand-written guards that
+ * accept exactly what the schema accepts; a value they refuse is parsed by zod, which words the error.
+ */
 export function parseAgentMessage(text: string): ParseResult<ParsedAgentMessage> {
-  return parseWith(AgentMessage, text);
+  const json = parseJson(text);
+  if (!json.ok) return json;
+  const message = unpackMessage(json.value);
+  if (!message.ok) return message;
+  if (isBulkAgentMessage(message.value)) return { ok: true, value: message.value };
+  return validate(AgentMessage, message.value);
 }

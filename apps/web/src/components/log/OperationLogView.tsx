@@ -46,7 +46,9 @@ export function OperationLogView() {
   const ends = callEndsOf(events, calls);
   const profiles = timeline?.live.devices.map((device) => device.profile) ?? [];
   const choices = menus.current.update(events, calls);
-  const win = rowWindow({ scrollTop, viewport, rowHeight: ROW_HEIGHT, count });
+  // While following live calls the rows shown are the last ones, whatever the last scroll event said.
+  const followingLive = cursor === 'live' && following;
+  const win = rowWindow({ scrollTop: followingLive ? Number.POSITIVE_INFINITY : scrollTop, viewport, rowHeight: ROW_HEIGHT, count });
 
   const cursorCall = cursor === 'live' ? calls.length - 1 : callAtSeq(ends, cursorSeq);
   const cursorRow = lastAtOrBefore(positions, cursorCall);
@@ -62,8 +64,10 @@ export function OperationLogView() {
     if (element === null) return;
     if (cursor === 'live') {
       if (following) element.scrollTop = element.scrollHeight;
-    } else if (cursorRow >= 0) {
-      element.scrollTop = scrollToRow(cursorRow, element.scrollTop, element.clientHeight, ROW_HEIGHT);
+    } else {
+      if (cursorRow >= 0) element.scrollTop = scrollToRow(cursorRow, element.scrollTop, element.clientHeight, ROW_HEIGHT);
+      // The position was not tracked while following (see onScroll): window the rows from where the list is now.
+      setScrollTop(element.scrollTop);
     }
   }, [count, cursor, cursorRow, following]);
 
@@ -104,9 +108,11 @@ export function OperationLogView() {
   const onScroll = () => {
     const element = scroller.current;
     if (element === null) return;
-    setScrollTop(element.scrollTop);
     const bottom = atBottom(element.scrollTop, element.clientHeight, element.scrollHeight);
     if (bottom !== following) setFollowing(bottom);
+    // Following live, the window does not depend on the position: the scroll that following causes for
+    // every batch of calls would otherwise render the log a second time.
+    if (!(bottom && cursor === 'live')) setScrollTop(element.scrollTop);
   };
 
   const rows = [];

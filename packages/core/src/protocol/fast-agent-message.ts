@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import { memoryEvent } from './event-guards.ts';
+import { arrayOf, boolean, count, isObject, oneOf, strict } from './guards.ts';
+import type { EventsMessage, SnapshotMessage } from './session-messages.ts';
+import { snapshot } from './snapshot-guards.ts';
+
+const eventsMessage = strict({ type: oneOf('events'), from: count, to: count, events: arrayOf(memoryEvent) });
+const snapshotMessage = strict({ type: oneOf('snapshot'), seq: count, reset: boolean, snapshot });
+
+export type BulkAgentMessage = z.infer<typeof EventsMessage> | z.infer<typeof SnapshotMessage>;
+
+/**
+ * The agent's two large messages, event batches and snapshots, checked without zod: true only for a
+ * value zod's `AgentMessage` accepts and would return unchanged. Anything else (every other message,
+ * and any invalid or unusual one) goes to zod, which accepts or explains exactly as before.
+ */
+export function isBulkAgentMessage(value: unknown): value is BulkAgentMessage {
+  if (!isObject(value)) return false;
+  if (value.type === 'events') return eventsMessage(value);
+  if (value.type === 'snapshot') return snapshotMessage(value);
+  return false;
+}
