@@ -198,3 +198,39 @@ it('two devices and the default profile are what the welcome says', async () => 
   expect(devicePools(device).huge.total).toBe(64 * 1024 ** 3);
   viewer.close();
 });
+
+describe('snapshots come as rows unless the client asks for them packed in columns', () => {
+  const snapshotText = (client: TestClient): Record<string, unknown> => {
+    const text = client.texts.find((t) => t.startsWith('{"type":"snapshot"'));
+    if (text === undefined) throw new Error('no snapshot was sent');
+    return JSON.parse(text);
+  };
+
+  it('hello.snapshots "packed" gets the same state in columns; no preference or "rows" gets rows', async () => {
+    for (let i = 0; i < 40; i += 1) await driver.ok('aclrtMalloc', { size: 4096 * (i + 1), policy: 'ACL_MEM_MALLOC_NORMAL_ONLY' });
+    const clients = await Promise.all([0, 1, 2].map(() => TestClient.connect(harness.port, TOKEN)));
+    const [packed, rows, unsaid] = clients as [TestClient, TestClient, TestClient];
+    await packed.hello('viewer', undefined, 'packed');
+    await rows.hello('viewer', undefined, 'rows');
+    await unsaid.hello('viewer');
+
+    const packedText = snapshotText(packed);
+    expect(packedText).toHaveProperty('packed.allocations.rows', 40);
+    expect(packedText).not.toHaveProperty('snapshot');
+    for (const client of [rows, unsaid]) {
+      expect(snapshotText(client)).toHaveProperty('snapshot.allocations');
+      expect(snapshotText(client)).not.toHaveProperty('packed');
+    }
+    // All three replicas hold the very state the driver built.
+    for (const client of clients) expect(fingerprint(client.replica)).toBe(fingerprint(driver.replica));
+    for (const client of clients) client.close();
+  });
+
+  it('an unknown snapshot form is refused, naming the field and the forms allowed', async () => {
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    viewer.send({ type: 'hello', protocol: 1, role: 'viewer', snapshots: 'columns' });
+    const reply = await viewer.next();
+    expect(reply).toMatchObject({ type: 'error', field: 'snapshots', message: expect.stringMatching(/rows.*packed/) });
+    viewer.close();
+  });
+});

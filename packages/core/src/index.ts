@@ -148,7 +148,8 @@ export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
-export { AgentMessage, ClientMessage } from './protocol/messages.ts';
+export { AgentMessage, ClientMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
+export { type PackedSnapshot, packSnapshot } from './protocol/packed-snapshot.ts';
 export {
   describeIssue,
   type ParsedAgentMessage,
@@ -158,6 +159,7 @@ export {
   parseClientMessage,
 } from './protocol/parse.ts';
 export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
+export { unpackSnapshot } from './protocol/unpack-snapshot.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
 export { SCENARIOS, scenarioById } from './scenarios/index.ts';
 export { DEVICE_SETUP, type LocalizedText, type Scenario, STREAM_SETUP } from './scenarios/scenario.ts';

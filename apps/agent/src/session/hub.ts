@@ -15,7 +15,9 @@ import {
   isAclFunctionName,
   type MemoryEvent,
   normalizeArgs,
+  type PackedSnapshotMessage,
   PROTOCOL_VERSION,
+  packSnapshot,
   type Reset,
   type Role,
 } from '@pagelens/core';
@@ -64,6 +66,8 @@ interface Connection {
   role: Role | undefined;
   session: DriverSession | undefined;
   helloTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The snapshot form the client asked for in its hello. */
+  packedSnapshots: boolean;
   closed: boolean;
 }
 
@@ -108,6 +112,7 @@ export class Hub {
       role: undefined,
       session: undefined,
       helloTimer: undefined,
+      packedSnapshots: false,
       closed: false,
     };
     this.#connections.add(connection);
@@ -179,6 +184,7 @@ export class Hub {
     if (hello.role === 'driver' && !this.#attachDriver(connection, hello)) return;
     if (connection.helloTimer !== undefined) this.#clock.clearTimeout(connection.helloTimer);
     connection.role = hello.role;
+    connection.packedSnapshots = hello.snapshots === 'packed';
     this.#welcome(connection);
     this.#presence();
   }
@@ -264,7 +270,13 @@ export class Hub {
 
   #sendSnapshot(connection: Connection, reset: boolean): void {
     const state = this.backend.state();
-    this.#send(connection, { type: 'snapshot', seq: state.seq, reset, snapshot: encodeSnapshot(state) });
+    const snapshot = encodeSnapshot(state);
+    if (connection.packedSnapshots) {
+      const message: PackedSnapshotMessage = { type: 'snapshot', seq: state.seq, reset, packed: packSnapshot(snapshot) };
+      if (!connection.closed) connection.outbox.control(JSON.stringify(message));
+    } else {
+      this.#send(connection, { type: 'snapshot', seq: state.seq, reset, snapshot });
+    }
     connection.outbox.caughtUp(state.seq);
   }
 

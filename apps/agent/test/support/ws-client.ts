@@ -20,6 +20,8 @@ type ErrorReply = Extract<AgentMessage, { type: 'error' }>;
 export class TestClient {
   readonly socket: WebSocket;
   readonly messages: AgentMessage[] = [];
+  /** Every message as the agent sent it (before parsing). */
+  readonly texts: string[] = [];
   readonly events: MemoryEvent[] = [];
   replica: HostState = createHostState([]);
   readonly #waiters: { match: (m: AgentMessage) => boolean; resolve: (m: AgentMessage) => void }[] = [];
@@ -41,6 +43,7 @@ export class TestClient {
   }
 
   #receive(text: string): void {
+    this.texts.push(text);
     const parsed = parseAgentMessage(text);
     if (!parsed.ok) throw new Error(`agent sent an unparsable message: ${parsed.message}`);
     const message = parsed.value;
@@ -97,8 +100,18 @@ export class TestClient {
     this.socket.send(typeof message === 'string' ? message : JSON.stringify(message));
   }
 
-  async hello(role: 'driver' | 'viewer' = 'driver', resume?: string): Promise<Extract<AgentMessage, { type: 'welcome' }>> {
-    this.send({ type: 'hello', protocol: 1, role, ...(resume === undefined ? {} : { resume }) });
+  async hello(
+    role: 'driver' | 'viewer' = 'driver',
+    resume?: string,
+    snapshots?: 'rows' | 'packed',
+  ): Promise<Extract<AgentMessage, { type: 'welcome' }>> {
+    this.send({
+      type: 'hello',
+      protocol: 1,
+      role,
+      ...(resume === undefined ? {} : { resume }),
+      ...(snapshots === undefined ? {} : { snapshots }),
+    });
     const reply = await this.next((m) => m.type === 'welcome' || m.type === 'error');
     if (reply.type !== 'welcome') throw new Error(`hello refused: ${JSON.stringify(reply)}`);
     await this.waitFor((m) => m.type === 'snapshot');

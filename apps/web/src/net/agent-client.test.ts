@@ -77,7 +77,7 @@ describe('AgentClient', () => {
     const socket = sockets[0];
     expect(socket?.url).toBe('ws://127.0.0.1:7070/ws?token=t');
     socket?.open();
-    expect(JSON.parse(socket?.sent[0] ?? '{}')).toEqual({ type: 'hello', protocol: PROTOCOL_VERSION, role: 'driver' });
+    expect(JSON.parse(socket?.sent[0] ?? '{}')).toEqual({ type: 'hello', protocol: PROTOCOL_VERSION, role: 'driver', snapshots: 'packed' });
     socket?.receive(welcome);
     expect(store.getState().connection).toMatchObject({ status: 'connected', backend: 'sim', protocol: PROTOCOL_VERSION, role: 'driver' });
   });

@@ -97,6 +97,7 @@ export class AgentClient {
         type: 'hello',
         protocol: PROTOCOL_VERSION,
         role,
+        snapshots: 'packed',
         ...(this.#resumeToken === undefined ? {} : { resume: this.#resumeToken }),
       });
     socket.onmessage = (event: MessageEvent) => {

@@ -13,6 +13,11 @@ export const Hello = z.strictObject({
   resume: z.string().min(1).max(128).exactOptional(),
   /** Free text the agent may show to other participants (for example "trainer laptop"). */
   client: z.string().max(64).exactOptional(),
+  /**
+   * The form of the snapshots this client wants: `rows` (the default, one object per row) or
+   * `packed` (each table in columns, packed-snapshot.ts; a fifth of the bytes for a large snapshot).
+   */
+  snapshots: z.enum(['rows', 'packed']).exactOptional(),
 });
 export type Hello = z.infer<typeof Hello>;
 
