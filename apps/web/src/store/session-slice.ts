@@ -42,7 +42,10 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
   notices: [],
   setSession: (session) => set({ session }),
   setPresence: (presence) => set({ presence }),
-  pushNotice: (notice, at) => set((state) => ({ notices: [...state.notices, { ...notice, at }].slice(-MAX_NOTICES) })),
+  // A newer notice replaces an older one of the same code (each reconnect attempt repeats "another
+  // driver session is active", with a new countdown) instead of stacking.
+  pushNotice: (notice, at) =>
+    set((state) => ({ notices: [...state.notices.filter((n) => n.code !== notice.code), { ...notice, at }].slice(-MAX_NOTICES) })),
   dismissNotice: (at) => set((state) => ({ notices: state.notices.filter((n) => n.at !== at) })),
 });
 
