@@ -1,3 +1,4 @@
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
@@ -61,7 +62,13 @@ export function Explorer() {
           ))}
         </div>
         <div className="view-body" role="tabpanel">
-          {ready ? <View /> : <p className="muted">{t('shell.loading')}</p>}
+          {ready ? (
+            <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
+              <View />
+            </Suspense>
+          ) : (
+            <p className="muted">{t('shell.loading')}</p>
+          )}
         </div>
       </section>
       <aside className="column right">
