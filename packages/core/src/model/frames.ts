@@ -1,4 +1,5 @@
 import { Bitset } from './bitset.ts';
+import { fillRange } from './fill-range.ts';
 
 /**
  * The physical memory of one device as 2 MiB frames (DM-11). A frame is free, one whole huge
@@ -127,8 +128,8 @@ export function claimFrames(
     const start = runs[r] ?? 0;
     const end = start + (runs[r + 1] ?? 0);
     shiftFree(table, start, end, -1);
-    table.kind.fill(kind, start, end);
-    table.owner.fill(owner, start, end);
+    fillRange(table.kind, kind, start, end);
+    fillRange(table.owner, owner, start, end);
     if (kind === FrameKind.huge) table.hugeFrames += end - start;
     else table.giantFrames += end - start;
   }
@@ -142,8 +143,8 @@ export function releaseFrames(table: FrameTable, runs: readonly number[]): void 
     if (table.kind[start] === FrameKind.huge) table.hugeFrames -= end - start;
     else if (table.kind[start] === FrameKind.giant) table.giantFrames -= end - start;
     shiftFree(table, start, end, 1);
-    table.kind.fill(FrameKind.free, start, end);
-    table.owner.fill(0, start, end);
+    fillRange(table.kind, FrameKind.free, start, end);
+    fillRange(table.owner, 0, start, end);
   }
 }
 
@@ -169,9 +170,9 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
         let last = frame + 1;
         while ((last + 1) * ppf <= end && table.kind[last] === FrameKind.free) last += 1;
         shiftFree(table, frame, last, -1);
-        table.kind.fill(FrameKind.split, frame, last);
-        table.owner.fill(owner, frame, last);
-        table.used.fill(ppf, frame, last);
+        fillRange(table.kind, FrameKind.split, frame, last);
+        fillRange(table.owner, owner, frame, last);
+        fillRange(table.used, ppf, frame, last);
         table.splitFrames += last - frame;
         table.normalPagesUsed += (last - frame - 1) * ppf;
         page = last * ppf;
@@ -187,7 +188,7 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
         table.splitFrames += 1;
         table.partial.add(frame);
       }
-      owners.fill(owner, first, first + count);
+      fillRange(owners, owner, first, first + count);
       const used = (table.used[frame] ?? 0) + count;
       table.used[frame] = used;
       if (used === ppf) table.partial.delete(frame);
@@ -213,12 +214,12 @@ export function releasePages(table: FrameTable, runs: readonly number[]): void {
         // Whole frames held by one allocation: return the stretch together.
         let last = frame + 1;
         while ((last + 1) * ppf <= end && !table.paged.has(last) && table.kind[last] === FrameKind.split) last += 1;
-        table.used.fill(0, frame, last);
+        fillRange(table.used, 0, frame, last);
         table.splitFrames -= last - frame;
         table.normalPagesUsed -= (last - frame - 1) * ppf;
         shiftFree(table, frame, last, 1);
-        table.kind.fill(FrameKind.free, frame, last);
-        table.owner.fill(0, frame, last);
+        fillRange(table.kind, FrameKind.free, frame, last);
+        fillRange(table.owner, 0, frame, last);
         page = last * ppf;
         continue;
       }
@@ -234,7 +235,7 @@ export function releasePages(table: FrameTable, runs: readonly number[]): void {
         table.splitFrames -= 1;
         returnFrame(table, frame);
       } else {
-        owners?.fill(0, first, first + count);
+        if (owners !== undefined) fillRange(owners, 0, first, first + count);
         table.partial.add(frame);
       }
       page = stop;

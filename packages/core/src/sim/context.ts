@@ -1,7 +1,7 @@
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_CONTEXT_NULL, ACL_SUCCESS } from '../acl/errors.ts';
 import type { AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclOut } from '../acl/runtime.ts';
-import type { EventBody, Reason } from '../model/events.ts';
+import type { EventBody, MemoryEvent, Reason } from '../model/events.ts';
 import type { DeviceState, HostState, ProcessState } from '../model/state.ts';
 import { hexToNumber } from '../units/hex.ts';
 import type { ProcessSpace } from './process-space.ts';
@@ -25,7 +25,8 @@ export interface SimContext {
   readonly pid: number;
   readonly process: ProcessState;
   readonly space: ProcessSpace;
-  readonly emit: (body: EventBody) => void;
+  /** A body may hold the stamp fields already (placeholders, in their place at the end) for emit to fill in. */
+  readonly emit: (body: EventBody | MemoryEvent) => void;
 }
 
 export type Op<F extends AclFunctionName> = (context: SimContext, args: AclArgs<F>) => OpResult<AclOut<F>>;

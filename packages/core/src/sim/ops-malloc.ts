@@ -1,14 +1,13 @@
 import { aclrtMallocAttrType } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
 import type { aclrtMallocConfig } from '../acl/structs.ts';
-import type { AllocEvent, EventBody, Fallback, PageClass } from '../model/events.ts';
+import type { AllocEvent, Fallback } from '../model/events.ts';
 import { fallbackReason, type MallocFn, pageBytes, planMalloc } from '../model/malloc-policy.ts';
 import { findPages } from '../model/placement.ts';
 import { devicePools } from '../model/pools.ts';
 import { reason } from '../model/reasons.ts';
-import type { DeviceState } from '../model/state.ts';
 import { toHex } from '../units/hex.ts';
-import { address, currentDevice, done, fail, invalid, isResult, type Mutable, type OpResult, ok, type SimContext } from './context.ts';
+import { address, currentDevice, done, fail, invalid, isResult, type OpResult, ok, type SimContext } from './context.ts';
 
 const ATTR = aclrtMallocAttrType.byName;
 
@@ -38,12 +37,6 @@ export function readMallocConfig(cfg: aclrtMallocConfig | null, device: number):
   return { vaFlag };
 }
 
-function placeOrExplain(device: DeviceState, pageClass: PageClass, padded: number) {
-  const pageSize = pageBytes(pageClass, device.profile);
-  const pages = Math.ceil(padded / pageSize);
-  return { pageSize, pages, runs: findPages(device.frames, pageClass, pages) };
-}
-
 /** DM-2 … DM-12: the aclrtMalloc family on the current device. */
 export function malloc(context: SimContext, fn: MallocFn, size: number, policy: number, cfg: aclrtMallocConfig | null) {
   const device = currentDevice(context);
@@ -58,15 +51,19 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     const explained = planMalloc(fn, size, policy, device.profile);
     return fail(plan.ret, plan.message, explained.reasons);
   }
+  // Placement in locals rather than a record per attempt: this runs for every aclrtMalloc.
   let pageClass = plan.pageClass;
-  let placement = placeOrExplain(device, pageClass, plan.padded);
+  let pageSize = pageBytes(pageClass, device.profile);
+  let pages = Math.ceil(plan.padded / pageSize);
+  let runs = findPages(device.frames, pageClass, pages);
   let fallback: Fallback | undefined;
-  if (placement.runs === undefined && plan.fallback !== undefined) {
-    fallback = { from: pageClass, needed: placement.pages, free: device.frames.free.count };
+  if (runs === undefined && plan.fallback !== undefined) {
+    fallback = { from: pageClass, needed: pages, free: device.frames.free.count };
     pageClass = plan.fallback;
-    placement = placeOrExplain(device, pageClass, plan.padded);
+    pageSize = pageBytes(pageClass, device.profile);
+    pages = Math.ceil(plan.padded / pageSize);
+    runs = findPages(device.frames, pageClass, pages);
   }
-  const { runs, pages, pageSize } = placement;
   if (runs === undefined) {
     const pools = devicePools(device);
     const available =
@@ -86,24 +83,55 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
   const addr = context.space.deviceVa[device.id]?.take(pages * pageSize, pageSize);
   if (addr === undefined)
     return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id}'s address window has no free ${pages * pageSize}-byte range`);
-  const event: Mutable<EventBody<AllocEvent>> = {
-    kind: 'alloc',
-    pid: context.pid,
-    device: device.id,
-    id: context.host.newId(),
-    fn,
-    addr,
-    size,
-    padded: plan.padded,
-    policy,
-    p2p: plan.p2p,
-    pageClass,
-    pageSize,
-    pages,
-    runs,
-  };
-  // Added after the literal (still the last field) rather than spread in: this is the hottest emit.
-  if (fallback !== undefined) event.fallback = fallback;
+  // The stamp fields (seq, t, provenance, call) are in the literal, in their place at the end, for
+  // emit to fill in: added afterwards they would move out of line. Two literals, as `fallback` (when
+  // present) comes before them.
+  const id = context.host.newId();
+  const padded = plan.padded;
+  const p2p = plan.p2p;
+  const event: AllocEvent =
+    fallback === undefined
+      ? {
+          kind: 'alloc',
+          pid: context.pid,
+          device: device.id,
+          id,
+          fn,
+          addr,
+          size,
+          padded,
+          policy,
+          p2p,
+          pageClass,
+          pageSize,
+          pages,
+          runs,
+          seq: 0,
+          t: 0,
+          provenance: 'simulated',
+          call: 0,
+        }
+      : {
+          kind: 'alloc',
+          pid: context.pid,
+          device: device.id,
+          id,
+          fn,
+          addr,
+          size,
+          padded,
+          policy,
+          p2p,
+          pageClass,
+          pageSize,
+          pages,
+          runs,
+          fallback,
+          seq: 0,
+          t: 0,
+          provenance: 'simulated',
+          call: 0,
+        };
   context.emit(event);
   return ok({ devPtr: toHex(addr) });
 }
@@ -121,6 +149,7 @@ export function free(context: SimContext, devPtr: string) {
     );
   }
   context.space.deviceVa[allocation.device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
-  context.emit({ kind: 'free', id: allocation.id });
+  // Stamp fields in the literal for emit to fill in (see malloc).
+  context.emit({ kind: 'free', id: allocation.id, seq: 0, t: 0, provenance: 'simulated', call: 0 });
   return done();
 }

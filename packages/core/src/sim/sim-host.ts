@@ -86,8 +86,12 @@ export class SimHost {
     return pid;
   }
 
-  /** Stamps, applies and queues one state change. Only simulator operations call this. */
-  emit(body: EventBody): MemoryEvent {
+  /**
+   * Stamps, applies and queues one state change. Only simulator operations call this. A hot
+   * operation may hand over its body with placeholder stamp fields already in place (seq, t,
+   * provenance, call, at the end), so that stamping fills fields instead of adding them.
+   */
+  emit(body: EventBody | MemoryEvent): MemoryEvent {
     // Stamped in place, field by field: operations hand over fresh objects, and copying every field (or
     // Object.assign) costs more than the change itself. The fields land in the order they always had.
     const event: EventBody & Stamp = body;
@@ -95,6 +99,7 @@ export class SimHost {
     event.t = this.state.time;
     event.provenance = 'simulated';
     if (this.#currentCall !== 0) event.call = this.#currentCall;
+    else if (event.call !== undefined) throw new Error('emit: an event placed in a call outside any call');
     if (!isStamped(event)) throw new Error('emit: an event left unstamped');
     this.#nextSeq += 1;
     reduce(this.state, event);

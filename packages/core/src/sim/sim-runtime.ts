@@ -2,7 +2,7 @@ import { checkArgs } from '../acl/check-args.ts';
 import { ACL_ERROR_INVALID_PARAM, errorName } from '../acl/errors.ts';
 import type { AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
-import type { CallEvent } from '../model/events.ts';
+import type { CallEvent, Reason } from '../model/events.ts';
 import type { ProcessState } from '../model/state.ts';
 import type { Mutable, Op, SimContext } from './context.ts';
 import * as copy from './ops-copy.ts';
@@ -25,14 +25,37 @@ function snapshotArgs(value: unknown): unknown {
   return value;
 }
 
-function record(args: object): Readonly<Record<string, unknown>> {
+function record(args: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   const copy: Record<string, unknown> = {};
   for (const key in args) {
-    const item: unknown = Reflect.get(args, key);
+    // `args[key]` inside the for-in, not Reflect.get: V8 then reads the field by its enum-cache index.
+    const item = args[key];
     // Numbers and strings are immutable: only structs and arrays need a deep copy.
     copy[key] = item !== null && typeof item === 'object' ? snapshotArgs(item) : item;
   }
   return copy;
+}
+
+/** A call event with the rarer fields (injected failures, failures with reasons), added one by one in their place. */
+function rareCallEvent(
+  seq: number,
+  t: number,
+  pid: number,
+  fn: string,
+  args: Readonly<Record<string, unknown>>,
+  ret: number,
+  durationNs: number,
+  out: Readonly<Record<string, unknown>> | undefined,
+  message: string | undefined,
+  reasons: readonly Reason[] | undefined,
+  injected: boolean,
+): CallEvent {
+  const event: Mutable<CallEvent> = { kind: 'call', seq, t, provenance: 'simulated', pid, fn, args, ret, durationNs };
+  if (out !== undefined) event.out = record(out);
+  if (message !== undefined) event.message = message;
+  if (reasons !== undefined) event.reasons = reasons;
+  if (injected) event.injected = true;
+  return event;
 }
 
 /**
@@ -66,25 +89,33 @@ export class SimRuntime implements AclRuntime {
         : check.ok
           ? op(this.#context, args)
           : { ret: ACL_ERROR_INVALID_PARAM, message: check.message };
-    const { ret, message, reasons } = result;
-    const out = 'out' in result ? result.out : undefined;
-    // Optional fields are added one by one, in the order the log has always had, rather than spread in.
-    const event: Mutable<CallEvent> = {
-      kind: 'call',
-      seq,
-      t: host.state.time,
-      provenance: 'simulated',
-      pid: this.pid,
-      fn,
-      args: record(args),
-      ret,
-      durationNs: host.state.time - before,
-    };
-    if (out !== undefined) event.out = record(out);
-    if (message !== undefined) event.message = message;
+    const { ret, message, reasons, out } = result;
+    const t = host.state.time;
+    const recorded = record(args);
+    const durationNs = t - before;
+    // The common shapes are whole literals (fields in the order the log has always had): an optional
+    // field added after a literal moves the object's fields out of line, which every call paid for.
     // A success's reasons travel with the state change they explain; a failure has only the call to carry them.
-    if (reasons !== undefined && ret !== 0) event.reasons = reasons;
-    if (injected !== undefined) event.injected = true;
+    const event: CallEvent =
+      injected !== undefined || (reasons !== undefined && ret !== 0) || (out !== undefined && message !== undefined)
+        ? rareCallEvent(
+            seq,
+            t,
+            this.pid,
+            fn,
+            recorded,
+            ret,
+            durationNs,
+            out,
+            message,
+            ret !== 0 ? reasons : undefined,
+            injected !== undefined,
+          )
+        : out !== undefined
+          ? { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs, out: record(out) }
+          : message !== undefined
+            ? { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs, message }
+            : { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs };
     host.endCall(event);
     if (ret !== 0 && message !== undefined) this.#context.space.lastError = message;
     const answer: AclResult<F> = Object.assign({ ret }, out, message === undefined ? undefined : { message });

@@ -43,6 +43,17 @@ describe('toHex', () => {
   it('agrees with Number#toString(16) on any safe integer (property)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }), (value) => toHex(value) === referenceToHex(value)));
   });
+
+  it('agrees with Number#toString(16) at every digit count from 8 to 14 (property: one buffer per count)', () => {
+    const anyLength = fc
+      .integer({ min: 28, max: 52 })
+      .chain((bits) => fc.integer({ min: 0, max: 2 ** bits - 1 }).map((offset) => 2 ** bits + offset));
+    fc.assert(fc.property(anyLength, (value) => toHex(value) === referenceToHex(value)));
+    // Strings from one buffer do not change when the buffer is reused.
+    const first = toHex(0x5500_0000_0100);
+    toHex(0x6600_0000_0200);
+    expect(first).toBe('0x550000000100');
+  });
 });
 
 describe('parseHex, isHex, hexToNumber', () => {

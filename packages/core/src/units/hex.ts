@@ -13,15 +13,39 @@ export const NULL_PTR: Hex = '0x0';
 
 /** 2^28: the low seven hex digits; both halves of a value below 2^53 are then small integers. */
 const LOW_SPAN = 0x1000_0000;
-const ZEROS = '0000000';
+/** Character codes of the hex digits 0–9, a–f. */
+const DIGIT_CODES = [0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66];
+/**
+ * One character-code buffer per digit count (8 to 14 for values from 2^28 to 2^53), "0x" in
+ * place: `String.fromCharCode` then makes the string flat in one allocation. (Concatenated pieces
+ * made a rope of several strings that every later read of the pointer had to flatten first.)
+ * Scratch: filled and read within one call.
+ */
+const CODE_BUFFERS: number[][] = Array.from({ length: 15 }, (_, digits) => [0x30, 0x78, ...new Array<number>(digits).fill(0x30)]);
 
 export function toHex(value: number): Hex {
   // Small values, and anything that is not a safe integer (NaN, fractions), print as they always did.
   if (value < LOW_SPAN || !Number.isSafeInteger(value)) return `0x${value.toString(16)}`;
-  const high = Math.floor(value / LOW_SPAN);
-  const low = (value - high * LOW_SPAN).toString(16);
-  // Zero-pad the low half to its seven digits.
-  return `0x${high.toString(16)}${ZEROS.slice(low.length)}${low}`;
+  let high = Math.floor(value / LOW_SPAN);
+  let low = value - high * LOW_SPAN;
+  // Seven digits for the low half (zero-padded), and as many as the high half needs (it is below 2^25).
+  const digits = 7 + ((35 - Math.clz32(high)) >> 2);
+  const codes = CODE_BUFFERS[digits] ?? [];
+  for (let i = digits + 1; i >= digits - 5; i -= 1) {
+    codes[i] = DIGIT_CODES[low & 15] ?? 0x30;
+    low >>>= 4;
+  }
+  for (let i = digits - 6; i >= 2; i -= 1) {
+    codes[i] = DIGIT_CODES[high & 15] ?? 0x30;
+    high >>>= 4;
+  }
+  const text = String.fromCharCode(...codes);
+  return isPrefixed(text) ? text : `0x${value.toString(16)}`;
+}
+
+/** The type's promise, checked in two character reads (`codes` starts with "0x", so it always holds). */
+function isPrefixed(text: string): text is Hex {
+  return text.charCodeAt(0) === 0x30 && text.charCodeAt(1) === 0x78;
 }
 
 /** At most 16 hex digits after "0x", as a C pointer or uint64 is written. */
