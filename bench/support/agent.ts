@@ -10,9 +10,14 @@ export interface BenchAgent {
   stop(): Promise<void>;
 }
 
-/** The real CLI on a free port, as a user would start it. */
+/**
+ * The real CLI on a free port, as a user would start it. With PAGELENS_BENCH_PROFILE=<dir> each agent
+ * writes a V8 CPU profile there when it exits (for finding where its time goes; never set in CI).
+ */
 export function startBenchAgent(args: readonly string[] = []): Promise<BenchAgent> {
-  const child = spawn(process.execPath, ['apps/agent/bin/pagelens.mjs', '--port', '0', '--quiet', ...args], {
+  const profileDir = process.env.PAGELENS_BENCH_PROFILE;
+  const profile = profileDir === undefined || profileDir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+  const child = spawn(process.execPath, [...profile, 'apps/agent/bin/pagelens.mjs', '--port', '0', '--quiet', ...args], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
