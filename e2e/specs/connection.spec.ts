@@ -55,3 +55,22 @@ test('no key is bound twice on any view', async ({ page, agent }) => {
     expect(conflicts, `view ${view}`).toEqual([]);
   }
 });
+
+test('a second driver tab is told another client is driving, and can watch as a viewer instead', async ({ page, agent, context }) => {
+  await openExplorer(page, agent);
+  const second = await context.newPage();
+  await second.goto(`${agent.origin}/?token=${agent.token}`);
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'driver-busy');
+  const panel = second.getByTestId('driver-busy');
+  await expect(panel).toContainText('Another client is driving');
+  await expect(panel).toContainText('another driver session is active');
+  await expect(panel).not.toContainText('Is the agent still running');
+  // The agent's refusal is in the panel, not repeated as a notice.
+  await expect(second.getByTestId('notices')).toHaveCount(0);
+  await snap(second, 'connection-driver-busy');
+  await second.getByTestId('watch-as-viewer').click();
+  await expect(second).toHaveURL(/role=viewer/);
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'connected');
+  await expect(second.getByTestId('connection')).toContainText('viewer');
+  await second.close();
+});

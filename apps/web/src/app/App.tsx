@@ -9,6 +9,13 @@ import { useAgent } from './ClientContext.tsx';
 import { Explorer } from './Explorer.tsx';
 import { GlobalShortcuts } from './GlobalShortcuts.tsx';
 
+/** This page again, as a viewer: same agent and token, `role=viewer`. */
+function watchAsViewer(): void {
+  const url = new URL(window.location.href);
+  url.searchParams.set('role', 'viewer');
+  window.location.assign(url.toString());
+}
+
 export function App() {
   const connection = useAppStore(selectConnection);
   const theme = useAppStore((state) => state.theme);
@@ -23,7 +30,7 @@ export function App() {
       <Header />
       <Notices />
       <main className="app-main">
-        <ConnectionPanel connection={connection} onRetry={agent.retry} />
+        <ConnectionPanel connection={connection} onRetry={agent.retry} onWatch={watchAsViewer} />
         {(connection.status === 'connected' || hasTimeline) && <Explorer />}
       </main>
       <HelpOverlay />

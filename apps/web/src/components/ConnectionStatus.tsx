@@ -15,6 +15,7 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
     connected: t('common.connection.connected'),
     unauthorized: t('common.connection.unauthorized'),
     unreachable: t('common.connection.unreachable'),
+    'driver-busy': t('common.connection.driverBusy'),
     incompatible: t('common.connection.incompatible'),
   };
   return (
@@ -35,11 +36,20 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
 }
 
 /** The full-page explanation shown whenever the app cannot show memory yet. Never a blank page. */
-export function ConnectionPanel({ connection, onRetry }: { connection: Connection; onRetry: () => void }) {
+export function ConnectionPanel({
+  connection,
+  onRetry,
+  onWatch,
+}: {
+  connection: Connection;
+  onRetry: () => void;
+  /** Opens this page as a viewer (offered while another client holds the driver session). */
+  onWatch: () => void;
+}) {
   const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    if (connection.status !== 'unreachable') return undefined;
+    if (connection.status !== 'unreachable' && connection.status !== 'driver-busy') return undefined;
     const timer = window.setInterval(() => setNow(Date.now()), 250);
     return () => window.clearInterval(timer);
   }, [connection.status]);
@@ -78,6 +88,22 @@ export function ConnectionPanel({ connection, onRetry }: { connection: Connectio
           <button type="button" onClick={onRetry}>
             {t('common.connection.retryNow')}
           </button>
+        </section>
+      );
+    case 'driver-busy':
+      return (
+        <section className="panel state-panel state-warn" aria-live="polite" data-testid="driver-busy">
+          <h2>{t('common.connection.driverBusy')}</h2>
+          <p>{connection.message}</p>
+          <p>{t('common.connection.driverBusyHelp', { seconds: secondsUntil(connection.retryAt, now), attempt: connection.attempt })}</p>
+          <div className="button-row">
+            <button type="button" onClick={onWatch} data-testid="watch-as-viewer">
+              {t('common.connection.watchAsViewer')}
+            </button>
+            <button type="button" onClick={onRetry}>
+              {t('common.connection.retryNow')}
+            </button>
+          </div>
         </section>
       );
     case 'incompatible':

@@ -122,6 +122,28 @@ describe('AgentClient', () => {
     expect(timers).toHaveLength(0);
   });
 
+  it('another driver holding the session: says so (not "unreachable"), keeps retrying, then connects', async () => {
+    const { sockets, timers, store, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    const busy =
+      'another driver session is active (from 127.0.0.1:5000); connect as a viewer (role "viewer"), or start the agent with --allow-takeover';
+    sockets[0]?.receive({ type: 'error', code: 'driver-busy', message: busy });
+    sockets[0]?.drop();
+    await flush();
+    expect(store.getState().connection).toEqual({ status: 'driver-busy', message: busy, attempt: 2, retryAt: 1500 });
+    expect(store.getState().notices).toEqual([]);
+    expect(timers).toHaveLength(1);
+    // The next attempt finds the session free.
+    timers[0]?.callback();
+    sockets[1]?.open();
+    sockets[1]?.receive(welcome);
+    expect(store.getState().connection.status).toBe('connected');
+    // A later loss is an ordinary one again.
+    sockets[1]?.drop();
+    expect(store.getState().connection.status).toBe('unreachable');
+  });
+
   it('a lost connection after welcome reconnects', () => {
     const { sockets, timers, store, client } = harness();
     client.start();

@@ -55,6 +55,8 @@ export class AgentClient {
   #nextId = 1;
   readonly #pending = new Map<number, PendingCall>();
   #resumeToken: string | undefined;
+  /** The agent's refusal of this hello because another driver holds the session, until the next attempt. */
+  #driverBusy: string | undefined;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
@@ -184,6 +186,11 @@ export class AgentClient {
           state.setConnection({ status: 'incompatible', message: message.message });
           return;
         }
+        if (message.code === 'driver-busy' && !this.#welcomed) {
+          // Shown in the connection panel (with a way to watch instead), not as a notice.
+          this.#driverBusy = message.message;
+          return;
+        }
         const pending = message.id === undefined ? undefined : this.#pending.get(message.id);
         if (pending !== undefined && message.id !== undefined) {
           this.#finish(message.id, pending, {
@@ -261,7 +268,7 @@ export class AgentClient {
         at: this.#options.environment.now(),
       });
     }
-    if (this.#welcomed) {
+    if (this.#welcomed || this.#driverBusy !== undefined) {
       this.#scheduleRetry();
       return;
     }
@@ -297,7 +304,14 @@ export class AgentClient {
     const attempt = this.#attempt + 1;
     // Waits grow with the number of failed attempts so far: 0.5 s after the first.
     const delay = backoffDelay(Math.max(1, this.#attempt), environment.random());
-    store.getState().setConnection({ status: 'unreachable', attempt, retryAt: environment.now() + delay });
+    const retryAt = environment.now() + delay;
+    const busy = this.#driverBusy;
+    this.#driverBusy = undefined;
+    store
+      .getState()
+      .setConnection(
+        busy === undefined ? { status: 'unreachable', attempt, retryAt } : { status: 'driver-busy', message: busy, attempt, retryAt },
+      );
     this.#retryTimer = environment.setTimeout(() => {
       this.#retryTimer = undefined;
       this.#connect();

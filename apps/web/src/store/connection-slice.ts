@@ -15,6 +15,8 @@ export type Connection =
     }
   | { readonly status: 'unauthorized'; readonly reason: string }
   | { readonly status: 'unreachable'; readonly attempt: number; readonly retryAt: number }
+  /** The agent is up but another client holds the driver session; retrying until it ends. */
+  | { readonly status: 'driver-busy'; readonly message: string; readonly attempt: number; readonly retryAt: number }
   | { readonly status: 'incompatible'; readonly message: string };
 
 export interface ConnectionSlice {

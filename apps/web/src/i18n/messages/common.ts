@@ -24,6 +24,10 @@ export const common = defineMessages(
         'The agent refused this page’s token. The agent makes a new token at every start: open the URL it printed most recently.',
       unreachable: 'Agent unreachable',
       unreachableHelp: 'Retrying in {{seconds}} s (attempt {{attempt}}). Is the agent still running?',
+      driverBusy: 'Another client is driving',
+      driverBusyHelp:
+        'The agent is running, but only one client may call at a time. Watch the same host read-only now, or wait: retrying in {{seconds}} s (attempt {{attempt}}); the session frees when its driver closes or its reconnect time runs out.',
+      watchAsViewer: 'Watch as viewer',
       incompatible: 'Incompatible agent',
       incompatibleHelp: 'Reload the page that the agent serves, so the page and the agent come from the same release.',
       retryNow: 'Retry now',
@@ -69,6 +73,10 @@ export const common = defineMessages(
       unauthorizedHelp: 'Agent 拒绝了此页面的令牌。Agent 每次启动都会生成新令牌：请打开它最近一次打印的 URL。',
       unreachable: '无法连接 Agent',
       unreachableHelp: '{{seconds}} 秒后重试（第 {{attempt}} 次）。Agent 是否仍在运行？',
+      driverBusy: '另一个客户端正在驱动',
+      driverBusyHelp:
+        'Agent 正在运行，但同一时间只允许一个客户端调用。现在可以只读观看同一主机，或等待：{{seconds}} 秒后重试（第 {{attempt}} 次）；当其驱动端关闭或重连时限结束后，会话即释放。',
+      watchAsViewer: '以观察者身份观看',
       incompatible: 'Agent 版本不兼容',
       incompatibleHelp: '请重新加载由 Agent 提供的页面，使页面与 Agent 来自同一版本。',
       retryNow: '立即重试',
