@@ -46,29 +46,35 @@ export type PackedSnapshot = Omit<Snapshot, TableName> & { readonly [table in Ta
 const PICK_LIMIT = 256;
 
 /** Field `key` of every row in the smallest of the four forms that fits it. One pass, then at most one more. */
-function packColumn(rows: readonly object[], key: string): Column {
-  const values = new Array<unknown>(rows.length);
-  const first: unknown = rows.length === 0 ? null : (Reflect.get(rows[0] ?? {}, key) ?? null);
+function packColumn(rows: readonly Readonly<Record<string, unknown>>[], key: string): Column {
+  const count = rows.length;
+  const values = new Array<unknown>(count);
+  const first: unknown = count === 0 ? null : (rows[0]?.[key] ?? null);
   let same = true;
   let integers = true;
   let objects = false;
-  rows.forEach((row, index) => {
-    const value: unknown = Reflect.get(row, key) ?? null;
-    values[index] = value;
+  for (let row = 0; row < count; row += 1) {
+    const value: unknown = rows[row]?.[key] ?? null;
+    values[row] = value;
     if (value !== first) same = false;
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) integers = false;
-    if (value !== null && typeof value === 'object') objects = true;
-  });
+    if (typeof value === 'number') {
+      if (integers && !Number.isSafeInteger(value)) integers = false;
+    } else {
+      integers = false;
+      if (value !== null && typeof value === 'object') objects = true;
+    }
+  }
   if (same) return { same: first };
   if (objects) return { values };
   const picks = new Map<unknown, number>();
-  const index = new Array<number>(values.length);
-  for (let row = 0; row < values.length; row += 1) {
-    let at = picks.get(values[row]);
+  const index = new Array<number>(count);
+  for (let row = 0; row < count; row += 1) {
+    const value = values[row];
+    let at = picks.get(value);
     if (at === undefined) {
       if (picks.size === PICK_LIMIT) return integers ? { deltas: deltasOf(values) } : { values };
       at = picks.size;
-      picks.set(values[row], at);
+      picks.set(value, at);
     }
     index[row] = at;
   }
@@ -76,15 +82,19 @@ function packColumn(rows: readonly object[], key: string): Column {
 }
 
 function deltasOf(values: readonly unknown[]): number[] {
+  const deltas = new Array<number>(values.length);
   let previous = 0;
-  return values.map((value) => {
-    const delta = Number(value) - previous;
-    previous = Number(value);
-    return delta;
-  });
+  for (let row = 0; row < values.length; row += 1) {
+    const value = Number(values[row]);
+    deltas[row] = value - previous;
+    previous = value;
+  }
+  return deltas;
 }
 
-function packTable(rows: readonly object[]): PackedTable {
+function packTable(table: readonly object[]): PackedTable {
+  // Snapshot rows are plain data objects: read them by field name.
+  const rows = table as readonly Readonly<Record<string, unknown>>[];
   const keys = new Set<string>();
   for (const row of rows) for (const key in row) keys.add(key);
   const columns: Record<string, Column> = {};
