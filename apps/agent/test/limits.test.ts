@@ -77,6 +77,23 @@ describe('transport hardening', () => {
     expect(major > 8 || (major === 8 && minor >= 21)).toBe(true);
   });
 
+  it('the welcome is handed to the OS before the snapshot is built, so the client starts while the agent packs', async () => {
+    harness = await startHarness();
+    const order: string[] = [];
+    const handler = harness.hub.connect(
+      {
+        send: (text) => order.push(/"type":"(\w+)"/.exec(text)?.[1] ?? '?'),
+        close: () => {},
+        bufferedAmount: () => 0,
+        flush: () => order.push('flush'),
+      },
+      'test',
+    );
+    handler.message(JSON.stringify({ type: 'hello', protocol: 1, role: 'viewer', snapshots: 'packed' }));
+    expect(order.slice(0, 3)).toEqual(['welcome', 'flush', 'snapshot']);
+    handler.closed(1000, 'done');
+  });
+
   it('never negotiates permessage-deflate', async () => {
     harness = await startHarness();
     const response = await rawUpgrade(harness.port, `/ws?token=${TOKEN}`, {
@@ -101,6 +118,7 @@ describe('transport hardening', () => {
         },
         close: () => {},
         bufferedAmount: () => buffered,
+        flush: () => {},
       },
       'test',
     );

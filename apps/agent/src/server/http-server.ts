@@ -61,18 +61,21 @@ function adapt(ws: WebSocket): PeerSocket {
   const raw: unknown = Reflect.get(ws, '_socket');
   const tcp = raw instanceof Socket ? raw : undefined;
   let corked = false;
+  const uncork = (): void => {
+    if (!corked) return;
+    corked = false;
+    tcp?.uncork();
+  };
   return {
     send: (text) => {
       if (tcp !== undefined && !corked) {
         corked = true;
         tcp.cork();
-        setImmediate(() => {
-          corked = false;
-          tcp.uncork();
-        });
+        setImmediate(uncork);
       }
       ws.send(text);
     },
+    flush: uncork,
     close: (code, reason) => ws.close(code, reason),
     bufferedAmount: () => ws.bufferedAmount,
   };

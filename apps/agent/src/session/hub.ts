@@ -265,6 +265,9 @@ export class Hub {
       limits,
       seq: state.seq,
     });
+    // The welcome leaves before the snapshot is built (100 ms and more for a large host), so the
+    // client sets up its views meanwhile.
+    connection.outbox.socket.flush();
     this.#sendSnapshot(connection, false);
   }
 

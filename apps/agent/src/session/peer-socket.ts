@@ -7,6 +7,12 @@ export interface PeerSocket {
   close(code: number, reason: string): void;
   /** Bytes queued for sending and not yet handed to the OS (the backpressure signal). */
   bufferedAmount(): number;
+  /**
+   * Hands what was sent so far to the OS now rather than at the end of this turn (the server
+   * gathers a turn's messages into one write). Used before long synchronous work, such as
+   * building a large snapshot, so that what precedes it is not held back.
+   */
+  flush(): void;
 }
 
 /** What the server tells a session about its socket. */
