@@ -6,55 +6,60 @@ import { type AgentActions, ClientProvider } from './app/ClientContext.tsx';
 import { installTestHooks } from './app/test-hooks.ts';
 import { createI18n, initialLanguage } from './i18n/setup.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
+import type { EarlySocket } from './net/early-socket.ts';
 import { createAppStore } from './store/app-store.ts';
 import { framePublisher } from './store/frame-publisher.ts';
 import { StoreProvider } from './store/StoreProvider.tsx';
 import { loadPrefs } from './store/ui-slice.ts';
 import './styles/app.css';
 
-const page = new URL(window.location.href);
-const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
-const store = createAppStore({
-  prefs: loadPrefs(window.localStorage, prefersDark),
-  storage: window.localStorage,
-  publish: framePublisher(window),
-});
-const i18n = createI18n(initialLanguage(window.localStorage, navigator.language));
-document.documentElement.lang = i18n.language === 'zh' ? 'zh-CN' : 'en';
-
-function connect(): AgentClient {
-  const client = new AgentClient({
-    pageUrl: page.toString(),
-    token: page.searchParams.get('token') ?? undefined,
-    role: page.searchParams.get('role') === 'viewer' ? 'viewer' : 'driver',
-    store,
-    environment: browserEnvironment(),
+/** Builds the store and the client (adopting the boot script's socket) and renders the app. */
+export function start(early: EarlySocket | undefined): void {
+  const page = new URL(window.location.href);
+  const prefersDark = window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false;
+  const store = createAppStore({
+    prefs: loadPrefs(window.localStorage, prefersDark),
+    storage: window.localStorage,
+    publish: framePublisher(window),
   });
-  client.start();
-  return client;
+  const i18n = createI18n(initialLanguage(window.localStorage, navigator.language));
+  document.documentElement.lang = i18n.language === 'zh' ? 'zh-CN' : 'en';
+
+  function connect(): AgentClient {
+    const client = new AgentClient({
+      pageUrl: page.toString(),
+      token: page.searchParams.get('token') ?? undefined,
+      role: page.searchParams.get('role') === 'viewer' ? 'viewer' : 'driver',
+      store,
+      environment: browserEnvironment(),
+      ...(early === undefined ? {} : { early }),
+    });
+    client.start();
+    return client;
+  }
+
+  let client = connect();
+  const actions: AgentActions = {
+    call: (fn, args, process) => client.call(fn, args, process),
+    reset: (options) => client.reset(options),
+    retry: () => {
+      client.stop();
+      client = connect();
+    },
+  };
+  installTestHooks(window, store, actions);
+
+  const root = document.getElementById('root');
+  if (root === null) throw new Error('index.html has no #root element');
+  createRoot(root).render(
+    <StrictMode>
+      <I18nextProvider i18n={i18n}>
+        <StoreProvider store={store}>
+          <ClientProvider actions={actions}>
+            <App />
+          </ClientProvider>
+        </StoreProvider>
+      </I18nextProvider>
+    </StrictMode>,
+  );
 }
-
-let client = connect();
-const actions: AgentActions = {
-  call: (fn, args, process) => client.call(fn, args, process),
-  reset: (options) => client.reset(options),
-  retry: () => {
-    client.stop();
-    client = connect();
-  },
-};
-installTestHooks(window, store, actions);
-
-const root = document.getElementById('root');
-if (root === null) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <I18nextProvider i18n={i18n}>
-      <StoreProvider store={store}>
-        <ClientProvider actions={actions}>
-          <App />
-        </ClientProvider>
-      </StoreProvider>
-    </I18nextProvider>
-  </StrictMode>,
-);

@@ -2,6 +2,7 @@ import { encodeSnapshot, type MemoryEvent, PROTOCOL_VERSION, SimHost, SimRuntime
 import { describe, expect, it } from 'vitest';
 import { createAppStore, type StoreOptions } from '../store/app-store.ts';
 import { AgentClient, type ClientEnvironment } from './agent-client.ts';
+import { type EarlySocket, openEarlySocket } from './early-socket.ts';
 
 /** A WebSocket stand-in the test drives by hand. */
 class FakeSocket {
@@ -10,7 +11,14 @@ class FakeSocket {
   onmessage: ((event: { data: unknown }) => void) | null = null;
   onclose: (() => void) | null = null;
   closed = false;
+  readonly #listeners: { type: string; listener: (event: { data?: unknown }) => void }[] = [];
   constructor(readonly url: string) {}
+  addEventListener(type: string, listener: (event: { data?: unknown }) => void): void {
+    this.#listeners.push({ type, listener });
+  }
+  #dispatch(type: string, event: { data?: unknown }): void {
+    for (const entry of this.#listeners) if (entry.type === type) entry.listener(event);
+  }
   send(text: string): void {
     this.sent.push(text);
   }
@@ -19,16 +27,20 @@ class FakeSocket {
   }
   open(): void {
     this.onopen?.();
+    this.#dispatch('open', {});
   }
   receive(message: unknown): void {
-    this.onmessage?.({ data: JSON.stringify(message) });
+    const event = { data: JSON.stringify(message) };
+    this.onmessage?.(event);
+    this.#dispatch('message', event);
   }
   drop(): void {
     this.onclose?.();
+    this.#dispatch('close', {});
   }
 }
 
-function harness(options: { token?: string; httpStatus?: number; store?: StoreOptions } = {}) {
+function harness(options: { token?: string; httpStatus?: number; store?: StoreOptions; early?: EarlySocket } = {}) {
   const sockets: FakeSocket[] = [];
   const timers: { callback: () => void; ms: number }[] = [];
   const environment: ClientEnvironment = {
@@ -50,6 +62,7 @@ function harness(options: { token?: string; httpStatus?: number; store?: StoreOp
     role: 'driver',
     store,
     environment,
+    ...(options.early === undefined ? {} : { early: options.early }),
   });
   return { sockets, timers, store, client };
 }
@@ -207,5 +220,84 @@ describe('AgentClient', () => {
       message: 'field "events.0.id": received "7"; Invalid input: expected number, received string',
     });
     expect(sockets[0]?.closed).toBe(true);
+  });
+});
+
+describe("the boot script's early socket", () => {
+  const PAGE = 'http://127.0.0.1:7070/?token=t&role=viewer';
+  const open = (page = PAGE) => {
+    const made: FakeSocket[] = [];
+    const early = openEarlySocket(page, (url) => {
+      const socket = new FakeSocket(url);
+      made.push(socket);
+      return socket as unknown as WebSocket;
+    });
+    return { early, socket: made[0] };
+  };
+  const snapshotOf = async () => {
+    const host = new SimHost({ seed: 2 });
+    await new SimRuntime(host).aclInit({ configPath: null });
+    return { type: 'snapshot', seq: host.state.seq, reset: false, snapshot: encodeSnapshot(host.state) };
+  };
+
+  it("is not opened without a token; with one it says the page's hello on open", () => {
+    expect(open('http://127.0.0.1:7070/').early).toBeUndefined();
+    const { early, socket } = open();
+    expect(socket?.url).toBe('ws://127.0.0.1:7070/ws?token=t');
+    expect(socket?.sent).toEqual([]);
+    socket?.open();
+    expect(socket?.sent.map((text) => JSON.parse(text))).toEqual([
+      { type: 'hello', protocol: PROTOCOL_VERSION, role: 'viewer', snapshots: 'packed' },
+    ]);
+    expect(early?.received).toEqual([]);
+  });
+
+  it('is adopted by the client with what arrived before: no second socket, no second hello', async () => {
+    const { early, socket } = open();
+    socket?.open();
+    socket?.receive({ ...welcome, role: 'viewer' });
+    socket?.receive(await snapshotOf());
+    expect(early?.received).toHaveLength(2);
+    const { sockets, store, client } = harness(early === undefined ? {} : { early });
+    client.start();
+    expect(sockets).toHaveLength(0);
+    expect(store.getState().connection.status).toBe('connected');
+    expect(store.getState().timeline).toBeDefined();
+    expect(early?.received).toEqual([]);
+    expect(socket?.sent).toHaveLength(1);
+    // Later messages go to the client directly.
+    socket?.receive({ type: 'presence', driver: true, driverWaiting: false, viewers: 1 });
+    expect(store.getState().presence).toEqual({ driver: true, driverWaiting: false, viewers: 1 });
+    expect(early?.received).toEqual([]);
+  });
+
+  it('still connecting when adopted: the one hello goes out on open', () => {
+    const { early, socket } = open();
+    const { sockets, store, client } = harness(early === undefined ? {} : { early });
+    client.start();
+    expect(store.getState().connection.status).toBe('connecting');
+    socket?.open();
+    expect(socket?.sent).toHaveLength(1);
+    socket?.receive({ ...welcome, role: 'viewer' });
+    expect(store.getState().connection.status).toBe('connected');
+    expect(sockets).toHaveLength(0);
+  });
+
+  it('closed before the app loaded, or already adopted once: the client opens its own socket', () => {
+    const { early, socket } = open();
+    socket?.drop();
+    const first = harness(early === undefined ? {} : { early });
+    first.client.start();
+    expect(first.sockets).toHaveLength(1);
+    first.sockets[0]?.open();
+    expect(JSON.parse(first.sockets[0]?.sent[0] ?? '{}')).toMatchObject({ type: 'hello', role: 'driver' });
+
+    const again = open();
+    const adopting = harness(again.early === undefined ? {} : { early: again.early });
+    adopting.client.start();
+    const retrying = harness(again.early === undefined ? {} : { early: again.early });
+    retrying.client.start();
+    expect(adopting.sockets).toHaveLength(0);
+    expect(retrying.sockets).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
-import { type ClientMessage, type ParsedAgentMessage, PROTOCOL_VERSION, parseAgentMessage, type Role } from '@pagelens/core';
+import { type ClientMessage, type ParsedAgentMessage, parseAgentMessage, type Role } from '@pagelens/core';
 import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
+import { type EarlySocket, helloMessage, socketUrl } from './early-socket.ts';
 
 interface PendingCall {
   readonly fn: string;
@@ -28,6 +29,8 @@ export interface AgentClientOptions {
   readonly role: Role;
   readonly store: AppStore;
   readonly environment: ClientEnvironment;
+  /** The socket the boot script opened and greeted; the first connection adopts it (early-socket.ts). */
+  readonly early?: EarlySocket;
 }
 
 export function browserEnvironment(): ClientEnvironment {
@@ -55,11 +58,13 @@ export class AgentClient {
   #nextId = 1;
   readonly #pending = new Map<number, PendingCall>();
   #resumeToken: string | undefined;
+  #early: EarlySocket | undefined;
   /** The agent's refusal of this hello because another driver holds the session, until the next attempt. */
   #driverBusy: string | undefined;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
+    this.#early = options.early;
   }
 
   start(): void {
@@ -80,28 +85,17 @@ export class AgentClient {
     this.#socket?.send(JSON.stringify(message));
   }
 
-  #wsUrl(): string {
-    const url = new URL('/ws', this.#options.pageUrl);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    url.search = new URLSearchParams({ token: this.#options.token ?? '' }).toString();
-    return url.toString();
-  }
-
   #connect(): void {
     const { store, environment, role } = this.#options;
     this.#attempt += 1;
     this.#welcomed = false;
     store.getState().setConnection({ status: 'connecting', attempt: this.#attempt });
-    const socket = environment.createSocket(this.#wsUrl());
+    // The boot script's socket, once, if it is still open: it has said (or will say, on open) this hello.
+    const early = this.#early !== undefined && !this.#early.closed && !this.#early.adopted ? this.#early : undefined;
+    this.#early = undefined;
+    const socket = early?.socket ?? environment.createSocket(socketUrl(this.#options.pageUrl, this.#options.token ?? ''));
     this.#socket = socket;
-    socket.onopen = () =>
-      this.send({
-        type: 'hello',
-        protocol: PROTOCOL_VERSION,
-        role,
-        snapshots: 'packed',
-        ...(this.#resumeToken === undefined ? {} : { resume: this.#resumeToken }),
-      });
+    if (early === undefined) socket.onopen = () => this.send(helloMessage(role, this.#resumeToken));
     socket.onmessage = (event: MessageEvent) => {
       if (typeof event.data === 'string') this.#receive(event.data);
     };
@@ -110,6 +104,10 @@ export class AgentClient {
       this.#socket = undefined;
       this.#lost();
     };
+    if (early !== undefined) {
+      early.adopted = true;
+      for (const text of early.received.splice(0)) if (!this.#stopped) this.#receive(text);
+    }
   }
 
   #receive(text: string): void {
