@@ -1,18 +1,13 @@
-import { createHostState, type Hex, type MemoryEvent, reduce, SimHost, SimRuntime } from '@pagelens/core';
+import { createHostState, type Hex, type MemoryEvent, Rng, reduce, SimHost, SimRuntime } from '@pagelens/core';
 import type { BenchResult, BenchSuite } from '../support/result.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
+/** The simulator's seeded PRNG as a function, so a failing case can be repeated. */
 function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 async function session(): Promise<{ host: SimHost; rt: SimRuntime }> {

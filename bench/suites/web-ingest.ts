@@ -12,13 +12,9 @@
  *     with the playground and with the page map open.
  * The page counts applied events from the replica's seq and times frames with requestAnimationFrame.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   ACL_FUNCTION_NAMES,
   ASCEND_910B2,
@@ -30,11 +26,10 @@ import {
   SimRuntime,
 } from '@pagelens/core';
 import WebSocket, { WebSocketServer } from 'ws';
-import { CHROMIUM_ARGS, findChromium } from '../../e2e/browser.ts';
 import { startBenchAgent } from '../support/agent.ts';
+import { type BenchBrowser, type BenchPage, buildWeb, launchChromium, NAME_SHIM } from '../support/browser.ts';
 import { type BenchResult, type BenchSuite, quantile } from '../support/result.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Events per batch, as the agent sends them (EVENTS_PER_FRAME). */
 const BATCH = 2000;
 /** The offered rate of the paced feed, in events/s: 20 % above the target so that keeping up shows. */
@@ -50,23 +45,6 @@ const TARGET_RATE = 200_000;
 /** 30 fps. */
 const FRAME_BUDGET_MS = 1000 / 30;
 
-/** The few Playwright calls used here (typed locally: bench does not depend on @playwright/test). */
-interface BenchPage {
-  addInitScript(script: string): Promise<void>;
-  goto(url: string): Promise<unknown>;
-  click(selector: string): Promise<void>;
-  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
-  waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number; polling?: 'raf' | number }): Promise<unknown>;
-  close(): Promise<void>;
-}
-interface BenchBrowser {
-  newPage(options: { viewport: { width: number; height: number }; deviceScaleFactor: number }): Promise<BenchPage>;
-  close(): Promise<void>;
-}
-interface Playwright {
-  chromium: { launch(options: { headless: boolean; executablePath?: string; args: string[] }): Promise<BenchBrowser> };
-}
-
 /** What the in-page functions read (bench code has no DOM types; `window` is read through Reflect.get). */
 interface PageWindow {
   readonly __pagelens?: {
@@ -76,24 +54,6 @@ interface PageWindow {
   };
   requestAnimationFrame(callback: (now: number) => void): number;
   readonly performance: { now(): number };
-}
-
-function loadPlaywright(): Playwright {
-  const require = createRequire(join(REPO_ROOT, 'e2e', 'package.json'));
-  return require('@playwright/test');
-}
-
-/** A production build of the web app in a directory of its own (never the shared apps/web/dist). */
-function buildWeb(): { dir: string; cleanup: () => void } {
-  const given = process.env.PAGELENS_WEB_DIR;
-  if (given !== undefined && given !== '') return { dir: given, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'pagelens-bench-web-'));
-  const built = spawnSync('pnpm', ['--filter', '@pagelens/web', 'exec', 'vite', 'build', '--outDir', dir, '--emptyOutDir'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  });
-  if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A simulator session recorded as the agent would send it: welcome, snapshot, and event batches as JSON text. */
@@ -280,8 +240,7 @@ function ingestOf(samples: readonly [number, number][], fromSeq: number): Ingest
 
 async function openPage(browser: BenchBrowser, url: string): Promise<BenchPage> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
-  // tsx (esbuild, keepNames) wraps named functions in __name(); the functions sent to the page need it too.
-  await page.addInitScript('globalThis.__name = (target) => target;');
+  await page.addInitScript(NAME_SHIM);
   await page.goto(url);
   await page.waitForFunction(
     () => {
@@ -492,12 +451,7 @@ export const webIngestSuite: BenchSuite = {
     const web = buildWeb();
     const recording = await record(FEED_EVENTS);
     const feed = await startFeed(web.dir, recording);
-    const executablePath = findChromium();
-    const browser = await loadPlaywright().chromium.launch({
-      headless: true,
-      ...(executablePath === undefined ? {} : { executablePath }),
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium();
     try {
       const pageMap = await feedRun(browser, feed, recording, 'pages');
       const log = await feedRun(browser, feed, recording, 'log');

@@ -7,18 +7,11 @@
  * the real CLI. A Node driver creates the allocations over the WebSocket; the browser opens as a
  * viewer of the same host. Playwright comes from the e2e package (bench adds no dependency).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, findChromium } from '../../e2e/browser.ts';
 import { startBenchAgent } from '../support/agent.ts';
+import { BROWSER_FLAGS, buildWeb, launchChromium, NAME_SHIM } from '../support/browser.ts';
 import { type BenchResult, type BenchSuite, quantile } from '../support/result.ts';
 import { BenchClient } from '../support/ws-driver.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ALLOCATIONS = 100_000;
 /** The agent is left alone this long after filling the device before the page opens. */
 const QUIET_MS = 1000;
@@ -26,27 +19,6 @@ const QUIET_MS = 1000;
 const WINDOW = 2_000;
 const REDRAWS = 40;
 const WARM_UP = 5;
-
-/** The few Playwright calls used here (typed locally: bench does not depend on @playwright/test). */
-interface BenchPage {
-  addInitScript(script: string): Promise<void>;
-  goto(url: string): Promise<unknown>;
-  evaluate<R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
-  waitForFunction<A>(fn: (arg: A) => unknown, arg: A, options?: { timeout?: number; polling?: 'raf' | number }): Promise<unknown>;
-  mouse: {
-    move(x: number, y: number, options?: { steps?: number }): Promise<void>;
-    down(): Promise<void>;
-    up(): Promise<void>;
-    wheel(dx: number, dy: number): Promise<void>;
-  };
-}
-interface BenchBrowser {
-  newPage(options: { viewport: { width: number; height: number }; deviceScaleFactor: number }): Promise<BenchPage>;
-  close(): Promise<void>;
-}
-interface Playwright {
-  chromium: { launch(options: { headless: boolean; executablePath?: string; args: string[] }): Promise<BenchBrowser> };
-}
 
 /** What the page map exposes on window for measurement (apps/web/src/components/page-map/page-map-hooks.ts). */
 interface MapHooks {
@@ -65,24 +37,6 @@ interface PageWindow {
   readonly document: { querySelector(selector: string): { readonly textContent: string | null } | null };
   requestAnimationFrame(callback: (now: number) => void): number;
   readonly performance: { now(): number };
-}
-
-function loadPlaywright(): Playwright {
-  const require = createRequire(join(REPO_ROOT, 'e2e', 'package.json'));
-  return require('@playwright/test');
-}
-
-/** A production build of the web app in a directory of its own (never the shared apps/web/dist). */
-function buildWeb(): { dir: string; cleanup: () => void } {
-  const given = process.env.PAGELENS_WEB_DIR;
-  if (given !== undefined && given !== '') return { dir: given, cleanup: () => undefined };
-  const dir = mkdtempSync(join(tmpdir(), 'pagelens-bench-web-'));
-  const built = spawnSync('pnpm', ['--filter', '@pagelens/web', 'exec', 'vite', 'build', '--outDir', dir, '--emptyOutDir'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-  });
-  if (built.status !== 0) throw new Error(`web build failed:\n${built.stdout}\n${built.stderr}`);
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** 100,000 live allocations, mixed: 90 % 64 KiB NORMAL_ONLY (shared split frames), 10 % one 2 MiB huge page each. */
@@ -120,12 +74,7 @@ export const webPageMapSuite: BenchSuite = {
   async run(): Promise<BenchResult[]> {
     const web = buildWeb();
     const agent = await startBenchAgent(['--no-journal', '--max-calls-per-sec', '0', '--web-dir', web.dir]);
-    const executablePath = findChromium();
-    const browser = await loadPlaywright().chromium.launch({
-      headless: true,
-      ...(executablePath === undefined ? {} : { executablePath }),
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium();
     const driver = await BenchClient.connect(agent.port, agent.token, 'driver');
     try {
       const filling = performance.now();
@@ -136,10 +85,9 @@ export const webPageMapSuite: BenchSuite = {
       // not during the tail of a 100,000-call burst (its last events still on the way to the driver).
       await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
       const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
-      const scene = `${ALLOCATIONS.toLocaleString('en-US')} live allocations (90 % 64 KiB NORMAL_ONLY, 10 % 2 MiB HUGE_ONLY) on a 64 GiB Ascend910B2 (32,768 frames), Chromium headless (${CHROMIUM_ARGS.join(' ')}) at 1280×720`;
+      const scene = `${ALLOCATIONS.toLocaleString('en-US')} live allocations (90 % 64 KiB NORMAL_ONLY, 10 % 2 MiB HUGE_ONLY) on a 64 GiB Ascend910B2 (32,768 frames), Chromium headless (${BROWSER_FLAGS}) at 1280×720`;
 
-      // tsx (esbuild, keepNames) wraps named functions in __name(); the functions sent to the page need it too.
-      await page.addInitScript('globalThis.__name = (target) => target;');
+      await page.addInitScript(NAME_SHIM);
       // (c) Opening the URL: the viewer receives the snapshot and the map draws it.
       const opened = performance.now();
       await page.goto(`http://127.0.0.1:${agent.port}/?token=${agent.token}&role=viewer`);

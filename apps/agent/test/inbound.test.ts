@@ -1,17 +1,11 @@
-import { parseClientMessage } from '@pagelens/core';
+import { parseClientMessage, Rng } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { parseInbound, provenCall } from '../src/session/inbound.ts';
 
-/** A small deterministic PRNG so a failing case can be repeated. */
+/** The simulator's seeded PRNG as a function, so a failing case can be repeated. */
 function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 const CALLS: readonly string[] = [

@@ -165,6 +165,7 @@ export { SCENARIOS, scenarioById } from './scenarios/index.ts';
 export { DEVICE_SETUP, type LocalizedText, type Scenario, STREAM_SETUP } from './scenarios/scenario.ts';
 // The simulator
 export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } from './sim/layout.ts';
+export { Rng } from './sim/rng.ts';
 export { type EventListener, type FailureInjection, SimHost, type SimHostOptions } from './sim/sim-host.ts';
 export { SimRuntime } from './sim/sim-runtime.ts';
 // Units
