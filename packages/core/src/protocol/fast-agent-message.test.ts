@@ -20,19 +20,11 @@ import {
   fullSample,
   type Overrides,
   oneChangeVariants,
+  sameJson,
   TRICKY_VALUES,
   viaJson,
 } from './schema-arbitrary.test-helper.ts';
 import { snapshot } from './snapshot-guards.ts';
-
-/** Deep equality of JSON values that also sees own `__proto__` keys and ignores key order. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && sameJson(Reflect.get(a, key), Reflect.get(b, key)));
-}
 
 /**
  * The guard's contract: yes exactly when zod accepts the value and returns it unchanged. (zod accepts

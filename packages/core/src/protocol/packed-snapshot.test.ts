@@ -9,17 +9,8 @@ import type { Hex } from '../units/hex.ts';
 import { SnapshotSchema } from './event-schemas.ts';
 import { PACKED_TABLES, packSnapshot } from './packed-snapshot.ts';
 import { parseAgentMessage } from './parse.ts';
-import { arbitraryFor, viaJson } from './schema-arbitrary.test-helper.ts';
+import { arbitraryFor, sameJson, viaJson } from './schema-arbitrary.test-helper.ts';
 import { unpackSnapshot } from './unpack-snapshot.ts';
-
-/** Deep equality of JSON values, ignoring key order (unpacked rows put the fields every row has first). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && sameJson(Reflect.get(a, key), Reflect.get(b, key)));
-}
 
 /** What the agent sends and the client rebuilds: pack, then through JSON text as on the wire. */
 function roundTrip(snapshot: Snapshot): unknown {

@@ -260,3 +260,12 @@ export const TRICKY_VALUES: readonly unknown[] = [
   'alloc',
   4096,
 ];
+
+/** Deep equality of JSON values that also sees own `__proto__` keys and ignores key order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => Object.hasOwn(b, key) && sameJson(Reflect.get(a, key), Reflect.get(b, key)));
+}
