@@ -115,6 +115,21 @@ describe('simulator invariants (property tests)', () => {
     expect(fingerprint(decoded)).toBe(fingerprint(host.state));
   });
 
+  it('a snapshot of a long session with 300,000 copy records decodes (no call takes them all as arguments)', async () => {
+    const { host, rt } = await freshSession(11);
+    const { hostPtr } = await rt.aclrtMallocHost({ size: 4096 });
+    const { devPtr } = await rt.aclrtMalloc({ size: 4096, policy: 0 });
+    if (hostPtr === undefined || devPtr === undefined) throw new Error('setup failed');
+    await rt.aclrtMemcpy({ dst: devPtr, destMax: 4096, src: hostPtr, count: 4096, kind: 1 });
+    const snapshot = encodeSnapshot(host.state);
+    const copy = snapshot.copies[0];
+    if (copy === undefined) throw new Error('no copy recorded');
+    const long = { ...snapshot, copies: Array.from({ length: 300_000 }, (_, index) => ({ ...copy, id: index + 1 })) };
+    const decoded = decodeSnapshot(long);
+    expect(decoded.copies).toHaveLength(300_000);
+    expect(decoded.copies.at(-1)?.id).toBe(300_000);
+  });
+
   it('a failed call leaves the state byte-identical (only the cursor moves)', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {

@@ -141,7 +141,8 @@ export function decodeSnapshot(snapshot: Snapshot): HostState {
     else processOf(s.pid).streamByHandle.set(s.handle, s.id);
   }
   for (const share of snapshot.shares) state.shares.set(share.shareable, { ...share });
-  state.copies.push(...snapshot.copies);
+  // A loop, not push(...copies): a long session holds more copy records than a call may take arguments.
+  for (const copy of snapshot.copies) state.copies.push(copy);
   return state;
 }
 
