@@ -167,6 +167,20 @@ describe('AgentClient', () => {
     expect(timers).toHaveLength(1);
   });
 
+  it('a result naming 200,000 events (a full device reset) resolves like any other', async () => {
+    const { sockets, client } = harness();
+    const host = new SimHost({ seed: 1 });
+    await new SimRuntime(host).aclInit({ configPath: null });
+    client.start();
+    sockets[0]?.open();
+    sockets[0]?.receive({ ...welcome, seq: host.state.seq });
+    sockets[0]?.receive({ type: 'snapshot', seq: host.state.seq, reset: false, snapshot: encodeSnapshot(host.state) });
+    const outcome = client.call('aclrtResetDevice', { deviceId: 0 });
+    const events = Array.from({ length: 200_000 }, (_, index) => Math.min(index, host.state.seq));
+    sockets[0]?.receive({ type: 'result', id: 1, fn: 'aclrtResetDevice', ret: 0, retName: 'ACL_SUCCESS', events, durationNs: 0 });
+    await expect(outcome).resolves.toMatchObject({ ok: true });
+  });
+
   it('resolves a call as soon as the replica holds its events; the views hear of them once per frame', async () => {
     const frames: (() => void)[] = [];
     const { sockets, store, client } = harness({ store: { publish: (publish) => frames.push(publish) } });

@@ -174,7 +174,10 @@ export class AgentClient {
           ...(message.message === undefined ? {} : { message: message.message }),
           ...(message.out === undefined ? {} : { out: message.out }),
         };
-        pending.waitFor = Math.max(0, ...message.events);
+        // A loop, not Math.max(...events): resetting a full device answers with more seqs than a call takes arguments.
+        let last = 0;
+        for (const seq of message.events) if (seq > last) last = seq;
+        pending.waitFor = last;
         this.#settle();
         return;
       }
