@@ -68,6 +68,34 @@ describe('journal and replay', () => {
     expect(out.join('\n')).toContain('recorded ret 0');
   });
 
+  it('a call that emits 140,000 events (resetting a full device) replays without overflowing the stack', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagelens-journal-'));
+    dirs.push(dir);
+    const file = join(dir, 'large.ndjson');
+    const entry = (value: object): string => `${JSON.stringify(value)}\n`;
+    const call = (id: number, fn: string, args: object): string =>
+      entry({ type: 'call', session: 's1', process: 0, id, fn, args, source: 'client' }) +
+      entry({ type: 'result', session: 's1', id, ret: 0, out: {} });
+    const lines = [
+      entry({
+        type: 'header',
+        version: 1,
+        created: '2026-11-29T00:00:00.000Z',
+        config: { backend: 'sim', profile: 'Ascend910B2', devices: 1, seed: 1 },
+      }),
+      entry({ type: 'session', session: 's1', action: 'open' }),
+      entry({ type: 'process', session: 's1', process: 0, pid: 4001, name: 'session s1' }),
+      call(1, 'aclrtSetDevice', { deviceId: 0 }),
+    ];
+    for (let id = 2; id < 140_002; id += 1) lines.push(call(id, 'aclrtMalloc', { size: 4096, policy: 2 }));
+    lines.push(call(140_002, 'aclrtResetDevice', { deviceId: 0 }));
+    writeFileSync(file, lines.join(''));
+    const out: string[] = [];
+    // The journal records no events and no pointers, so replay reports differences (exit 1); it must get that far.
+    expect(await replayJournal(file, { quiet: true, out: (line) => out.push(line) })).toBe(1);
+    expect(out.join('\n')).toMatch(/replay: .*differ/);
+  }, 60_000);
+
   it('an unreadable journal says what is wrong (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagelens-journal-'));
     dirs.push(dir);

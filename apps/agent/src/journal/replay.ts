@@ -105,7 +105,10 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
 
   const backend = new SimBackend(profileOf(header.config), header.config.devices, header.config.seed, header.config.profileJson);
   const replayed: MemoryEvent[] = [];
-  backend.subscribe((events) => replayed.push(...events));
+  // Loops, not push(...events): one call (a reset of a full device) can emit more events than a call takes arguments.
+  backend.subscribe((events) => {
+    for (const event of events) replayed.push(event);
+  });
   const recorded: MemoryEvent[] = [];
   const processes = new Map<string, BackendProcess>();
   const pending = new Map<string, { fn: string; ret: number; out: Record<string, unknown>; message?: string }[]>();
@@ -160,7 +163,7 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
         break;
       }
       case 'events':
-        recorded.push(...entry.events);
+        for (const event of entry.events) recorded.push(event);
         break;
     }
   }
