@@ -1,11 +1,39 @@
+import type { Provenance } from '@pagelens/core';
+import type { TFunction } from 'i18next';
 import { memo } from 'react';
-import { useTranslation } from 'react-i18next';
 import { duration, type FormatPrefs } from '../../model/format.ts';
 import { callSignature } from '../../model/log/arg-format.ts';
 import type { CallRow } from '../../model/log/call-rows.ts';
 
+/**
+ * The fixed texts of a row, translated once per language by the log rather than by every row for
+ * every batch (a following log renders a whole window of new rows per frame).
+ */
+export interface RowLabels {
+  readonly process: string;
+  readonly injected: string;
+  readonly rules: string;
+  readonly effect: string;
+  readonly duration: Readonly<Record<Provenance, string>>;
+}
+
+export function rowLabels(t: TFunction): RowLabels {
+  return {
+    process: t('log.column.process'),
+    injected: t('log.injected'),
+    rules: t('log.rulesTitle'),
+    effect: t('log.effectTitle'),
+    duration: {
+      simulated: t('log.durationTitle.simulated'),
+      observed: t('log.durationTitle.observed'),
+      modeled: t('log.durationTitle.modeled'),
+    },
+  };
+}
+
 export interface LogRowProps {
   readonly row: CallRow;
+  readonly labels: RowLabels;
   readonly prefs: FormatPrefs;
   readonly selected: boolean;
   /** The call the time cursor stands on. */
@@ -18,8 +46,7 @@ export interface LogRowProps {
 }
 
 /** One call: seq, process, the call with readable arguments, its result, reasons and effects. */
-export const LogRow = memo(function LogRow({ row, prefs, selected, atCursor, future, related, top }: LogRowProps) {
-  const { t } = useTranslation();
+export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCursor, future, related, top }: LogRowProps) {
   const { call } = row;
   const signature = callSignature(call, prefs);
   const classes = [
@@ -47,7 +74,7 @@ export const LogRow = memo(function LogRow({ row, prefs, selected, atCursor, fut
       title={[signature, call.message].filter(Boolean).join('\n')}
     >
       <span className="log-seq mono">{call.seq}</span>
-      <span className="log-pid mono" title={t('log.column.process')}>
+      <span className="log-pid mono" title={labels.process}>
         {call.pid}
       </span>
       <span className="log-main">
@@ -59,21 +86,23 @@ export const LogRow = memo(function LogRow({ row, prefs, selected, atCursor, fut
           <span className="log-ret mono" data-testid="log-ret">
             {row.retName} ({call.ret})
           </span>
-          {call.injected === true && <span className="log-tag warn">{t('log.injected')}</span>}
+          {call.injected === true && <span className="log-tag warn">{labels.injected}</span>}
           {call.message !== undefined && <span className="log-message">{call.message}</span>}
           {row.rules.length > 0 && (
-            <span className="log-rules mono" title={t('log.rulesTitle')}>
+            <span className="log-rules mono" title={labels.rules}>
               {row.rules.join(' ')}
             </span>
           )}
-          {effects.slice(0, 3).map((effect) => (
+          {effects.slice(0, 3).map((effect, slot) => (
             <span
-              key={effect.seq}
+              // By place, like the rows: a row handed to a new call updates its effect labels in place.
+              // biome-ignore lint/suspicious/noArrayIndexKey: the labels hold no state of their own
+              key={slot}
               className="log-effect mono"
               data-effect-kind={effect.target?.kind}
               data-effect-id={effect.target?.id}
               data-effect-device={effect.target?.device}
-              title={t('log.effectTitle')}
+              title={labels.effect}
             >
               {effect.event} #{effect.target?.id}
             </span>
@@ -81,7 +110,7 @@ export const LogRow = memo(function LogRow({ row, prefs, selected, atCursor, fut
           {effects.length > 3 && <span className="muted">+{effects.length - 3}</span>}
         </span>
       </span>
-      <span className="log-duration mono" title={t(`log.durationTitle.${call.provenance}`)}>
+      <span className="log-duration mono" title={labels.duration[call.provenance]}>
         {duration(call.durationNs)}
       </span>
     </div>

@@ -1,4 +1,4 @@
-import { type KeyboardEvent, type MouseEvent, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, type MouseEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CallChoices, type CallFilter, FilteredCalls, NO_FILTER } from '../../model/log/call-filter.ts';
 import { callRow } from '../../model/log/call-rows.ts';
@@ -8,7 +8,7 @@ import { callAtSeq, callEndsOf } from '../../model/time-travel/call-steps.ts';
 import { useCursorSeq, useFormat, useTimeline } from '../../store/hooks.ts';
 import { selectSelection } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
-import { LogRow } from './LogRow.tsx';
+import { LogRow, rowLabels } from './LogRow.tsx';
 import { LogToolbar } from './LogToolbar.tsx';
 import { useStoryCalls, useViewportHeight } from './log-hooks.ts';
 import './log.css';
@@ -30,6 +30,7 @@ export function OperationLogView() {
   const select = useAppStore((state) => state.select);
   const setCursor = useAppStore((state) => state.setCursor);
   const prefs = useFormat();
+  const labels = useMemo(() => rowLabels(t), [t]);
   const [filter, setFilter] = useState<CallFilter>(NO_FILTER);
   const filtered = useRef(new FilteredCalls());
   const menus = useRef(new CallChoices());
@@ -122,8 +123,9 @@ export function OperationLogView() {
     if (row === undefined) continue;
     rows.push(
       <LogRow
-        key={row.call.seq}
+        key={index % win.slots}
         row={row}
+        labels={labels}
         prefs={prefs}
         top={index * ROW_HEIGHT}
         selected={index === selectedRow}

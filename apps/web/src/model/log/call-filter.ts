@@ -1,5 +1,7 @@
 import { type CallEvent, errorName, type MemoryEvent } from '@pagelens/core';
 import { callSignature } from './arg-format.ts';
+import { lastAtOrBefore } from './effects.ts';
+import { droppedCalls, type SeenHistory } from './history-shift.ts';
 
 /** What the log shows: one function or all, successes/failures/one error code, and free text. */
 export interface CallFilter {
@@ -59,12 +61,13 @@ function filterKey(filter: CallFilter): string {
 
 /**
  * The positions (into `calls`) that pass a filter, kept up to date incrementally: while only new
- * calls arrive it looks at the new ones alone, so a live log of 100,000 calls stays cheap. A new
- * filter, or a history that was replaced (another `events` array), starts over.
+ * calls arrive it looks at the new ones alone, so a live log of 100,000 calls stays cheap. When the
+ * timeline folds its oldest events away (new arrays, same events) the positions shift instead of
+ * being recomputed. A new filter, or a history that was replaced, starts over.
  */
 export class FilteredCalls {
   #key = '';
-  #events: readonly MemoryEvent[] | undefined;
+  #seen: SeenHistory = { events: [], calls: [] };
   #scanned = 0;
   #positions: number[] = [];
   /** Bumped whenever the list changes, for React memo keys. */
@@ -72,13 +75,20 @@ export class FilteredCalls {
 
   update(events: readonly MemoryEvent[], calls: readonly number[], filter: CallFilter): readonly number[] {
     const key = filterKey(filter);
-    if (key !== this.#key || events !== this.#events || calls.length < this.#scanned) {
+    const next = { events, calls };
+    const dropped = events === this.#seen.events ? 0 : droppedCalls(this.#seen, next, this.#scanned);
+    if (key !== this.#key || dropped === undefined || calls.length < this.#scanned - dropped) {
       this.#key = key;
-      this.#events = events;
       this.#scanned = 0;
       this.#positions = [];
       this.revision += 1;
+    } else if (dropped > 0) {
+      const kept = lastAtOrBefore(this.#positions, dropped - 1) + 1;
+      this.#positions = this.#positions.slice(kept).map((position) => position - dropped);
+      this.#scanned = Math.max(0, this.#scanned - dropped);
+      this.revision += 1;
     }
+    this.#seen = next;
     const before = this.#positions.length;
     const everything = !isFiltering(filter);
     for (let position = this.#scanned; position < calls.length; position += 1) {
@@ -93,44 +103,67 @@ export class FilteredCalls {
 }
 
 /**
- * The functions and error names that occur, for the filter menus (sorted, each once). Kept
- * incrementally like `FilteredCalls`: only new calls are looked at; the lists change identity
- * only when a new name appears.
+ * The functions and error names that occur among the calls held, for the filter menus (sorted,
+ * each once). Kept incrementally like `FilteredCalls`: only new calls are looked at, and the calls
+ * a fold drops are taken off (names are counted, so one disappears with its last call); the lists
+ * change identity only when a name appears or disappears.
  */
 export class CallChoices {
-  #events: readonly MemoryEvent[] | undefined;
+  #seen: SeenHistory = { events: [], calls: [] };
   #scanned = 0;
-  #fns = new Set<string>();
-  #errors = new Set<string>();
+  #fns = new Map<string, number>();
+  #errors = new Map<string, number>();
   #result: { fns: readonly string[]; errors: readonly string[] } = { fns: [], errors: [] };
 
   update(
     events: readonly MemoryEvent[],
     calls: readonly number[],
   ): { readonly fns: readonly string[]; readonly errors: readonly string[] } {
-    if (events !== this.#events || calls.length < this.#scanned) {
-      this.#events = events;
-      this.#scanned = 0;
-      this.#fns = new Set();
-      this.#errors = new Set();
-      this.#result = { fns: [], errors: [] };
-    }
+    const next = { events, calls };
+    const dropped = events === this.#seen.events ? 0 : droppedCalls(this.#seen, next, this.#scanned);
     let changed = false;
+    if (dropped === undefined || calls.length < this.#scanned - dropped) {
+      this.#scanned = 0;
+      changed = this.#fns.size > 0 || this.#errors.size > 0;
+      this.#fns = new Map();
+      this.#errors = new Map();
+    } else if (dropped > 0) {
+      const { events: before, calls: beforeCalls } = this.#seen;
+      for (let position = 0; position < Math.min(dropped, this.#scanned); position += 1) {
+        const event = before[beforeCalls[position] ?? -1];
+        if (event?.kind !== 'call') continue;
+        changed = uncount(this.#fns, event.fn) || changed;
+        if (event.ret !== 0) changed = uncount(this.#errors, errorName(event.ret)) || changed;
+      }
+      this.#scanned = Math.max(0, this.#scanned - dropped);
+    }
+    this.#seen = next;
     for (let position = this.#scanned; position < calls.length; position += 1) {
       const event = events[calls[position] ?? -1];
       if (event?.kind !== 'call') continue;
-      if (!this.#fns.has(event.fn)) {
-        this.#fns.add(event.fn);
-        changed = true;
-      }
-      const error = event.ret === 0 ? undefined : errorName(event.ret);
-      if (error !== undefined && !this.#errors.has(error)) {
-        this.#errors.add(error);
-        changed = true;
-      }
+      changed = count(this.#fns, event.fn) || changed;
+      if (event.ret !== 0) changed = count(this.#errors, errorName(event.ret)) || changed;
     }
     this.#scanned = calls.length;
-    if (changed) this.#result = { fns: [...this.#fns].sort(), errors: [...this.#errors].sort() };
+    if (changed) this.#result = { fns: [...this.#fns.keys()].sort(), errors: [...this.#errors.keys()].sort() };
     return this.#result;
   }
+}
+
+/** Counts one more `name`; true when it is new. */
+function count(counts: Map<string, number>, name: string): boolean {
+  const before = counts.get(name) ?? 0;
+  counts.set(name, before + 1);
+  return before === 0;
+}
+
+/** Counts one `name` fewer; true when that was its last. */
+function uncount(counts: Map<string, number>, name: string): boolean {
+  const after = (counts.get(name) ?? 0) - 1;
+  if (after > 0) {
+    counts.set(name, after);
+    return false;
+  }
+  counts.delete(name);
+  return true;
 }

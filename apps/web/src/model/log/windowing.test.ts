@@ -5,7 +5,7 @@ describe('rowWindow', () => {
   it('renders only the rows in view plus the overscan, with padding for the rest', () => {
     const window = rowWindow({ scrollTop: 4200, viewport: 420, rowHeight: 42, count: 100_000, overscan: 5 });
     // Rows 100..110 are visible (11 rows, one partly).
-    expect(window).toEqual({ start: 95, end: 116, padTop: 95 * 42, padBottom: (100_000 - 116) * 42, total: 4_200_000 });
+    expect(window).toEqual({ start: 95, end: 116, padTop: 95 * 42, padBottom: (100_000 - 116) * 42, total: 4_200_000, slots: 21 });
     expect(window.end - window.start).toBeLessThan(30);
   });
 
@@ -16,6 +16,7 @@ describe('rowWindow', () => {
       padTop: 0,
       padBottom: 0,
       total: 126,
+      slots: 27,
     });
     const past = rowWindow({ scrollTop: 99_999, viewport: 420, rowHeight: 42, count: 50, overscan: 0 });
     expect(past.end).toBe(50);
@@ -26,7 +27,21 @@ describe('rowWindow', () => {
       padTop: 0,
       padBottom: 0,
       total: 0,
+      slots: 1,
     });
+  });
+
+  it('gives every row of a window its own slot, wherever the window is', () => {
+    for (const viewport of [0, 30, 41, 42, 43, 420, 719]) {
+      for (const count of [1, 7, 40, 1000]) {
+        for (let scrollTop = -50; scrollTop < count * 42 + 100; scrollTop += 17) {
+          const window = rowWindow({ scrollTop, viewport, rowHeight: 42, count, overscan: 3 });
+          const slots = new Set<number>();
+          for (let index = window.start; index < window.end; index += 1) slots.add(index % window.slots);
+          expect(slots.size, `viewport ${viewport}, count ${count}, scrollTop ${scrollTop}`).toBe(window.end - window.start);
+        }
+      }
+    }
   });
 });
 

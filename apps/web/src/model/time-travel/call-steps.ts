@@ -1,5 +1,6 @@
 import type { MemoryEvent } from '@pagelens/core';
 import { callEndSeq, lastIndexAtOrBefore } from '../log/effects.ts';
+import { droppedCalls, type SeenHistory } from '../log/history-shift.ts';
 
 /** Where the cursor stands: following the live state, or fixed at a seq. */
 export type CursorTarget = 'live' | number;
@@ -7,17 +8,24 @@ export type CursorTarget = 'live' | number;
 /**
  * For every call, the seq right after it took effect (its last effect's seq): the stops of a
  * call-by-call walk through history. Kept incrementally: new calls cost their own events, and the
- * newest call is looked at again in case its effects arrived in a later batch.
+ * newest call is looked at again in case its effects arrived in a later batch. When the timeline
+ * folds its oldest events away (new arrays, same events) the ends held shift instead of being
+ * recomputed (an end is a seq, so it does not move).
  */
 export class CallEnds {
-  #events: readonly MemoryEvent[] | undefined;
+  #seen: SeenHistory = { events: [], calls: [] };
   #ends: number[] = [];
 
+  /** True when `events` is this cache's history or continues it after a fold (so `update` keeps what it has). */
+  continuedBy(events: readonly MemoryEvent[], calls: readonly number[]): boolean {
+    return events === this.#seen.events || droppedCalls(this.#seen, { events, calls }, this.#ends.length) !== undefined;
+  }
+
   update(events: readonly MemoryEvent[], calls: readonly number[]): readonly number[] {
-    if (events !== this.#events || calls.length < this.#ends.length) {
-      this.#events = events;
-      this.#ends = [];
-    }
+    const dropped = events === this.#seen.events ? 0 : droppedCalls(this.#seen, { events, calls }, this.#ends.length);
+    if (dropped === undefined || calls.length < this.#ends.length - dropped) this.#ends = [];
+    else if (dropped > 0) this.#ends = this.#ends.slice(dropped);
+    this.#seen = { events, calls };
     const from = Math.max(0, this.#ends.length - 1);
     for (let position = from; position < calls.length; position += 1) {
       this.#ends[position] = callEndSeq(events, calls[position] ?? -1);
@@ -88,13 +96,16 @@ export function playStep(ends: readonly number[], cursor: CursorTarget, span: Sp
 }
 
 const shared = new WeakMap<readonly MemoryEvent[], CallEnds>();
+/** The cache used last: a timeline past its history limit hands out new arrays that continue it. */
+let recent: CallEnds | undefined;
 
-/** The call stops of a history, shared by every view that walks it (one cache per events array). */
+/** The call stops of a history, shared by every view that walks it (one cache per history). */
 export function callEndsOf(events: readonly MemoryEvent[], calls: readonly number[]): readonly number[] {
   let ends = shared.get(events);
   if (ends === undefined) {
-    ends = new CallEnds();
+    ends = recent?.continuedBy(events, calls) === true ? recent : new CallEnds();
     shared.set(events, ends);
   }
+  recent = ends;
   return ends.update(events, calls);
 }
