@@ -5,7 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { PeerHandler, PeerSocket } from '../session/peer-socket.ts';
 import { type AccessPolicy, authorizeUpgrade, checkHost, checkToken } from './guards.ts';
 import type { Logger } from './logger.ts';
-import { sendText, serveStatic } from './static-files.ts';
+import { readAssets, sendText, serveStatic } from './static-files.ts';
 
 /** Inbound messages larger than this close the socket (1009): commands are small. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -92,6 +92,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
   });
   const alive = new WeakSet<WebSocket>();
 
+  const assets = readAssets(options.webDir);
   const server: Server = createServer((request, response) => {
     const hostVerdict = checkHost({ url: request.url ?? '/', headers: request.headers }, policy);
     if (!hostVerdict.ok) {
@@ -110,7 +111,7 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       sendText(response, 426, '/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket) and a token');
       return;
     }
-    serveStatic(options.webDir, path, request.method ?? 'GET', response).catch((error: unknown) => {
+    serveStatic(options.webDir, path, request.method ?? 'GET', response, assets).catch((error: unknown) => {
       log.error(`serving ${path}: ${String(error)}`);
       if (!response.headersSent) sendText(response, 500, 'internal error');
       else response.destroy();

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
@@ -50,11 +50,47 @@ export function sendText(response: ServerResponse, status: number, text: string)
   response.end(`${text}\n`);
 }
 
+/** Assets held in memory: up to this many bytes in all (a build is about 2 MB without source maps). */
+const ASSET_CACHE_BYTES = 32 * 1024 * 1024;
+
 /**
- * Serves the built web app from `root`. Unknown paths without an extension fall back to
+ * The built app's hashed assets (`root/assets`, source maps left out), read once at start. A hashed
+ * file never changes, and answering from memory takes one synchronous write: the page's script
+ * leaves even while the event loop is about to be busy (building the snapshot the page asked for).
+ * Assets of a later build, or beyond the budget, are read from disk as before.
+ */
+export function readAssets(root: string): ReadonlyMap<string, Buffer> {
+  const assets = new Map<string, Buffer>();
+  const dir = join(root, 'assets');
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return assets;
+  }
+  let total = 0;
+  for (const name of names.sort()) {
+    const file = join(dir, name);
+    if (name.endsWith('.map') || !statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
+    const body = readFileSync(file);
+    if (total + body.length > ASSET_CACHE_BYTES) break;
+    total += body.length;
+    assets.set(file, body);
+  }
+  return assets;
+}
+
+/**
+ * Serves the built web app from `root` (hashed assets from `assets` when held there). Unknown paths without an extension fall back to
  * index.html (the app reads its state from the URL); hashed assets are cached for a year.
  */
-export async function serveStatic(root: string, urlPath: string, method: string, response: ServerResponse): Promise<void> {
+export async function serveStatic(
+  root: string,
+  urlPath: string,
+  method: string,
+  response: ServerResponse,
+  assets: ReadonlyMap<string, Buffer> = new Map(),
+): Promise<void> {
   if (method !== 'GET' && method !== 'HEAD') {
     response.setHeader('Allow', 'GET, HEAD');
     sendText(response, 405, `${method} is not supported here; the agent serves files with GET and talks on /ws`);
@@ -64,6 +100,17 @@ export async function serveStatic(root: string, urlPath: string, method: string,
   let file = resolveInside(root, wanted);
   if (file === undefined) {
     sendText(response, 400, 'bad path');
+    return;
+  }
+  const held = assets.get(file);
+  if (held !== undefined) {
+    response.writeHead(200, {
+      ...SECURITY_HEADERS,
+      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Length': held.length,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    response.end(method === 'HEAD' ? undefined : held);
     return;
   }
   let info = await stat(file).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
@@ -9,7 +9,7 @@ import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
 import { useShortcut } from './shortcuts.ts';
-import { VIEW_COMPONENTS } from './views.tsx';
+import { prefetchViews, VIEW_COMPONENTS } from './views.tsx';
 
 function ViewShortcut({ view, index }: { view: ViewId; index: number }) {
   const setView = useAppStore((state) => state.setView);
@@ -29,6 +29,16 @@ export function Explorer() {
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
   const ready = useAppStore((state) => state.timeline !== undefined);
+  // Once the first view has painted, fetch the others while the page is idle.
+  useEffect(() => {
+    if (!ready) return undefined;
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(prefetchViews, { timeout: 2000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(prefetchViews, 500);
+    return () => window.clearTimeout(timer);
+  }, [ready]);
   const View = VIEW_COMPONENTS[view];
   return (
     <div className="explorer" data-ready={ready}>

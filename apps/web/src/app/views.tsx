@@ -1,23 +1,31 @@
 import { type ComponentType, lazy } from 'react';
-import { AddressSpaceView } from '../components/address-space/AddressSpaceView.tsx';
-import { HostCopiesView } from '../components/host-copies/HostCopiesView.tsx';
-import { OperationLogView } from '../components/log/OperationLogView.tsx';
 import { PageMapView } from '../components/page-map/PageMapView.tsx';
-import { TlbView } from '../components/tlb/TlbView.tsx';
 import type { ViewId } from '../store/ui-slice.ts';
 
 /**
- * The playground carries the code editor (CodeMirror, about half the app's script), so it loads
- * when its tab is first opened, not before the first paint of the other views.
+ * The page map is the first view; the others load as their own chunks (the playground's alone
+ * carries CodeMirror), so the first paint waits only for what it shows. `prefetchViews` fetches
+ * them once the page is idle, so a tab opens at once.
  */
-const PlaygroundView = lazy(async () => ({ default: (await import('../components/playground/PlaygroundView.tsx')).PlaygroundView }));
+const LOADERS = {
+  address: async () => ({ default: (await import('../components/address-space/AddressSpaceView.tsx')).AddressSpaceView }),
+  tlb: async () => ({ default: (await import('../components/tlb/TlbView.tsx')).TlbView }),
+  host: async () => ({ default: (await import('../components/host-copies/HostCopiesView.tsx')).HostCopiesView }),
+  log: async () => ({ default: (await import('../components/log/OperationLogView.tsx')).OperationLogView }),
+  playground: async () => ({ default: (await import('../components/playground/PlaygroundView.tsx')).PlaygroundView }),
+} satisfies Record<Exclude<ViewId, 'pages'>, () => Promise<{ default: ComponentType }>>;
 
 /** The center views, in tab order (keys 1–6). */
 export const VIEW_COMPONENTS: Readonly<Record<ViewId, ComponentType>> = {
   pages: PageMapView,
-  address: AddressSpaceView,
-  tlb: TlbView,
-  host: HostCopiesView,
-  log: OperationLogView,
-  playground: PlaygroundView,
+  address: lazy(LOADERS.address),
+  tlb: lazy(LOADERS.tlb),
+  host: lazy(LOADERS.host),
+  log: lazy(LOADERS.log),
+  playground: lazy(LOADERS.playground),
 };
+
+/** Loads every view's chunk now (the module cache then serves the lazy views without waiting). */
+export function prefetchViews(): void {
+  for (const load of Object.values(LOADERS)) void load();
+}
