@@ -16,6 +16,8 @@ export interface BenchClientOptions {
 }
 
 const EVENTS_PREFIX = Buffer.from('{"type":"events"');
+/** The head of an events batch as the agent writes it: the seq range is read without parsing the rest. */
+const EVENTS_HEAD = /^\{"type":"events","from":(\d+),"to":(\d+)/;
 
 /** A bare protocol client for benchmarks: JSON in, JSON out, no validation cost on our side unless asked. */
 export class BenchClient {
@@ -24,17 +26,30 @@ export class BenchClient {
   #nextId = 1;
   readonly #waiting = new Map<number, (message: Record<string, unknown>) => void>();
   #corked = false;
+  /** Events received (counted from each batch's seq range when batches are not parsed). */
   events = 0;
+  /** The highest event seq received. */
+  lastSeq = 0;
   onMessage: ((message: Record<string, unknown>) => void) | undefined;
 
   private constructor(socket: WebSocket, options: BenchClientOptions) {
     this.socket = socket;
     this.#options = options;
     socket.on('message', (data: Buffer) => {
-      if (options.ignoreEvents === true && data.subarray(0, EVENTS_PREFIX.length).equals(EVENTS_PREFIX)) return;
+      if (options.ignoreEvents === true && data.subarray(0, EVENTS_PREFIX.length).equals(EVENTS_PREFIX)) {
+        const head = EVENTS_HEAD.exec(data.toString('latin1', 0, Math.min(64, data.length)));
+        if (head !== null) {
+          this.events += Number(head[2]) - Number(head[1]) + 1;
+          this.lastSeq = Math.max(this.lastSeq, Number(head[2]));
+        }
+        return;
+      }
       const record: unknown = JSON.parse(data.toString('utf8'));
       if (!isRecord(record)) return;
-      if (record.type === 'events' && Array.isArray(record.events)) this.events += record.events.length;
+      if (record.type === 'events' && Array.isArray(record.events)) {
+        this.events += record.events.length;
+        if (typeof record.to === 'number' && record.to > this.lastSeq) this.lastSeq = record.to;
+      }
       this.onMessage?.(record);
       const id = record.id;
       if ((record.type === 'result' || record.type === 'error') && typeof id === 'number') {
