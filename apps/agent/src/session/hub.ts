@@ -10,6 +10,7 @@ import {
   errorName,
   findProfile,
   type Hello,
+  type HostState,
   invokeAcl,
   invokeCall,
   isAclFunctionName,
@@ -86,6 +87,8 @@ export class Hub {
   readonly #usage = new UsageTracker();
   #nextSession = 1;
   #pending: MemoryEvent[] = [];
+  /** Snapshot texts of the state at one seq, for the current turn (see #snapshotText). */
+  #snapshots: { state: HostState; seq: number; texts: Map<string, string> } | undefined;
   #flushScheduled = false;
   #stopped = false;
   readonly #unsubscribe: () => void;
@@ -131,7 +134,11 @@ export class Hub {
   }
 
   #send(connection: Connection, message: AgentMessage): void {
-    if (!connection.closed) connection.outbox.control(JSON.stringify(message));
+    this.#sendText(connection, JSON.stringify(message));
+  }
+
+  #sendText(connection: Connection, text: string): void {
+    if (!connection.closed) connection.outbox.control(text);
   }
 
   #error(connection: Connection, code: ErrorCode, message: string, extra: { id?: number; field?: string } = {}): void {
@@ -273,14 +280,34 @@ export class Hub {
 
   #sendSnapshot(connection: Connection, reset: boolean): void {
     const state = this.backend.state();
-    const snapshot = encodeSnapshot(state);
-    if (connection.packedSnapshots) {
-      const message: PackedSnapshotMessage = { type: 'snapshot', seq: state.seq, reset, packed: packSnapshot(snapshot) };
-      if (!connection.closed) connection.outbox.control(JSON.stringify(message));
-    } else {
-      this.#send(connection, { type: 'snapshot', seq: state.seq, reset, snapshot });
-    }
+    this.#sendText(connection, this.#snapshotText(state, connection.packedSnapshots, reset));
     connection.outbox.caughtUp(state.seq);
+  }
+
+  /**
+   * A snapshot message in the form a client asked for. Several clients needing one in the same
+   * turn (a reset, slow clients catching up) share its text: a state object at a seq is one state.
+   */
+  #snapshotText(state: HostState, packed: boolean, reset: boolean): string {
+    const key = `${packed ? 'packed' : 'rows'}:${reset}`;
+    if (this.#snapshots?.state !== state || this.#snapshots.seq !== state.seq) {
+      this.#snapshots = { state, seq: state.seq, texts: new Map() };
+      // Held for this turn only: a large host's text is megabytes.
+      queueMicrotask(() => {
+        this.#snapshots = undefined;
+      });
+    }
+    const texts = this.#snapshots.texts;
+    let text = texts.get(key);
+    if (text === undefined) {
+      const snapshot = encodeSnapshot(state);
+      const message: AgentMessage | PackedSnapshotMessage = packed
+        ? { type: 'snapshot', seq: state.seq, reset, packed: packSnapshot(snapshot) }
+        : { type: 'snapshot', seq: state.seq, reset, snapshot };
+      text = JSON.stringify(message);
+      texts.set(key, text);
+    }
+    return text;
   }
 
   #presence(): void {
