@@ -6,19 +6,15 @@ import {
   BUILTIN_PROFILES,
   type Call,
   type ErrorCode,
-  encodeSnapshot,
   errorName,
   findProfile,
   type Hello,
-  type HostState,
   invokeAcl,
   invokeCall,
   isAclFunctionName,
   type MemoryEvent,
   normalizeArgs,
-  type PackedSnapshotMessage,
   PROTOCOL_VERSION,
-  packSnapshot,
   type Reset,
   type Role,
 } from '@pagelens/core';
@@ -31,6 +27,7 @@ import { parseInbound } from './inbound.ts';
 import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
 import { type Limits, quotaProblem } from './quotas.ts';
+import { SnapshotTexts } from './snapshot-texts.ts';
 import { UsageTracker } from './usage-tracker.ts';
 
 export interface Clock {
@@ -87,8 +84,7 @@ export class Hub {
   readonly #usage = new UsageTracker();
   #nextSession = 1;
   #pending: MemoryEvent[] = [];
-  /** Snapshot texts of the state at one seq, for the current turn (see #snapshotText). */
-  #snapshots: { state: HostState; seq: number; texts: Map<string, string> } | undefined;
+  readonly #snapshots = new SnapshotTexts();
   #flushScheduled = false;
   #stopped = false;
   readonly #unsubscribe: () => void;
@@ -280,34 +276,8 @@ export class Hub {
 
   #sendSnapshot(connection: Connection, reset: boolean): void {
     const state = this.backend.state();
-    this.#sendText(connection, this.#snapshotText(state, connection.packedSnapshots, reset));
+    this.#sendText(connection, this.#snapshots.text(state, connection.packedSnapshots, reset));
     connection.outbox.caughtUp(state.seq);
-  }
-
-  /**
-   * A snapshot message in the form a client asked for. Several clients needing one in the same
-   * turn (a reset, slow clients catching up) share its text: a state object at a seq is one state.
-   */
-  #snapshotText(state: HostState, packed: boolean, reset: boolean): string {
-    const key = `${packed ? 'packed' : 'rows'}:${reset}`;
-    if (this.#snapshots?.state !== state || this.#snapshots.seq !== state.seq) {
-      this.#snapshots = { state, seq: state.seq, texts: new Map() };
-      // Held for this turn only: a large host's text is megabytes.
-      queueMicrotask(() => {
-        this.#snapshots = undefined;
-      });
-    }
-    const texts = this.#snapshots.texts;
-    let text = texts.get(key);
-    if (text === undefined) {
-      const snapshot = encodeSnapshot(state);
-      const message: AgentMessage | PackedSnapshotMessage = packed
-        ? { type: 'snapshot', seq: state.seq, reset, packed: packSnapshot(snapshot) }
-        : { type: 'snapshot', seq: state.seq, reset, snapshot };
-      text = JSON.stringify(message);
-      texts.set(key, text);
-    }
-    return text;
   }
 
   #presence(): void {
