@@ -64,6 +64,7 @@ export {
   type aclrtPhysicalMemProp,
   type aclrtPtrAttributes,
   C_SCALAR_SIZES,
+  mallocAttrMember,
   STRUCT_LAYOUTS,
   sizeOfCType,
 } from './acl/structs.ts';

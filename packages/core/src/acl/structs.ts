@@ -1,4 +1,4 @@
-import { ACL_ENUM_TYPES } from './enums.ts';
+import { ACL_ENUM_TYPES, aclrtMallocAttrType } from './enums.ts';
 
 /*
  * The structs of acl-api.md §4 as values (interfaces) and as memory (STRUCT_LAYOUTS).
@@ -55,6 +55,20 @@ export interface aclrtMallocAttrValue {
   readonly deviceId?: number;
   /** 0 or 1; with 1, aclrtHostRegister returns a device VA equal to the host VA (A2/A3 only). */
   readonly vaFlag?: number;
+}
+
+/** The member of aclrtMallocAttrValue that an attribute type selects; undefined for RSV and unknown types. */
+export function mallocAttrMember(attr: number): keyof aclrtMallocAttrValue | undefined {
+  switch (attr) {
+    case aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_MODULE_ID:
+      return 'moduleId';
+    case aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_DEVICE_ID:
+      return 'deviceId';
+    case aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_VA_FLAG:
+      return 'vaFlag';
+    default:
+      return undefined;
+  }
 }
 
 export interface aclrtMallocAttribute {

@@ -1,5 +1,5 @@
-import { aclrtMallocAttrType } from '../acl/enums.ts';
 import type { ParamSpec } from '../acl/functions.ts';
+import { mallocAttrMember } from '../acl/structs.ts';
 import { isHex, parseHex, toHex } from '../units/hex.ts';
 import { baseType, type CType, type IntType, SIZE_T, typeName } from './ctypes.ts';
 import type { Span } from './diagnostics.ts';
@@ -24,8 +24,6 @@ export interface ArgContext {
   /** Fields read while still indeterminate, for one warning per call. */
   readonly uninitialized: string[];
 }
-
-const ATTR = aclrtMallocAttrType.byName;
 
 export function argName(a: ArgContext): string {
   return `${a.fn} argument ${a.position} (${a.param.ctype} ${a.param.name})`;
@@ -90,14 +88,7 @@ function pointedCells(a: ArgContext, value: Value, what: string): readonly Cell[
 
 function unionToAcl(value: Value, attr: number): Record<string, number> {
   if (value.k !== 'union') return {};
-  const member =
-    attr === ATTR.ACL_RT_MEM_ATTR_MODULE_ID
-      ? 'moduleId'
-      : attr === ATTR.ACL_RT_MEM_ATTR_DEVICE_ID
-        ? 'deviceId'
-        : attr === ATTR.ACL_RT_MEM_ATTR_VA_FLAG
-          ? 'vaFlag'
-          : undefined;
+  const member = mallocAttrMember(attr);
   const read = member === undefined ? undefined : unionMember(value, member);
   return member === undefined || read === undefined ? {} : { [member]: Number(read.v) };
 }

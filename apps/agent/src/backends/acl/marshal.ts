@@ -1,4 +1,4 @@
-import { aclrtMallocAttrType, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
+import { mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
 import { type AclStructName, isAclStructName, parseCType } from './ctypes.ts';
 import { type CallSpec, isReturnedValue } from './declarations.ts';
 import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unrepresentable } from './pointers.ts';
@@ -51,8 +51,6 @@ function bytes(value: unknown, count: number, what: string): number[] {
   return out;
 }
 
-const ATTR = aclrtMallocAttrType.byName;
-
 /**
  * The 8 bytes of an aclrtMallocAttrValue union, little-endian (x86_64 and aarch64 LP64). Only the
  * member that `attr` selects is written, exactly as `value.moduleId = 33` would in C; the other
@@ -60,14 +58,7 @@ const ATTR = aclrtMallocAttrType.byName;
  */
 export function unionBytes(attr: number, value: Record<string, unknown>): number[] {
   const out = new Array<number>(8).fill(0);
-  const member =
-    attr === ATTR.ACL_RT_MEM_ATTR_MODULE_ID
-      ? 'moduleId'
-      : attr === ATTR.ACL_RT_MEM_ATTR_DEVICE_ID
-        ? 'deviceId'
-        : attr === ATTR.ACL_RT_MEM_ATTR_VA_FLAG
-          ? 'vaFlag'
-          : (['moduleId', 'deviceId', 'vaFlag'].find((name) => value[name] !== undefined) ?? 'none');
+  const member = mallocAttrMember(attr) ?? ['moduleId', 'deviceId', 'vaFlag'].find((name) => value[name] !== undefined) ?? 'none';
   const raw = value[member];
   if (raw === undefined) return out;
   const number = integer(raw, `value.${member}`) >>> 0;

@@ -1,4 +1,4 @@
-import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, flagNames, type ParamSpec } from '@pagelens/core';
+import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, flagNames, mallocAttrMember, type ParamSpec } from '@pagelens/core';
 import { type FieldSpec, formFields } from './form-spec.ts';
 
 /** `aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy)`, as the header declares it. */
@@ -43,19 +43,13 @@ function initializer(field: FieldSpec, value: unknown): string {
   return scalar(field, value);
 }
 
-const ATTR_MEMBER: Readonly<Record<number, string>> = {
-  [aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_MODULE_ID]: 'moduleId',
-  [aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_DEVICE_ID]: 'deviceId',
-  [aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_VA_FLAG]: 'vaFlag',
-};
-
 function configLines(name: string, value: unknown): string[] {
   if (!isRecord(value) || !Array.isArray(value.attrs)) return [];
   const attrs: unknown[] = value.attrs;
   const items = attrs.map((item) => {
     if (!isRecord(item) || typeof item.attr !== 'number') return '{ 0 }';
     const attrName = aclrtMallocAttrType.nameOf(item.attr) ?? String(item.attr);
-    const member = ATTR_MEMBER[item.attr];
+    const member = mallocAttrMember(item.attr);
     const memberValue = member !== undefined && isRecord(item.value) ? item.value[member] : undefined;
     return member === undefined ? `{ .attr = ${attrName} }` : `{ .attr = ${attrName}, .value.${member} = ${String(memberValue)} }`;
   });

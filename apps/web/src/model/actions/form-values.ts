@@ -1,4 +1,4 @@
-import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, parseHex, toHex } from '@pagelens/core';
+import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, mallocAttrMember, parseHex, toHex } from '@pagelens/core';
 import { type FieldSpec, formFields } from './form-spec.ts';
 import { readSize, type SizeProblem } from './size-field.ts';
 
@@ -126,7 +126,7 @@ function buildConfig(path: string, value: FormValue | undefined): Built {
     const itemPath = `${path}.attrs[${index}]`;
     const attr = readInt(text(item.attr), 0, 2 ** 32);
     if (attr === undefined) return fail(`${itemPath}.attr`, { code: 'int', min: 0, limit: 2 ** 32 });
-    const member = attr === ATTR.ACL_RT_MEM_ATTR_MODULE_ID ? 'moduleId' : attr === ATTR.ACL_RT_MEM_ATTR_DEVICE_ID ? 'deviceId' : 'vaFlag';
+    const member = mallocAttrMember(attr) ?? 'vaFlag';
     if (attr === ATTR.ACL_RT_MEM_ATTR_RSV) {
       attrs.push({ attr, value: {} });
       continue;
