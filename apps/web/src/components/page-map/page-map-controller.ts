@@ -19,7 +19,7 @@ import {
   type ZoomState,
   zoomToFrame,
 } from '../../model/page-map/viewport.ts';
-import { createPageMapZoom, type PageMapZoomHandle } from '../../viz/behaviors/page-map-zoom.ts';
+import { createZoom, type ZoomBehaviorHandle } from '../../viz/behaviors/zoom.ts';
 import { drawPageMap } from '../../viz/draw/page-map-draw.ts';
 import { drawHover } from '../../viz/draw/page-map-hover.ts';
 import { createRasterTarget } from '../../viz/draw/page-map-target.ts';
@@ -85,7 +85,7 @@ export class PageMapController implements MapControls {
   #geometry: Geometry;
   #hover: Hit | undefined;
   readonly #target = createRasterTarget(document);
-  readonly #handle: PageMapZoomHandle;
+  readonly #handle: ZoomBehaviorHandle;
   #summary: ViewSummary | undefined;
   #summaryKey = '';
   #paints = 0;
@@ -107,7 +107,7 @@ export class PageMapController implements MapControls {
     this.#overlay = overlay;
     this.#input = input;
     this.#geometry = this.#measure();
-    this.#handle = createPageMapZoom(element, {
+    this.#handle = createZoom(element, {
       ...this.#limits(),
       onZoom: (t) => {
         this.#zoom = t;
