@@ -1,34 +1,9 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { spawnCli } from './support/cli-process.ts';
 
-const BIN = fileURLToPath(new URL('../bin/pagelens.mjs', import.meta.url));
-
+/** The CLI with this process's environment and `env` on top. */
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => {
-    stdout += c.toString();
-  });
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const printed = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no match for ${pattern} in: ${stdout} ${stderr}`)), 20_000);
-      const check = () => {
-        const match = pattern.exec(stdout);
-        if (match !== null) {
-          clearTimeout(timer);
-          resolve(match);
-        }
-      };
-      child.stdout.on('data', check);
-      check();
-    });
-  return { child, exited, printed, output: () => ({ stdout, stderr }) };
+  return spawnCli(args, { ...process.env, ...env });
 }
 
 describe('pagelens CLI', () => {

@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { spawnCli } from '../support/cli-process.ts';
 import { TestClient } from '../support/ws-client.ts';
 import { freshDouble, readLog } from './support/acl-double.ts';
 
@@ -8,8 +7,6 @@ import { freshDouble, readLog } from './support/acl-double.ts';
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /* The real `pagelens` command line: `doctor`, and `--backend acl` against the C double. */
-
-const BIN = fileURLToPath(new URL('../../bin/pagelens.mjs', import.meta.url));
 
 /** The environment of a machine without CANN: no ASCEND_* variables. */
 function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -19,43 +16,9 @@ function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-const children: ReturnType<typeof spawn>[] = [];
-
-// A failed assertion must not leave an agent running: stop every child this file started.
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function run(args: string[], env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const printed = (pattern: RegExp) =>
-    new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no match for ${pattern} in: ${stdout} ${stderr}`)), 20_000);
-      const check = () => {
-        const match = pattern.exec(stdout);
-        if (match === null) return;
-        clearTimeout(timer);
-        resolve(match);
-      };
-      child.stdout.on('data', check);
-      check();
-    });
-  return { child, exited, printed, output: () => ({ stdout, stderr }) };
-}
-
 describe('pagelens doctor', () => {
   it('without any library: exit 1, every path tried, and what to do', async () => {
-    const cli = run(['doctor'], bareEnv());
+    const cli = spawnCli(['doctor'], bareEnv());
     expect(await cli.exited).toBe(1);
     const { stdout } = cli.output();
     expect(stdout).toContain('[fail] no ACL runtime library (libascendcl.so or libacl_rt.so) loaded. Tried, in order:');
@@ -66,14 +29,14 @@ describe('pagelens doctor', () => {
   });
 
   it('a wrong --acl-lib is reported first, then the search goes on', async () => {
-    const cli = run(['doctor', '--acl-lib', '/nonexistent/libascendcl.so'], bareEnv());
+    const cli = spawnCli(['doctor', '--acl-lib', '/nonexistent/libascendcl.so'], bareEnv());
     expect(await cli.exited).toBe(1);
     expect(cli.output().stdout).toContain('1. /nonexistent/libascendcl.so (--acl-lib): no such file');
   });
 
   it('with the test double: exit 0, says it is a test double, and reports symbols, version, SoC, devices and pools', async () => {
     const double = freshDouble();
-    const cli = run(['doctor', '--acl-lib', double.lib], bareEnv());
+    const cli = spawnCli(['doctor', '--acl-lib', double.lib], bareEnv());
     expect(await cli.exited).toBe(0);
     const { stdout } = cli.output();
     expect(stdout).toContain(`[ok]   library: ${double.lib} (--acl-lib)`);
@@ -91,7 +54,7 @@ describe('pagelens doctor', () => {
 
   it('with an older library: the missing symbols are named and turned off, and an unknown SoC gets the generic profile', async () => {
     const double = freshDouble('old');
-    const cli = run(['doctor', '--acl-lib', double.lib], bareEnv({ ACL_DOUBLE_SOC: 'Ascend999X' }));
+    const cli = spawnCli(['doctor', '--acl-lib', double.lib], bareEnv({ ACL_DOUBLE_SOC: 'Ascend999X' }));
     expect(await cli.exited).toBe(0);
     const { stdout } = cli.output();
     expect(stdout).toMatch(
@@ -102,7 +65,7 @@ describe('pagelens doctor', () => {
 
   it('a failing aclInit: exit 1 with the runtime’s message', async () => {
     const double = freshDouble();
-    const cli = run(['doctor', '--acl-lib', double.lib], bareEnv({ ACL_DOUBLE_FAIL: 'aclInit:507899' }));
+    const cli = spawnCli(['doctor', '--acl-lib', double.lib], bareEnv({ ACL_DOUBLE_FAIL: 'aclInit:507899' }));
     expect(await cli.exited).toBe(1);
     expect(cli.output().stdout).toContain(
       '[fail] aclInit: ACL_ERROR_RT_DRV_INTERNAL_ERROR (507899): [acl double] aclInit: injected 507899',
@@ -113,7 +76,7 @@ describe('pagelens doctor', () => {
 describe('pagelens --backend acl', () => {
   it('serves the double end to end: observed results over the protocol, teardown and aclFinalize on SIGTERM', async () => {
     const double = freshDouble();
-    const cli = run(
+    const cli = spawnCli(
       ['--backend', 'acl', '--acl-lib', double.lib, '--allow-mutations', '--port', '0', '--quiet', '--no-journal'],
       bareEnv({ ACL_DOUBLE_LOG: double.log, PAGELENS_TOKEN: 'acl-cli-token' }),
     );
@@ -138,7 +101,7 @@ describe('pagelens --backend acl', () => {
 
   it('read-only by default: a mutating call is refused with the flag to use', async () => {
     const double = freshDouble();
-    const cli = run(
+    const cli = spawnCli(
       ['--backend', 'acl', '--acl-lib', double.lib, '--port', '0', '--quiet', '--no-journal'],
       bareEnv({ PAGELENS_TOKEN: 'acl-ro-token' }),
     );
@@ -160,7 +123,7 @@ describe('pagelens --backend acl', () => {
   });
 
   it('without a library the agent does not start, and says why', async () => {
-    const cli = run(['--backend', 'acl', '--port', '0'], bareEnv());
+    const cli = spawnCli(['--backend', 'acl', '--port', '0'], bareEnv());
     expect(await cli.exited).toBe(1);
     expect(cli.output().stderr).toContain('pagelens: no ACL runtime library (libascendcl.so or libacl_rt.so) could be loaded');
   });
