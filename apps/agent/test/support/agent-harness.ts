@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ASCEND_910B2, type DeviceProfile } from '@pagelens/core';
+import type { Backend } from '../../src/backends/backend.ts';
 import { SimBackend } from '../../src/backends/sim/sim-backend.ts';
 import type { JournalSink } from '../../src/journal/entries.ts';
 import { noJournal } from '../../src/journal/entries.ts';
@@ -12,10 +13,10 @@ import { DEFAULT_LIMITS, type Limits } from '../../src/session/quotas.ts';
 
 export const TOKEN = 'test-token-0123456789abcdef';
 
-export interface Harness {
+export interface Harness<B extends Backend = SimBackend> {
   readonly port: number;
   readonly hub: Hub;
-  readonly backend: SimBackend;
+  readonly backend: B;
   readonly server: AgentServer;
   readonly webDir: string;
   close(): Promise<void>;
@@ -34,10 +35,14 @@ export interface HarnessOptions {
 }
 
 /** A real agent (HTTP server, hub, simulator) on a free port, in this process. */
-export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+export function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  return startHarnessOn(new SimBackend(options.profile ?? ASCEND_910B2, options.devices ?? 1, 1), options);
+}
+
+/** A real agent (HTTP server and hub) on `backend`, on a free port, in this process; closing it closes the backend too. */
+export async function startHarnessOn<B extends Backend>(backend: B, options: HarnessOptions = {}): Promise<Harness<B>> {
   const webDir = mkdtempSync(join(tmpdir(), 'pagelens-web-'));
   writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>PageLens</title>');
-  const backend = new SimBackend(options.profile ?? ASCEND_910B2, options.devices ?? 1, 1);
   const hubOptions: HubOptions = {
     backend,
     journal: options.journal ?? noJournal,
@@ -66,6 +71,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     close: async () => {
       await hub.shutdown();
       await server.close();
+      await backend.close();
       rmSync(webDir, { recursive: true, force: true });
     },
   };
