@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { buildDouble } from '../../apps/agent/test/acl/support/acl-double.ts';
-import { callAcl, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
+import { allocate, callAcl, chooseBuffer, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
 
 /*
  * Issue 6, "Done when": `pagelens --backend acl --acl-lib <double>` works end to end in the
@@ -54,12 +54,9 @@ async function expectObservedFromDouble(page: Page): Promise<void> {
   await expect(page.getByTestId('inspector').locator('.inspector-header .provenance-observed')).toHaveText('observed');
 }
 
-async function allocate(page: Page, size: string, policy: string): Promise<void> {
-  await page.getByTestId('actions-tab-allocate').click();
-  await page.getByTestId('malloc-size').fill(size);
-  await page.getByTestId('policy').selectOption({ label: policy });
-  await page.getByTestId('malloc-size').press('Enter');
-  await idle(page);
+/** aclrtMalloc through the Actions panel, which must succeed. */
+async function allocateOk(page: Page, size: string, policy: string): Promise<void> {
+  await allocate(page, size, policy);
   await expect(page.getByTestId('malloc-result')).toContainText('aclrtMalloc → ACL_SUCCESS');
 }
 
@@ -85,7 +82,7 @@ test.describe('the acl backend on the C test double, mutations allowed', () => {
     );
     await expect(page.getByTestId('page-map-no-reading')).toBeVisible();
 
-    await allocate(page, '3 MiB', 'HUGE_FIRST');
+    await allocateOk(page, '3 MiB', 'HUGE_FIRST');
     // The inspector shows the new allocation as observed: page class from the runtime, no placement.
     const inspector = page.getByTestId('inspector');
     await expect(inspector).toHaveAttribute('data-kind', 'allocation');
@@ -195,25 +192,13 @@ test.describe('the acl backend on the C test double, mutations allowed', () => {
     await page.getByTestId('host-aclrtMallocHost').click();
     await idle(page);
     await expect(page.getByTestId('host-result')).toContainText('aclrtMallocHost → ACL_SUCCESS');
-    await allocate(page, '4 MiB', 'HUGE_ONLY');
+    await allocateOk(page, '4 MiB', 'HUGE_ONLY');
 
     await page.getByTestId('actions-tab-copy').click();
     const dst = page.getByTestId('memcpy-dst');
     const src = page.getByTestId('memcpy-src');
-    await dst.selectOption({
-      label:
-        (await dst
-          .locator('option', { hasText: /· aclrtMalloc$/ })
-          .first()
-          .textContent()) ?? '',
-    });
-    await src.selectOption({
-      label:
-        (await src
-          .locator('option', { hasText: /· aclrtMallocHost$/ })
-          .first()
-          .textContent()) ?? '',
-    });
+    await chooseBuffer(dst, 'aclrtMalloc');
+    await chooseBuffer(src, 'aclrtMallocHost');
     await expect(page.getByTestId('memcpy-kind')).toHaveValue('1');
     await page.getByTestId('memcpy-submit').click();
     await idle(page);

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
+import { allocate, chooseBuffer, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
 
 /** The part of the app's store these specs read; declared here because e2e does not import the app. */
 interface StoreHooks {
@@ -28,16 +28,6 @@ async function replica(page: Page) {
     const vaFlags = [...live.hostBuffers.values()].map((b) => b.vaFlag);
     return { allocations, copies, vaFlags, selection: state.selection };
   });
-}
-
-async function allocate(page: Page, size: string, policy: string, count = 1): Promise<void> {
-  await page.getByTestId('actions-tab-allocate').click();
-  const field = page.getByTestId('malloc-size');
-  await field.fill(size);
-  await page.getByTestId('policy').selectOption({ label: policy });
-  await page.getByTestId('malloc-count').fill(String(count));
-  await field.press('Enter');
-  await idle(page);
 }
 
 test('type 3 MiB, choose HUGE_FIRST, press Enter: a new allocation of 2 huge pages is selected', async ({ page, agent }) => {
@@ -138,20 +128,8 @@ test('a pinned and a pageable H2D copy through the memcpy form', async ({ page, 
   await page.getByTestId('actions-tab-copy').click();
   const dst = page.getByTestId('memcpy-dst');
   const src = page.getByTestId('memcpy-src');
-  await dst.selectOption({
-    label:
-      (await dst
-        .locator('option', { hasText: /· aclrtMalloc$/ })
-        .first()
-        .textContent()) ?? '',
-  });
-  await src.selectOption({
-    label:
-      (await src
-        .locator('option', { hasText: /· aclrtMallocHost$/ })
-        .first()
-        .textContent()) ?? '',
-  });
+  await chooseBuffer(dst, 'aclrtMalloc');
+  await chooseBuffer(src, 'aclrtMallocHost');
   await expect(page.getByTestId('memcpy-kind')).toHaveValue('1');
   await expect(page.getByTestId('memcpy-count')).toHaveValue('4194304');
   await page.getByTestId('memcpy-submit').click();
@@ -160,13 +138,7 @@ test('a pinned and a pageable H2D copy through the memcpy form', async ({ page, 
   await expect(page.getByTestId('copy-timing')).toContainText('4 MiB moved in');
   await expect(page.getByTestId('copy-timing')).toContainText('pinned host memory: DMA straight from the buffer');
 
-  await src.selectOption({
-    label:
-      (await src
-        .locator('option', { hasText: /· malloc$/ })
-        .first()
-        .textContent()) ?? '',
-  });
+  await chooseBuffer(src, 'malloc');
   await expect(page.getByTestId('memcpy')).toContainText('Pageable host memory: staged through a bounce buffer');
   await page.getByTestId('memcpy-submit').click();
   await idle(page);

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { REPO_ROOT, type RunningAgent, startAgent } from './agent-process.ts';
 
 export const ARTIFACTS = join(REPO_ROOT, 'e2e', '.artifacts');
@@ -42,6 +42,23 @@ export async function openExplorer(page: Page, agent: RunningAgent, role: 'drive
 /** Waits until no call is pending and the replica is current (the app's own idle hook). */
 export async function idle(page: Page): Promise<void> {
   await page.waitForFunction(() => window.__pagelens?.idle().then(() => true));
+}
+
+/** aclrtMalloc through the Actions panel's Malloc tab: size, policy and count, then Enter. */
+export async function allocate(page: Page, size: string, policy: string, count = 1): Promise<void> {
+  await page.getByTestId('actions-tab-allocate').click();
+  const field = page.getByTestId('malloc-size');
+  await field.fill(size);
+  await page.getByTestId('policy').selectOption({ label: policy });
+  await page.getByTestId('malloc-count').fill(String(count));
+  await field.press('Enter');
+  await idle(page);
+}
+
+/** Picks, in a buffer dropdown (memcpy source or destination), the first buffer made by `fn`. */
+export async function chooseBuffer(select: Locator, fn: string): Promise<void> {
+  const option = select.locator('option', { hasText: new RegExp(`· ${fn}$`) }).first();
+  await select.selectOption({ label: (await option.textContent()) ?? '' });
 }
 
 /** Calls an ACL function through the page's agent connection (for setting up a scene quickly). */
