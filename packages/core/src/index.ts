@@ -150,6 +150,7 @@ export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
+export { jsonNesting, MAX_AGENT_NESTING, MAX_CLIENT_NESTING, nestingProblem } from './protocol/nesting.ts';
 export { type PackedSnapshot, packSnapshot } from './protocol/packed-snapshot.ts';
 export {
   describeIssue,
@@ -159,6 +160,7 @@ export {
   parseAgentMessage,
   parseClientMessage,
 } from './protocol/parse.ts';
+export { clip, QUOTE_LIMIT, quote } from './protocol/quote.ts';
 export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
 export { unpackSnapshot } from './protocol/unpack-snapshot.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';

@@ -1,4 +1,4 @@
-import { type ParsedClientMessage, type ParseResult, parseClientMessage } from '@pagelens/core';
+import { jsonNesting, MAX_CLIENT_NESTING, type ParsedClientMessage, type ParseResult, parseClientMessage } from '@pagelens/core';
 
 type ParsedCall = Extract<ParsedClientMessage, { type: 'call' }>;
 
@@ -39,6 +39,10 @@ export function provenCall(value: unknown): ParsedCall | undefined {
  * of what the agent may spend on a call at 200,000 events per second. Any other message, and any
  * call the check is not sure of, goes through core's schema, so the replies to wrong messages are
  * exactly core's. test/inbound.test.ts holds both to the same answers.
+ *
+ * A proven call may still hold anything inside its args, and core refuses a message nested deeper
+ * than MAX_CLIENT_NESTING before anything recursive walks it; so does this path. The call's other
+ * fields are proven scalars, so the message nests one level deeper than its args.
  */
 export function parseInbound(text: string): ParseResult<ParsedClientMessage> {
   let value: unknown;
@@ -48,5 +52,6 @@ export function parseInbound(text: string): ParseResult<ParsedClientMessage> {
     return parseClientMessage(text);
   }
   const call = provenCall(value);
-  return call === undefined ? parseClientMessage(text) : { ok: true, value: call };
+  if (call === undefined || 1 + jsonNesting(call.args) > MAX_CLIENT_NESTING) return parseClientMessage(text);
+  return { ok: true, value: call };
 }

@@ -1,3 +1,4 @@
+import { clip, quote } from '../protocol/quote.ts';
 import { hexDigitsValue, parseHex } from '../units/hex.ts';
 import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type StructName, type ValueType } from './functions.ts';
 import type { AclArgs } from './runtime.ts';
@@ -34,14 +35,7 @@ const INT32_MIN = -(2 ** 31);
 const UINT32_LIMIT = 2 ** 32;
 
 function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+  return value === undefined ? 'nothing' : quote(value);
 }
 
 function bad(field: string, value: unknown, allowed: string): ArgCheck {
@@ -127,18 +121,21 @@ function checkMallocConfig(field: string, value: Record<string, unknown>): ArgCh
   for (const [index, attr] of attrs.entries()) {
     const path = `${field}.attrs[${index}]`;
     if (!isRecord(attr)) return bad(path, attr, 'an object {attr, value}');
+    for (const key of Object.keys(attr)) {
+      if (key !== 'attr' && key !== 'value') return bad(`${path}.${clip(key)}`, attr[key], 'only the fields attr and value');
+    }
     const kind = checkValue(`${path}.attr`, { t: 'enum', enum: 'aclrtMallocAttrType' }, attr.attr);
     if (!kind.ok) return kind;
     if (!isRecord(attr.value)) return bad(`${path}.value`, attr.value, 'an object with moduleId, deviceId or vaFlag');
     for (const [key, member] of Object.entries(attr.value)) {
       if (key !== 'moduleId' && key !== 'deviceId' && key !== 'vaFlag')
-        return bad(`${path}.value.${key}`, member, 'only moduleId, deviceId or vaFlag');
+        return bad(`${path}.value.${clip(key)}`, member, 'only moduleId, deviceId or vaFlag');
       const check = checkValue(`${path}.value.${key}`, { t: 'optionalInt' }, member);
       if (!check.ok) return check;
     }
   }
   for (const key of Object.keys(value)) {
-    if (key !== 'attrs' && key !== 'numAttrs') return bad(`${field}.${key}`, value[key], 'only the fields attrs and numAttrs');
+    if (key !== 'attrs' && key !== 'numAttrs') return bad(`${field}.${clip(key)}`, value[key], 'only the fields attrs and numAttrs');
   }
   return OK;
 }
@@ -153,7 +150,7 @@ function checkStruct(field: string, struct: StructName, value: unknown): ArgChec
   }
   for (const key of Object.keys(value)) {
     if (!Object.hasOwn(fields, key))
-      return bad(`${field}.${key}`, value[key], `only the fields of ${struct}: ${Object.keys(fields).join(', ')}`);
+      return bad(`${field}.${clip(key)}`, value[key], `only the fields of ${struct}: ${Object.keys(fields).join(', ')}`);
   }
   return OK;
 }
@@ -228,12 +225,14 @@ export function checkEachParam(fn: AclFunctionName, args: Record<string, unknown
     const dir = direction.get(key);
     if (dir !== 'in') {
       const out = dir === 'out';
+      // A key that is no parameter came from the client and may be a megabyte long.
+      const name = out ? key : clip(key);
       return {
         ok: false,
-        field: key,
+        field: name,
         message: out
-          ? `${key}: is an out-parameter of ${fn}; its value comes back in the result, do not pass it`
-          : `${key}: ${fn} has no such parameter; it takes ${inputNames(fn).join(', ') || 'no arguments'}`,
+          ? `${name}: is an out-parameter of ${fn}; its value comes back in the result, do not pass it`
+          : `${name}: ${fn} has no such parameter; it takes ${inputNames(fn).join(', ') || 'no arguments'}`,
       };
     }
   }

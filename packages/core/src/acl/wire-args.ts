@@ -1,3 +1,4 @@
+import { quote } from '../protocol/quote.ts';
 import { type FieldSpec, STRUCT_FIELDS } from './check-args.ts';
 import type { AclEnum } from './enum-table.ts';
 import { ALL_ENUMS } from './enums.ts';
@@ -31,7 +32,11 @@ function enumValue(field: string, table: AclEnum<string>, value: unknown, flags:
     const name = part.trim();
     const resolved = table.valueOf(name);
     if (resolved === undefined) {
-      return { ok: false, field, message: `${field}: "${name}" is not a name in ${table.cName}; use a number or one of ${namesOf(table)}` };
+      return {
+        ok: false,
+        field,
+        message: `${field}: ${quote(name)} is not a name in ${table.cName}; use a number or one of ${namesOf(table)}`,
+      };
     }
     total = flags ? (total | resolved) >>> 0 : resolved;
   }
