@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 /** A keyboard shortcut: the key as KeyboardEvent.key ("?", "ArrowLeft", "g"), with modifiers. */
 export interface Shortcut {
@@ -88,12 +88,16 @@ export function installShortcutHandler(target: Window): () => void {
   return () => target.removeEventListener('keydown', handler);
 }
 
-/** Registers a shortcut while the calling component is mounted. */
+/**
+ * Registers a shortcut while the calling component is mounted. Registered in a layout effect, in
+ * the commit that shows the component: with a passive effect a key pressed as soon as a view
+ * appears (a busy machine runs passive effects late) was silently dropped.
+ */
 export function useShortcut(shortcut: Shortcut, run: () => void, enabled = true): void {
   const latest = useRef(run);
   latest.current = run;
   const { key, shift, label, group } = shortcut;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!enabled) return undefined;
     return shortcuts.add({ key, label, group, ...(shift === undefined ? {} : { shift }) }, () => latest.current());
   }, [key, shift, label, group, enabled]);

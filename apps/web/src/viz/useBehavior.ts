@@ -1,8 +1,10 @@
-import { type RefObject, useEffect, useRef } from 'react';
+import { type RefObject, useLayoutEffect, useRef } from 'react';
 
 /**
  * Mounts a behaviour factory on an element once (one mount effect) and hands the current handle
- * to callers; the factory's `destroy` runs on unmount.
+ * to callers; the factory's `destroy` runs on unmount. A layout effect, so the behaviour exists in
+ * the commit that puts the element on screen: a passive effect can run after the browser has
+ * already delivered a key or wheel event to the new view, which then went nowhere.
  */
 export function useBehavior<E extends Element, H extends { destroy(): void }>(
   ref: RefObject<E | null>,
@@ -11,7 +13,7 @@ export function useBehavior<E extends Element, H extends { destroy(): void }>(
   const handle = useRef<H | undefined>(undefined);
   const factory = useRef(create);
   factory.current = create;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const element = ref.current;
     if (element === null) return undefined;
     const created = factory.current(element);

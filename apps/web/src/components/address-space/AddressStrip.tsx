@@ -1,5 +1,5 @@
 import type { HostState } from '@pagelens/core';
-import { memo, type PointerEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, type PointerEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../app/shortcuts.ts';
 import { hitTest, type StripTarget } from '../../model/address-space/strip-hit.ts';
@@ -48,14 +48,19 @@ export function AddressStrip({ model, state, selected, walkAddress, onPick }: Ad
     createAddressZoom(element, { domain: () => live.current.domain, width: () => live.current.width, onZoom: setZoom }),
   );
 
-  useEffect(() => {
+  // The width is measured in the commit that shows the strip, not first when the ResizeObserver
+  // reports (a frame or more later, much later on a busy machine): the fit below then happens
+  // before a person can press a key or turn the wheel, instead of overriding what they did.
+  useLayoutEffect(() => {
     const element = box.current;
     if (element === null) return undefined;
-    const observer = new ResizeObserver(() => {
+    const measure = (): void => {
       live.current = { ...live.current, width: element.clientWidth };
       setWidth(element.clientWidth);
       zoomer.current?.refresh();
-    });
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [zoomer]);
@@ -71,8 +76,9 @@ export function AddressStrip({ model, state, selected, walkAddress, onPick }: Ad
   const fitRef = useRef(fitUsed);
   fitRef.current = fitUsed;
   const hasWidth = width > 0;
-  useEffect(() => {
-    // fitKey names what changed; the fit itself reads the latest model through fitRef.
+  useLayoutEffect(() => {
+    // fitKey names what changed; the fit itself reads the latest model through fitRef. A layout
+    // effect for the same reason as the measuring above: the fit is part of showing the strip.
     if (hasWidth && fitKey !== '') fitRef.current();
   }, [fitKey, hasWidth]);
 
