@@ -82,7 +82,7 @@ describe('transport hardening', () => {
     const order: string[] = [];
     const handler = harness.hub.connect(
       {
-        send: (text) => order.push(/"type":"(\w+)"/.exec(text)?.[1] ?? '?'),
+        send: (data) => order.push(/"type":"(\w+)"/.exec(typeof data === 'string' ? data : Buffer.from(data).toString('utf8'))?.[1] ?? '?'),
         close: () => {},
         bufferedAmount: () => 0,
         flush: () => order.push('flush'),
@@ -110,7 +110,8 @@ describe('transport hardening', () => {
     let buffered = 0;
     const handler = harness.hub.connect(
       {
-        send: (text) => {
+        send: (data) => {
+          const text = typeof data === 'string' ? data : Buffer.from(data).toString('utf8');
           const parsed = parseAgentMessage(text);
           if (!parsed.ok) throw new Error(parsed.message);
           sent.push(parsed.value);

@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 describe('snapshot texts', () => {
-  it('clients asking in the same turn share one build per form; the next turn builds again', async () => {
+  it('clients asking while the seq stays put share one build per form, text and bytes', async () => {
     const { sim } = await host();
     const texts = new SnapshotTexts();
     const stringify = vi.spyOn(JSON, 'stringify');
@@ -27,7 +27,10 @@ describe('snapshot texts', () => {
     expect(stringify).toHaveBeenCalledTimes(2);
     await Promise.resolve();
     texts.text(sim.state, true, true);
-    expect(stringify).toHaveBeenCalledTimes(3);
+    expect(stringify).toHaveBeenCalledTimes(2);
+    const bytes = texts.bytes(sim.state, true, true);
+    expect(texts.bytes(sim.state, true, true)).toBe(bytes);
+    expect(bytes.toString('utf8')).toBe(texts.text(sim.state, true, true));
   });
 
   it('each form is a valid snapshot of the state', async () => {

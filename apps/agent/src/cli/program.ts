@@ -1,5 +1,6 @@
 import { parseSize } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { DEFAULT_MAX_CONNECTIONS } from '../server/http-server.ts';
 import { DEFAULT_LIMITS } from '../session/quotas.ts';
 
 export const DEFAULT_PORT = 7070;
@@ -23,6 +24,8 @@ export interface ServeOptions {
   readonly journal: string | false;
   readonly maxDeviceBytes: number;
   readonly maxPinnedBytes: number;
+  readonly maxHostBytes: number;
+  readonly maxConnections: number;
   readonly maxObjects: number;
   readonly maxCallsPerSec: number;
   /** --acl-lib: the ACL library (file or directory) for --backend acl. */
@@ -141,6 +144,11 @@ export function buildProgram(
         .default(DEFAULT_LIMITS.pinnedHostBytes, '16 GiB'),
     )
     .addOption(
+      new Option('--max-host-bytes <size>', 'pageable host memory (malloc) one session may hold')
+        .argParser(size)
+        .default(DEFAULT_LIMITS.pageableHostBytes, '16 GiB'),
+    )
+    .addOption(
       new Option('--max-objects <n>', 'live objects (allocations, handles, buffers…) one session may hold')
         .argParser(integer('--max-objects', 0, 10_000_000))
         .default(DEFAULT_LIMITS.liveObjects),
@@ -149,6 +157,11 @@ export function buildProgram(
       new Option('--max-calls-per-sec <n>', 'calls per second one session may make (0 = unlimited)')
         .argParser(integer('--max-calls-per-sec', 0, 10_000_000))
         .default(DEFAULT_LIMITS.callsPerSecond),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'open WebSocket connections, drivers and viewers together; more are refused (503)')
+        .argParser(integer('--max-connections', 1, 100_000))
+        .default(DEFAULT_MAX_CONNECTIONS),
     )
     .addOption(
       new Option(

@@ -52,6 +52,7 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
     limits: {
       deviceBytes: options.maxDeviceBytes,
       pinnedHostBytes: options.maxPinnedBytes,
+      pageableHostBytes: options.maxHostBytes,
       liveObjects: options.maxObjects,
       callsPerSecond: options.maxCallsPerSec,
     },
@@ -64,6 +65,7 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
     webDir: resolve(options.webDir),
     policy: { token, allowedHosts, allowedOrigins: new Set(options.allowOrigin) },
     log,
+    maxConnections: options.maxConnections,
     accept: (socket, remote) => hub.connect(socket, remote),
   });
 

@@ -17,7 +17,14 @@ describe('hostName', () => {
     ['LOCALHOST:80', 'localhost'],
     ['[::1]:7070', '[::1]'],
     ['example.com', 'example.com'],
+    ['[::1]', '[::1]'],
   ])('%s → %s', (header, name) => expect(hostName(header)).toBe(name));
+
+  // Anything but `name[:port]` is the whole header, so that it matches no allowed name.
+  it.each(['[::1]evil.com', '[::1]evil.com:7070', '[::1', 'localhost:evil.com', 'localhost:', 'localhost:123456', '127.0.0.1:80:80'])(
+    'keeps the malformed %s whole',
+    (header) => expect(hostName(header)).toBe(header.toLowerCase()),
+  );
 });
 
 describe('Host check (DNS rebinding)', () => {
@@ -28,6 +35,11 @@ describe('Host check (DNS rebinding)', () => {
     const verdict = checkHost(request('/', { host: 'evil.example:7070' }), policy);
     expect(verdict).toMatchObject({ ok: false, status: 403 });
     expect(verdict.ok ? '' : verdict.reason).toContain('--allow-host evil.example');
+  });
+  it.each(['[::1]evil.com', '[::1]evil.com:7070', 'localhost:evil.com', 'localhost@evil.com'])('refuses the look-alike %s', (host) => {
+    const verdict = checkHost(request('/', { host }), policy);
+    expect(verdict).toMatchObject({ ok: false, status: 403, summary: 'Host not allowed' });
+    expect(verdict.ok ? '' : verdict.reason).toContain('--allow-host <name>');
   });
   it('refuses a missing Host header', () => {
     expect(checkHost(request('/', {}), policy)).toMatchObject({ ok: false, status: 400 });
@@ -67,6 +79,7 @@ describe('authorizeUpgrade', () => {
     ['a missing token', '/ws', good, 401, 'missing token'],
     ['a wrong token', '/ws?token=nope', good, 401, 'wrong token'],
     ['another path', '/socket?token=secret-token', good, 404, 'use /ws'],
+    ['a token as the path', '/ws/secret-token', good, 404, 'use /ws'],
     ['a foreign Host', '/ws?token=secret-token', { ...good, host: 'evil.example' }, 403, 'Host'],
     ['a foreign Origin', '/ws?token=secret-token', { ...good, origin: 'https://evil.example' }, 403, 'Origin'],
   ])('refuses %s', (_label, url, headers, status, reason) => {
@@ -76,6 +89,7 @@ describe('authorizeUpgrade', () => {
       expect(verdict.status).toBe(status);
       expect(verdict.reason).toContain(reason);
       expect(verdict.reason).not.toContain('secret-token');
+      expect(verdict.summary).not.toContain('secret-token');
     }
   });
 });

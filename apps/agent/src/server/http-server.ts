@@ -11,6 +11,11 @@ import { readAssets, sendText, serveStatic } from './static-files.ts';
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 /** Liveness: ping every interval; a peer that has not answered the previous ping is terminated. */
 export const HEARTBEAT_MS = 30_000;
+/**
+ * Open WebSocket connections (drivers and viewers) one agent serves; more are refused with 503.
+ * A workshop of a hundred students fits; each connection costs the agent a few tens of KiB.
+ */
+export const DEFAULT_MAX_CONNECTIONS = 128;
 
 export interface AgentServerOptions {
   readonly host: string;
@@ -19,6 +24,8 @@ export interface AgentServerOptions {
   readonly policy: AccessPolicy;
   readonly log: Logger;
   readonly heartbeatMs?: number;
+  /** Open WebSocket connections at most (default DEFAULT_MAX_CONNECTIONS). */
+  readonly maxConnections?: number;
   /** Called once per authorised WebSocket; returns the session's handler for that socket. */
   readonly accept: (socket: PeerSocket, remote: string) => PeerHandler;
 }
@@ -36,6 +43,7 @@ function rejectUpgrade(socket: Duplex, status: number, reason: string): void {
     401: 'Unauthorized',
     403: 'Forbidden',
     404: 'Not Found',
+    503: 'Service Unavailable',
   };
   const body = `${reason}\n`;
   socket.end(
@@ -57,7 +65,7 @@ function remoteOf(request: IncomingMessage): string {
  * leave in one write: the TCP socket is corked on the first send and uncorked once the turn ends
  * (a write system call per result would otherwise dominate the agent's time under load).
  */
-function adapt(ws: WebSocket): PeerSocket {
+function adapt(ws: WebSocket, answering: () => boolean): PeerSocket {
   const raw: unknown = Reflect.get(ws, '_socket');
   const tcp = raw instanceof Socket ? raw : undefined;
   let corked = false;
@@ -73,9 +81,12 @@ function adapt(ws: WebSocket): PeerSocket {
         tcp.cork();
         setImmediate(uncork);
       }
-      ws.send(text);
+      // Bytes are one text shared by many clients (an event batch, a snapshot): ws frames them without a copy.
+      if (typeof text === 'string') ws.send(text);
+      else ws.send(text, { binary: false });
     },
     flush: uncork,
+    answering,
     close: (code, reason) => ws.close(code, reason),
     bufferedAmount: () => ws.bufferedAmount,
   };
@@ -91,6 +102,17 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     skipUTF8Validation: false,
   });
   const alive = new WeakSet<WebSocket>();
+  /** When each socket's unanswered ping was sent; a pong or any message answers it. */
+  const pingedAt = new WeakMap<WebSocket, number>();
+  const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+  /** A peer is answering unless a ping has waited for its pong longer than half a heartbeat. */
+  const answering = (ws: WebSocket): boolean => {
+    const sent = pingedAt.get(ws);
+    return ws.readyState === ws.OPEN && (sent === undefined || Date.now() - sent < heartbeatMs / 2);
+  };
+  /** Sockets past the checks, from the upgrade until they close (counted before the handshake ends). */
+  let open = 0;
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
 
   const assets = readAssets(options.webDir);
   const server: Server = createServer((request, response) => {
@@ -112,7 +134,8 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       return;
     }
     serveStatic(options.webDir, path, request.method ?? 'GET', response, assets).catch((error: unknown) => {
-      log.error(`serving ${path}: ${String(error)}`);
+      // Neither the path nor the error's text (which names the path) is logged: a path may carry a token.
+      log.error(`serving a file failed (${error instanceof Error && 'code' in error ? String(error.code) : 'error'})`);
       if (!response.headersSent) sendText(response, 500, 'internal error');
       else response.destroy();
     });
@@ -123,23 +146,49 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
     const verdict = authorizeUpgrade({ url: request.url ?? '/', headers: request.headers }, policy);
     const remote = remoteOf(request);
     if (!verdict.ok) {
-      // Log the reason, never the token (the URL carries it, so it is not logged either).
-      log.info(`refused WebSocket from ${remote}: ${verdict.status} ${verdict.reason.split(':')[0]}`);
+      // The summary never repeats what the client sent: its path, query or headers may carry a token.
+      log.info(`refused WebSocket from ${remote}: ${verdict.status} ${verdict.summary}`);
       rejectUpgrade(socket, verdict.status, verdict.reason);
       return;
     }
+    if (open >= maxConnections) {
+      log.warn(`refused WebSocket from ${remote}: ${maxConnections} connections are open (--max-connections)`);
+      rejectUpgrade(
+        socket,
+        503,
+        `this agent already serves ${maxConnections} connections, its limit; close another tab or viewer, or start the agent with a higher --max-connections`,
+      );
+      return;
+    }
+    open += 1;
+    let counted = true;
+    const uncount = (): void => {
+      if (counted) open -= 1;
+      counted = false;
+    };
+    socket.once('close', uncount);
     wss.handleUpgrade(request, socket, head, (ws) => {
       alive.add(ws);
-      ws.on('pong', () => alive.add(ws));
-      const handler = options.accept(adapt(ws), remote);
+      ws.on('pong', () => {
+        alive.add(ws);
+        pingedAt.delete(ws);
+      });
+      const handler = options.accept(
+        adapt(ws, () => answering(ws)),
+        remote,
+      );
       ws.on('message', (data, isBinary) => {
+        pingedAt.delete(ws);
         if (isBinary) {
           ws.close(1003, 'binary frames are not part of the protocol; send JSON text');
           return;
         }
         handler.message(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
       });
-      ws.on('close', (code, reason) => handler.closed(code, reason.toString('utf8')));
+      ws.on('close', (code, reason) => {
+        uncount();
+        handler.closed(code, reason.toString('utf8'));
+      });
       ws.on('error', (error) => log.info(`socket ${remote}: ${error.message}`));
     });
   });
@@ -151,9 +200,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
         continue;
       }
       alive.delete(ws);
+      pingedAt.set(ws, Date.now());
       ws.ping();
     }
-  }, options.heartbeatMs ?? HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
 
   server.headersTimeout = 10_000;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type AclCall, type MemoryEvent, planTeardown } from '@pagelens/core';
 import type { Backend, BackendProcess } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
@@ -32,13 +32,17 @@ function outFields(result: RawResult): Record<string, unknown> {
   return out;
 }
 
+function newResumeToken(): string {
+  return randomBytes(24).toString('hex');
+}
+
 /**
  * The driver's session: the simulated processes it owns, its serial call queue and its rate limit.
  * It outlives its connection for a grace period so that a reconnecting driver gets it back.
  */
 export class DriverSession {
   readonly id: string;
-  readonly resumeToken = randomBytes(24).toString('hex');
+  #resumeToken = newResumeToken();
   readonly rate: RateLimiter;
   #processes: (BackendProcess | undefined)[] = [];
   readonly #queue = new SerialQueue();
@@ -48,6 +52,23 @@ export class DriverSession {
   constructor(id: string, callsPerSecond: number, now: () => number) {
     this.id = id;
     this.rate = new RateLimiter(callsPerSecond, now);
+  }
+
+  /** The token that gets the session back after a reconnect; each welcome carries a fresh one. */
+  get resumeToken(): string {
+    return this.#resumeToken;
+  }
+
+  /** True when `token` is the current resume token (compared in constant time). */
+  resumes(token: string): boolean {
+    const given = Buffer.from(token);
+    const expected = Buffer.from(this.#resumeToken);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
+  /** Makes the current resume token useless and issues the next one (a token is good for one resume). */
+  rotateResumeToken(): void {
+    this.#resumeToken = newResumeToken();
   }
 
   /** The pids of the session's processes (cached: asked on every call for the quota check). */

@@ -26,7 +26,7 @@ import { eventsFrameText } from './event-frames.ts';
 import { parseInbound } from './inbound.ts';
 import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
-import { type Limits, quotaProblem } from './quotas.ts';
+import { demandOf, type Limits, quotaProblem } from './quotas.ts';
 import { SnapshotTexts } from './snapshot-texts.ts';
 import { UsageTracker } from './usage-tracker.ts';
 
@@ -57,6 +57,8 @@ export interface HubOptions {
 /** Largest event batch in one frame. */
 export const EVENTS_PER_FRAME = 2000;
 export const RESUME_GRACE_MS = 30_000;
+/** Presence messages are coalesced over this long. */
+export const PRESENCE_MS = 50;
 
 interface Connection {
   readonly outbox: Outbox;
@@ -86,6 +88,7 @@ export class Hub {
   #pending: MemoryEvent[] = [];
   readonly #snapshots = new SnapshotTexts();
   #flushScheduled = false;
+  #presenceTimer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
   readonly #unsubscribe: () => void;
   readonly #catchUpTimer: ReturnType<typeof setInterval>;
@@ -133,7 +136,7 @@ export class Hub {
     this.#sendText(connection, JSON.stringify(message));
   }
 
-  #sendText(connection: Connection, text: string): void {
+  #sendText(connection: Connection, text: string | Uint8Array): void {
     if (!connection.closed) connection.outbox.control(text);
   }
 
@@ -195,17 +198,24 @@ export class Hub {
   /** Gives the connection the driver session (new, resumed or taken over); false when refused. */
   #attachDriver(connection: Connection, hello: Hello): boolean {
     const current = this.#driver;
-    if (current !== undefined && hello.resume !== undefined && hello.resume === current.resumeToken) {
-      this.#takeSession(connection, current, 'resume');
-      return true;
-    }
     if (current !== undefined) {
-      const holder = this.#connectionOf(current)?.remote;
+      const holder = this.#connectionOf(current);
+      const resuming = hello.resume !== undefined && current.resumes(hello.resume);
+      // A resume takes the session from a connection that stopped answering heartbeats (half-open);
+      // from one that still answers, only a takeover may.
+      const holderAnswering = holder !== undefined && (holder.outbox.socket.answering?.() ?? true);
+      if (resuming && !holderAnswering) {
+        if (holder !== undefined) holder.outbox.socket.close(CloseCode.policyViolation, 'session resumed from another connection');
+        this.#takeSession(connection, current, 'resume');
+        return true;
+      }
       if (!this.#options.allowTakeover) {
         const waiting =
           holder === undefined
             ? ` (its driver has ${Math.ceil((current.graceEndsAt - this.#clock.now()) / 1000)} s left to reconnect)`
-            : ` (from ${holder})`;
+            : resuming
+              ? ` (it is still driven from ${holder.remote}, which answers; close that tab first)`
+              : ` (from ${holder.remote})`;
         this.#error(
           connection,
           'driver-busy',
@@ -214,7 +224,7 @@ export class Hub {
         connection.outbox.socket.close(CloseCode.policyViolation, 'driver busy');
         return false;
       }
-      this.#takeSession(connection, current, 'takeover');
+      this.#takeSession(connection, current, resuming ? 'resume' : 'takeover');
       return true;
     }
     if (hello.resume !== undefined) {
@@ -236,6 +246,7 @@ export class Hub {
   #takeSession(connection: Connection, session: DriverSession, action: 'resume' | 'takeover'): void {
     if (session.graceTimer !== undefined) this.#clock.clearTimeout(session.graceTimer);
     session.graceTimer = undefined;
+    session.rotateResumeToken();
     for (const other of this.#connections) {
       if (other.session !== session || other === connection) continue;
       other.session = undefined;
@@ -276,11 +287,23 @@ export class Hub {
 
   #sendSnapshot(connection: Connection, reset: boolean): void {
     const state = this.backend.state();
-    this.#sendText(connection, this.#snapshots.text(state, connection.packedSnapshots, reset));
+    this.#sendText(connection, this.#snapshots.bytes(state, connection.packedSnapshots, reset));
     connection.outbox.caughtUp(state.seq);
   }
 
+  /**
+   * Presence changes are told at most once per PRESENCE_MS, in one text shared by everyone: a
+   * hundred viewers joining would otherwise cost ten thousand messages.
+   */
   #presence(): void {
+    if (this.#presenceTimer !== undefined || this.#stopped) return;
+    this.#presenceTimer = this.#clock.setTimeout(() => {
+      this.#presenceTimer = undefined;
+      this.#sendPresence();
+    }, PRESENCE_MS);
+  }
+
+  #sendPresence(): void {
     const driver = this.#driver;
     let viewers = 0;
     for (const c of this.#connections) if (c.role === 'viewer') viewers += 1;
@@ -290,7 +313,8 @@ export class Hub {
       driverWaiting: driver !== undefined && driver.graceTimer !== undefined,
       viewers,
     };
-    for (const c of this.#connections) if (c.role !== undefined) this.#send(c, message);
+    const bytes = Buffer.from(JSON.stringify(message));
+    for (const c of this.#connections) if (c.role !== undefined) this.#sendText(c, bytes);
   }
 
   #call(connection: Connection, call: Call): void {
@@ -351,11 +375,6 @@ export class Hub {
       });
       return;
     }
-    const problem = quotaProblem(fn, args, this.#usage.usage(session.pids()), this.#options.limits);
-    if (problem !== undefined) {
-      this.#error(connection, 'quota-exceeded', problem, { id: call.id });
-      return;
-    }
     session.schedule(() => this.#perform(connection, session, call.id, index, fn, args));
   }
 
@@ -376,6 +395,13 @@ export class Hub {
     let result: Executed;
     try {
       const opened = session.process(index, this.backend, journal);
+      // Quotas are judged in the call's turn, on what the session holds after every call before it.
+      const wanted = demandOf(fn, args, { state: this.backend.state(), pid: opened.pid });
+      const problem = quotaProblem(wanted, this.#usage.usage(session.pids()), this.#options.limits);
+      if (problem !== undefined) {
+        this.#error(this.#connectionOf(session) ?? connection, 'quota-exceeded', problem, { id });
+        return;
+      }
       journal.write({ type: 'call', session: session.id, process: index, id, fn, args, source: 'client' });
       result = await execute(opened, fn, (runtime) => invokeAcl(runtime, fn, args), this.#recorders);
       journal.write({
@@ -536,7 +562,7 @@ export class Hub {
       const to = chunk[chunk.length - 1]?.seq ?? 0;
       let array = journal.path === undefined ? undefined : JSON.stringify(chunk);
       if (array !== undefined) journaled.push(array);
-      let text: string | undefined;
+      let frame: Buffer | undefined;
       for (const c of this.#connections) {
         if (c.role === undefined || c.closed) continue;
         if (c.outbox.seq >= from && c.outbox.seq < to) {
@@ -546,8 +572,8 @@ export class Hub {
           continue;
         }
         array ??= JSON.stringify(chunk);
-        text ??= eventsFrameText(from, to, array);
-        c.outbox.offer(text, from, to, now);
+        frame ??= Buffer.from(eventsFrameText(from, to, array));
+        c.outbox.offer(frame, from, to, now);
       }
     }
     journal.writeEvents(journaled);
@@ -575,6 +601,7 @@ export class Hub {
     if (this.#stopped) return;
     this.#stopped = true;
     clearInterval(this.#catchUpTimer);
+    if (this.#presenceTimer !== undefined) this.#clock.clearTimeout(this.#presenceTimer);
     const session = this.#driver;
     if (session !== undefined) {
       if (session.graceTimer !== undefined) this.#clock.clearTimeout(session.graceTimer);

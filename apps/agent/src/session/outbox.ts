@@ -33,12 +33,12 @@ export class Outbox {
     this.#marks = marks;
   }
 
-  control(text: string): void {
+  control(text: string | Uint8Array): void {
     this.socket.send(text);
   }
 
   /** Offers a batch [from, to]; returns false when the client is (now) behind and skipped it. */
-  offer(text: string, from: number, to: number, now: number): boolean {
+  offer(text: string | Uint8Array, from: number, to: number, now: number): boolean {
     if (to <= this.seq) return true;
     if (this.behindFrom !== undefined || this.socket.bufferedAmount() > this.#marks.high) {
       this.behindFrom ??= from;

@@ -3,7 +3,8 @@
  * unit tests use an in-memory pair. Session code never imports `ws`.
  */
 export interface PeerSocket {
-  send(text: string): void;
+  /** Sends one text frame: a string, or its UTF-8 bytes when one text goes to many clients. */
+  send(text: string | Uint8Array): void;
   close(code: number, reason: string): void;
   /** Bytes queued for sending and not yet handed to the OS (the backpressure signal). */
   bufferedAmount(): number;
@@ -13,6 +14,11 @@ export interface PeerSocket {
    * building a large snapshot, so that what precedes it is not held back.
    */
   flush(): void;
+  /**
+   * False once the peer has left a heartbeat unanswered for a while (a half-open connection);
+   * a resume may then take the session from it. Sockets without a heartbeat are always answering.
+   */
+  answering?(): boolean;
 }
 
 /** What the server tells a session about its socket. */

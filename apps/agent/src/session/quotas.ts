@@ -1,9 +1,23 @@
-import { type AclFunctionName, formatBytes, type HostState } from '@pagelens/core';
+import {
+  ACL_HOST_REG,
+  type AclArgs,
+  type AclFunctionName,
+  type DeviceProfile,
+  formatBytes,
+  type HostBuffer,
+  type HostState,
+  type MallocFn,
+  pageBytes,
+  parseHex,
+  planMalloc,
+} from '@pagelens/core';
 
 /** Per-session limits. 0 means unlimited. */
 export interface Limits {
   readonly deviceBytes: number;
   readonly pinnedHostBytes: number;
+  /** Pageable host memory (malloc): real memory of the agent on the acl backend. */
+  readonly pageableHostBytes: number;
   readonly liveObjects: number;
   readonly callsPerSecond: number;
 }
@@ -12,6 +26,7 @@ export interface Limits {
 export const DEFAULT_LIMITS: Limits = {
   deviceBytes: 0,
   pinnedHostBytes: 16 * 1024 ** 3,
+  pageableHostBytes: 16 * 1024 ** 3,
   liveObjects: 200_000,
   callsPerSecond: 20_000,
 };
@@ -44,6 +59,7 @@ export class RateLimiter {
 export interface Usage {
   readonly deviceBytes: number;
   readonly pinnedHostBytes: number;
+  readonly pageableHostBytes: number;
   readonly liveObjects: number;
 }
 
@@ -51,6 +67,7 @@ export interface Usage {
 export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
   let deviceBytes = 0;
   let pinnedHostBytes = 0;
+  let pageableHostBytes = 0;
   let liveObjects = 0;
   for (const a of state.allocations.values()) {
     if (!pids.has(a.pid)) continue;
@@ -67,57 +84,121 @@ export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
     if (!pids.has(b.pid)) continue;
     liveObjects += 1;
     if (b.memory === 'pinned' || b.registration?.pinned === true) pinnedHostBytes += b.size;
+    if (b.memory === 'pageable') pageableHostBytes += b.size;
   }
   for (const map of [state.reservations, state.mappings]) {
     for (const item of map.values()) if (pids.has(item.pid)) liveObjects += 1;
   }
   // Default streams come with aclrtSetDevice; only streams the program created count.
   for (const stream of state.streams.values()) if (pids.has(stream.pid) && !stream.isDefault) liveObjects += 1;
-  return { deviceBytes, pinnedHostBytes, liveObjects };
+  return { deviceBytes, pinnedHostBytes, pageableHostBytes, liveObjects };
 }
 
-const CREATES = new Set<AclFunctionName>([
-  'aclrtMalloc',
-  'aclrtMallocAlign32',
-  'aclrtMallocCached',
-  'aclrtMallocWithCfg',
-  'aclrtMallocHost',
-  'aclrtMallocHostWithCfg',
-  'malloc',
-  'aclrtMallocPhysical',
-  'aclrtReserveMemAddress',
-  'aclrtMapMem',
-  'aclrtCreateStream',
-  'aclrtMemImportFromShareableHandle',
-]);
-const DEVICE = new Set<AclFunctionName>([
-  'aclrtMalloc',
-  'aclrtMallocAlign32',
-  'aclrtMallocCached',
-  'aclrtMallocWithCfg',
-  'aclrtMallocPhysical',
-]);
-const PINNED = new Set<AclFunctionName>(['aclrtMallocHost', 'aclrtMallocHostWithCfg']);
+/** What one call would add to a session's holdings if it succeeds. */
+export interface Demand {
+  readonly deviceBytes: number;
+  readonly pinnedHostBytes: number;
+  readonly pageableHostBytes: number;
+  /** Live objects it creates (allocations, buffers, handles, reservations, mappings, streams). */
+  readonly objects: number;
+}
+
+const NOTHING: Demand = { deviceBytes: 0, pinnedHostBytes: 0, pageableHostBytes: 0, objects: 0 };
+const demand = (part: Partial<Demand>): Demand => ({ ...NOTHING, ...part });
+
+/** Where a demand is judged: the host as it is when the call's turn comes, and the calling process. */
+export interface DemandContext {
+  readonly state: HostState;
+  readonly pid: number;
+}
+
+type DemandOf<F extends AclFunctionName> = (args: AclArgs<F>, context: DemandContext) => Demand;
+
+/** The profile of the process's current device, or of device 0 before the first aclrtSetDevice. */
+function currentProfile({ state, pid }: DemandContext): DeviceProfile | undefined {
+  const device = state.processes.get(pid)?.currentDevice ?? -1;
+  return (state.devices[device] ?? state.devices[0])?.profile;
+}
 
 /**
- * Refuses a call that would take the session past a limit, before it reaches the backend.
- * Returns the message for the client, or undefined when the call may go ahead.
+ * DM-3, DM-4, DM-7, DM-11: the bytes an aclrtMalloc-family call takes are whole pages of the page
+ * kind its policy chooses first (a HUGE_FIRST fallback to normal pages takes no more), so a burst of
+ * 1-byte HUGE_ONLY allocations is charged 2 MiB each, as the device is.
  */
-export function quotaProblem(
-  fn: AclFunctionName,
-  args: Readonly<Record<string, unknown>>,
-  usage: Usage,
-  limits: Limits,
-): string | undefined {
-  const size = typeof args.size === 'number' ? args.size : 0;
-  if (limits.liveObjects > 0 && CREATES.has(fn) && usage.liveObjects >= limits.liveObjects) {
-    return `this session already holds ${usage.liveObjects} live objects, the limit (--max-objects ${limits.liveObjects}); free some first`;
-  }
-  if (limits.deviceBytes > 0 && DEVICE.has(fn) && usage.deviceBytes + size > limits.deviceBytes) {
-    return `${formatBytes(size)} more would take this session's device memory to ${formatBytes(usage.deviceBytes + size)}, past its limit of ${formatBytes(limits.deviceBytes)} (--max-device-bytes)`;
-  }
-  if (limits.pinnedHostBytes > 0 && PINNED.has(fn) && usage.pinnedHostBytes + size > limits.pinnedHostBytes) {
-    return `${formatBytes(size)} more would take this session's pinned host memory to ${formatBytes(usage.pinnedHostBytes + size)}, past its limit of ${formatBytes(limits.pinnedHostBytes)} (--max-pinned-bytes)`;
+function mallocDemand(fn: MallocFn) {
+  return (args: { readonly size: number; readonly policy: number }, context: DemandContext): Demand => {
+    const profile = currentProfile(context);
+    if (profile === undefined) return demand({ objects: 1 });
+    const plan = planMalloc(fn, args.size, args.policy, profile, false);
+    if (!plan.ok) return NOTHING;
+    const page = pageBytes(plan.pageClass, profile);
+    return demand({ deviceBytes: Math.ceil(plan.padded / page) * page, objects: 1 });
+  };
+}
+
+/** The host buffer of the session's process that holds `ptr`, if any. */
+function hostBufferHolding(context: DemandContext, ptr: string): HostBuffer | undefined {
+  const parsed = parseHex(ptr);
+  if (!parsed.ok) return undefined;
+  const at = parsed.value;
+  for (const buffer of context.state.hostBuffers.values()) {
+    if (buffer.pid === context.pid && at >= buffer.addr && at < buffer.addr + buffer.size) return buffer;
   }
   return undefined;
+}
+
+/** HM-5: registering pageable memory pins it (the model pins the whole buffer, and so does this charge). */
+function registrationDemand(context: DemandContext, ptr: string, pins: boolean): Demand {
+  if (!pins) return NOTHING;
+  const buffer = hostBufferHolding(context, ptr);
+  return buffer === undefined || buffer.memory === 'pinned' ? NOTHING : demand({ pinnedHostBytes: buffer.size });
+}
+
+/**
+ * Every function that can make a session hold more, and what it would add. A function missing here
+ * adds nothing a quota counts (frees, copies, queries; an export is one per handle, so handles bound
+ * shares). test/limits.test.ts holds each entry to what the call really takes, in bursts.
+ */
+const DEMANDS: { readonly [F in AclFunctionName]?: DemandOf<F> } = {
+  aclrtMalloc: mallocDemand('aclrtMalloc'),
+  aclrtMallocAlign32: mallocDemand('aclrtMallocAlign32'),
+  aclrtMallocCached: mallocDemand('aclrtMallocCached'),
+  aclrtMallocWithCfg: mallocDemand('aclrtMallocWithCfg'),
+  aclrtMallocPhysical: ({ size }) => demand({ deviceBytes: size, objects: 1 }),
+  aclrtMallocHost: ({ size }) => demand({ pinnedHostBytes: size, objects: 1 }),
+  aclrtMallocHostWithCfg: ({ size }) => demand({ pinnedHostBytes: size, objects: 1 }),
+  malloc: ({ size }) => demand({ pageableHostBytes: size, objects: 1 }),
+  aclrtHostRegister: ({ ptr }, context) => registrationDemand(context, ptr, true),
+  aclrtHostRegisterV2: ({ ptr, flag }, context) => registrationDemand(context, ptr, (flag & ACL_HOST_REG.byName.ACL_HOST_REG_PINNED) !== 0),
+  aclrtReserveMemAddress: () => demand({ objects: 1 }),
+  aclrtMapMem: () => demand({ objects: 1 }),
+  aclrtCreateStream: () => demand({ objects: 1 }),
+  aclrtMemImportFromShareableHandle: () => demand({ objects: 1 }),
+};
+
+export function demandOf<F extends AclFunctionName>(fn: F, args: AclArgs<F>, context: DemandContext): Demand {
+  const of: DemandOf<F> | undefined = DEMANDS[fn];
+  return of === undefined ? NOTHING : of(args, context);
+}
+
+function overBytes(what: string, more: number, held: number, limit: number, flag: string): string | undefined {
+  if (limit === 0 || more === 0 || held + more <= limit) return undefined;
+  return `${formatBytes(more)} more would take this session's ${what} to ${formatBytes(held + more)}, past its limit of ${formatBytes(limit)} (${flag})`;
+}
+
+/**
+ * Refuses a call that would take the session past a limit. Judged when the call's turn comes, on
+ * what the session holds then (calls of a session run one at a time), so a burst of calls sent
+ * without waiting cannot slip past a quota that each would pass alone.
+ * Returns the message for the client, or undefined when the call may go ahead.
+ */
+export function quotaProblem(wanted: Demand, usage: Usage, limits: Limits): string | undefined {
+  if (limits.liveObjects > 0 && wanted.objects > 0 && usage.liveObjects + wanted.objects > limits.liveObjects) {
+    return `this session already holds ${usage.liveObjects} live objects, the limit (--max-objects ${limits.liveObjects}); free some first`;
+  }
+  return (
+    overBytes('device memory', wanted.deviceBytes, usage.deviceBytes, limits.deviceBytes, '--max-device-bytes') ??
+    overBytes('pinned host memory', wanted.pinnedHostBytes, usage.pinnedHostBytes, limits.pinnedHostBytes, '--max-pinned-bytes') ??
+    overBytes('pageable host memory', wanted.pageableHostBytes, usage.pageableHostBytes, limits.pageableHostBytes, '--max-host-bytes')
+  );
 }

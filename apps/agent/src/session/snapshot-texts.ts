@@ -1,31 +1,42 @@
 import { type AgentMessage, encodeSnapshot, type HostState, type PackedSnapshotMessage, packSnapshot } from '@pagelens/core';
 
+interface Built {
+  readonly text: string;
+  bytes?: Buffer;
+}
+
 /**
  * Snapshot messages as sent, in the form each client asked for (rows, or packed in columns).
- * Clients needing one in the same turn (a reset, several slow clients catching up) share its text:
- * a state object at a seq is one state. Texts are held for the current turn only (a large host's
- * text is megabytes).
+ * Every client needing one while the state stays at one seq (viewers joining a workshop, a reset,
+ * slow clients catching up) shares its text and its UTF-8 bytes: a state object at a seq is one
+ * state. Only the texts of the current seq are held (a large host's text is megabytes).
  */
 export class SnapshotTexts {
-  #held: { state: HostState; seq: number; texts: Map<string, string> } | undefined;
+  #held: { state: HostState; seq: number; built: Map<string, Built> } | undefined;
 
-  text(state: HostState, packed: boolean, reset: boolean): string {
-    if (this.#held?.state !== state || this.#held.seq !== state.seq) {
-      this.#held = { state, seq: state.seq, texts: new Map() };
-      queueMicrotask(() => {
-        this.#held = undefined;
-      });
-    }
+  #built(state: HostState, packed: boolean, reset: boolean): Built {
+    if (this.#held?.state !== state || this.#held.seq !== state.seq) this.#held = { state, seq: state.seq, built: new Map() };
     const key = `${packed ? 'packed' : 'rows'}:${reset}`;
-    let text = this.#held.texts.get(key);
-    if (text === undefined) {
+    let built = this.#held.built.get(key);
+    if (built === undefined) {
       const snapshot = encodeSnapshot(state);
       const message: AgentMessage | PackedSnapshotMessage = packed
         ? { type: 'snapshot', seq: state.seq, reset, packed: packSnapshot(snapshot) }
         : { type: 'snapshot', seq: state.seq, reset, snapshot };
-      text = JSON.stringify(message);
-      this.#held.texts.set(key, text);
+      built = { text: JSON.stringify(message) };
+      this.#held.built.set(key, built);
     }
-    return text;
+    return built;
+  }
+
+  text(state: HostState, packed: boolean, reset: boolean): string {
+    return this.#built(state, packed, reset).text;
+  }
+
+  /** The same message as bytes, made once and shared by every socket that sends it. */
+  bytes(state: HostState, packed: boolean, reset: boolean): Buffer {
+    const built = this.#built(state, packed, reset);
+    built.bytes ??= Buffer.from(built.text);
+    return built.bytes;
   }
 }

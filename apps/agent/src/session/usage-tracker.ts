@@ -1,88 +1,112 @@
 import type { MemoryEvent } from '@pagelens/core';
 import type { Usage } from './quotas.ts';
 
+interface Holdings {
+  deviceBytes: number;
+  pinnedHostBytes: number;
+  pageableHostBytes: number;
+  liveObjects: number;
+}
+
+/** One live object and what it charges to its process. */
 interface Held {
   readonly pid: number;
   readonly deviceBytes: number;
-  pinnedBytes: number;
+  /** A host buffer's size (for a registration that pins it later). */
+  readonly hostSize: number;
+  readonly pageable: boolean;
+  pinned: boolean;
   readonly counts: boolean;
 }
 
+const empty = (): Holdings => ({ deviceBytes: 0, pinnedHostBytes: 0, pageableHostBytes: 0, liveObjects: 0 });
+
 /**
  * What each process holds, kept up to date from the event stream so that a quota check costs the
- * same with 10 objects or 100,000 (scanning the state on every call would not).
+ * same with 10 objects or 100,000 (scanning the state on every call would not). `usageOf` in
+ * quotas.ts computes the same figures from a state; the limits tests hold the two equal.
  */
 export class UsageTracker {
-  readonly #byPid = new Map<number, { deviceBytes: number; pinnedHostBytes: number; liveObjects: number }>();
+  readonly #byPid = new Map<number, Holdings>();
   readonly #held = new Map<number, Held>();
-  /** Physical memory id → [owning pid, bytes], charged to the process that allocated it until released. */
-  readonly #physical = new Map<number, Held>();
+  /** Physical memory id → bytes, charged to the process that allocated it until released. */
+  readonly #physical = new Map<number, { pid: number; bytes: number }>();
 
-  #entry(pid: number) {
+  #entry(pid: number): Holdings {
     let entry = this.#byPid.get(pid);
     if (entry === undefined) {
-      entry = { deviceBytes: 0, pinnedHostBytes: 0, liveObjects: 0 };
+      entry = empty();
       this.#byPid.set(pid, entry);
     }
     return entry;
   }
 
-  #add(id: number, held: Held): void {
-    this.#held.set(id, held);
+  #charge(held: Held, sign: 1 | -1): void {
     const entry = this.#entry(held.pid);
-    entry.deviceBytes += held.deviceBytes;
-    entry.pinnedHostBytes += held.pinnedBytes;
-    if (held.counts) entry.liveObjects += 1;
+    entry.deviceBytes += sign * held.deviceBytes;
+    if (held.pinned) entry.pinnedHostBytes += sign * held.hostSize;
+    if (held.pageable) entry.pageableHostBytes += sign * held.hostSize;
+    if (held.counts) entry.liveObjects += sign;
+  }
+
+  #add(id: number, pid: number, part: Partial<Omit<Held, 'pid'>> = {}): void {
+    const held: Held = { pid, deviceBytes: 0, hostSize: 0, pageable: false, pinned: false, counts: true, ...part };
+    this.#held.set(id, held);
+    this.#charge(held, 1);
   }
 
   #remove(id: number): void {
     const held = this.#held.get(id);
     if (held === undefined) return;
     this.#held.delete(id);
-    const entry = this.#entry(held.pid);
-    entry.deviceBytes -= held.deviceBytes;
-    entry.pinnedHostBytes -= held.pinnedBytes;
-    if (held.counts) entry.liveObjects -= 1;
+    this.#charge(held, -1);
+  }
+
+  /** HM-5: a registration that pins pageable memory charges it as pinned until it is unregistered. */
+  #pin(id: number, pinned: boolean): void {
+    const held = this.#held.get(id);
+    if (held === undefined || !held.pageable || held.pinned === pinned) return;
+    this.#charge(held, -1);
+    held.pinned = pinned;
+    this.#charge(held, 1);
   }
 
   apply(events: readonly MemoryEvent[]): void {
     for (const e of events) {
       switch (e.kind) {
         case 'alloc':
-          this.#add(e.id, { pid: e.pid, deviceBytes: e.pages * e.pageSize, pinnedBytes: 0, counts: true });
+          this.#add(e.id, e.pid, { deviceBytes: e.pages * e.pageSize });
           break;
         case 'physAlloc': {
           const bytes = e.pages * e.pageSize;
-          this.#add(e.id, { pid: e.pid, deviceBytes: 0, pinnedBytes: 0, counts: true });
-          this.#physical.set(e.id, { pid: e.pid, deviceBytes: bytes, pinnedBytes: 0, counts: false });
+          this.#add(e.id, e.pid);
+          this.#physical.set(e.id, { pid: e.pid, bytes });
           this.#entry(e.pid).deviceBytes += bytes;
           break;
         }
         case 'import':
         case 'reserve':
         case 'map':
-          this.#add(e.id, { pid: e.pid, deviceBytes: 0, pinnedBytes: 0, counts: true });
+          this.#add(e.id, e.pid);
           break;
         case 'streamCreate':
-          if (!e.isDefault) this.#add(e.id, { pid: e.pid, deviceBytes: 0, pinnedBytes: 0, counts: true });
+          if (!e.isDefault) this.#add(e.id, e.pid);
           break;
         case 'hostAlloc':
-          this.#add(e.id, { pid: e.pid, deviceBytes: 0, pinnedBytes: e.memory === 'pinned' ? e.size : 0, counts: true });
+          this.#add(e.id, e.pid, { hostSize: e.size, pinned: e.memory === 'pinned', pageable: e.memory === 'pageable' });
           break;
-        case 'hostRegister': {
-          const held = this.#held.get(e.id);
-          if (held !== undefined && held.pinnedBytes === 0 && e.pinned) {
-            this.#remove(e.id);
-            this.#add(e.id, { ...held, pinnedBytes: this.#sizes.get(e.id) ?? 0 });
-          }
+        case 'hostRegister':
+          if (e.pinned) this.#pin(e.id, true);
           break;
-        }
+        case 'hostUnregister':
+          this.#pin(e.id, false);
+          break;
         case 'physFree':
           if (!e.deferred) this.#remove(e.id);
           break;
         case 'physRelease': {
           const memory = this.#physical.get(e.id);
-          if (memory !== undefined) this.#entry(memory.pid).deviceBytes -= memory.deviceBytes;
+          if (memory !== undefined) this.#entry(memory.pid).deviceBytes -= memory.bytes;
           this.#physical.delete(e.id);
           break;
         }
@@ -92,36 +116,29 @@ export class UsageTracker {
         case 'streamDestroy':
         case 'hostFree':
           this.#remove(e.id);
-          this.#sizes.delete(e.id);
           break;
         default:
           break;
       }
-      if (e.kind === 'hostAlloc') this.#sizes.set(e.id, e.size);
     }
   }
 
-  /** Host buffer sizes, for a later registration that pins them. */
-  readonly #sizes = new Map<number, number>();
-
   usage(pids: ReadonlySet<number>): Usage {
-    let deviceBytes = 0;
-    let pinnedHostBytes = 0;
-    let liveObjects = 0;
+    const total = empty();
     for (const pid of pids) {
       const entry = this.#byPid.get(pid);
       if (entry === undefined) continue;
-      deviceBytes += entry.deviceBytes;
-      pinnedHostBytes += entry.pinnedHostBytes;
-      liveObjects += entry.liveObjects;
+      total.deviceBytes += entry.deviceBytes;
+      total.pinnedHostBytes += entry.pinnedHostBytes;
+      total.pageableHostBytes += entry.pageableHostBytes;
+      total.liveObjects += entry.liveObjects;
     }
-    return { deviceBytes, pinnedHostBytes, liveObjects };
+    return total;
   }
 
   clear(): void {
     this.#byPid.clear();
     this.#held.clear();
     this.#physical.clear();
-    this.#sizes.clear();
   }
 }

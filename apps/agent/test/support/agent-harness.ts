@@ -7,7 +7,7 @@ import { SimBackend } from '../../src/backends/sim/sim-backend.ts';
 import type { JournalSink } from '../../src/journal/entries.ts';
 import { noJournal } from '../../src/journal/entries.ts';
 import { type AgentServer, startAgentServer } from '../../src/server/http-server.ts';
-import { silentLogger } from '../../src/server/logger.ts';
+import { type Logger, silentLogger } from '../../src/server/logger.ts';
 import { Hub, type HubOptions } from '../../src/session/hub.ts';
 import { DEFAULT_LIMITS, type Limits } from '../../src/session/quotas.ts';
 
@@ -32,6 +32,10 @@ export interface HarnessOptions {
   readonly heartbeatMs?: number;
   readonly allowedOrigins?: readonly string[];
   readonly watermarks?: HubOptions['watermarks'];
+  readonly maxConnections?: number;
+  /** Where the agent logs (silent by default). */
+  readonly log?: Logger;
+  readonly clock?: HubOptions['clock'];
 }
 
 /** A real agent (HTTP server, hub, simulator) on a free port, in this process. */
@@ -46,11 +50,12 @@ export async function startHarnessOn<B extends Backend>(backend: B, options: Har
   const hubOptions: HubOptions = {
     backend,
     journal: options.journal ?? noJournal,
-    log: silentLogger,
+    log: options.log ?? silentLogger,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     allowTakeover: options.allowTakeover ?? false,
     resumeGraceMs: options.resumeGraceMs ?? 30_000,
     ...(options.watermarks === undefined ? {} : { watermarks: options.watermarks }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   };
   const hub = new Hub(hubOptions);
   const server = await startAgentServer({
@@ -58,7 +63,8 @@ export async function startHarnessOn<B extends Backend>(backend: B, options: Har
     port: 0,
     webDir,
     policy: { token: TOKEN, allowedHosts: new Set(), allowedOrigins: new Set(options.allowedOrigins ?? []) },
-    log: silentLogger,
+    log: options.log ?? silentLogger,
+    ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
     accept: (socket, remote) => hub.connect(socket, remote),
   });

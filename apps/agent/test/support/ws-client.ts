@@ -115,6 +115,8 @@ export class TestClient {
     const reply = await this.next((m) => m.type === 'welcome' || m.type === 'error');
     if (reply.type !== 'welcome') throw new Error(`hello refused: ${JSON.stringify(reply)}`);
     await this.waitFor((m) => m.type === 'snapshot');
+    // Presence follows a moment later (it is coalesced); waiting for it keeps later message counts exact.
+    await this.waitFor((m) => m.type === 'presence');
     return reply;
   }
 

@@ -76,7 +76,7 @@ const welcome = {
   host: { provenance: 'simulated', hostname: 'h', kernelVersion: '6.1', hostPageSize: 4096 },
   devices: [],
   functions: ['aclrtMalloc'],
-  limits: { deviceBytes: 0, pinnedHostBytes: 0, liveObjects: 0, callsPerSecond: 0 },
+  limits: { deviceBytes: 0, pinnedHostBytes: 0, pageableHostBytes: 0, liveObjects: 0, callsPerSecond: 0 },
   seq: 0,
 };
 

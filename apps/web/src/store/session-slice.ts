@@ -12,6 +12,7 @@ export interface Session {
   readonly limits: {
     readonly deviceBytes: number;
     readonly pinnedHostBytes: number;
+    readonly pageableHostBytes: number;
     readonly liveObjects: number;
     readonly callsPerSecond: number;
   };

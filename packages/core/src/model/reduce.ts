@@ -110,6 +110,10 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       else {
         p.deviceRefs.delete(event.device);
         if (p.currentDevice === event.device) p.currentDevice = -1;
+        // LT-4: peer access lives with the device's contexts; it ends when the last process resets the device.
+        let held = false;
+        for (const other of state.processes.values()) if (other.deviceRefs.has(event.device)) held = true;
+        if (!held) deviceOf(state, event, event.device).peers.clear();
       }
       return state;
     }
@@ -181,12 +185,17 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       processOf(state, event, handle.pid).handleByValue.delete(handle.handle);
       if (event.deferred) handle.freed = true;
       else state.handles.delete(event.id);
+      dropShares(state, event.id);
       return state;
     }
     case 'physRelease': {
       const memory = need(state.physical.get(event.id), event, 'physical memory', event.id);
       state.physical.delete(event.id);
-      for (const [id, handle] of state.handles) if (handle.memory === event.id) state.handles.delete(id);
+      for (const [id, handle] of state.handles) {
+        if (handle.memory !== event.id) continue;
+        state.handles.delete(id);
+        dropShares(state, id);
+      }
       release(deviceOf(state, event, memory.device).frames, memory);
       return state;
     }
@@ -305,6 +314,11 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     default:
       return assertNever(event);
   }
+}
+
+/** VM-11: a shareable handle lives as long as the exporting handle; once that is freed, nothing can import it. */
+function dropShares(state: HostState, handle: number): void {
+  for (const [shareable, share] of state.shares) if (share.handle === handle) state.shares.delete(shareable);
 }
 
 export function assertNever(value: never): never {

@@ -59,6 +59,7 @@ export const Welcome = z.strictObject({
   limits: z.strictObject({
     deviceBytes: z.number().int().nonnegative(),
     pinnedHostBytes: z.number().int().nonnegative(),
+    pageableHostBytes: z.number().int().nonnegative(),
     liveObjects: z.number().int().nonnegative(),
     callsPerSecond: z.number().int().nonnegative(),
   }),

@@ -41,7 +41,11 @@ export const aclrtMemImportFromShareableHandle: Op<'aclrtMemImportFromShareableH
   const current = currentDevice(context);
   if (isResult(current)) return current;
   const share = context.state.shares.get(address(shareableHandle));
-  if (share === undefined) return invalid(`${shareableHandle} is not a shareable handle on this host`);
+  if (share === undefined) {
+    return invalid(
+      `${shareableHandle} is not a live shareable handle on this host: it was never exported, or its exporter has freed the memory (VM-11)`,
+    );
+  }
   if (share.pid === context.pid) return invalid('the process that exported a handle cannot import it; import it in another process (VM-9)');
   if (share.flags === 0 && !share.pids.includes(context.pid)) {
     return fail(

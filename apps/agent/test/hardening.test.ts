@@ -1,0 +1,233 @@
+import { ASCEND_910B2 } from '@pagelens/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SimBackend } from '../src/backends/sim/sim-backend.ts';
+import { noJournal } from '../src/journal/entries.ts';
+import { type Logger, silentLogger } from '../src/server/logger.ts';
+import { type Clock, Hub } from '../src/session/hub.ts';
+import type { PeerSocket } from '../src/session/peer-socket.ts';
+import { DEFAULT_LIMITS } from '../src/session/quotas.ts';
+import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
+import { rawRequest, rawUpgrade } from './support/http.ts';
+import { TestClient } from './support/ws-client.ts';
+
+// Issue 11: what a hostile or unlucky client could still break. Each test failed before its fix.
+
+let harness: Harness | undefined;
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await harness?.close();
+  harness = undefined;
+});
+
+async function connect(): Promise<TestClient> {
+  if (harness === undefined) throw new Error('no harness');
+  const client = await TestClient.connect(harness.port, TOKEN);
+  clients.push(client);
+  return client;
+}
+
+/** A clock whose timers fire only when the test says so. */
+function manualClock(): Clock & { fire(): void } {
+  let timers: { callback: () => void; handle: ReturnType<typeof setTimeout> }[] = [];
+  let next = 1;
+  return {
+    now: () => 0,
+    setTimeout: (callback) => {
+      const handle = next++ as unknown as ReturnType<typeof setTimeout>;
+      timers.push({ callback, handle });
+      return handle;
+    },
+    clearTimeout: (handle) => {
+      timers = timers.filter((t) => t.handle !== handle);
+    },
+    fire: () => {
+      const due = timers;
+      timers = [];
+      for (const t of due) t.callback();
+    },
+  };
+}
+
+/** An in-memory socket that records what the hub sends it, as sent (string or shared bytes). */
+function recordingSocket(answering = true): PeerSocket & { sent: (string | Uint8Array)[]; closedWith?: string; texts(): string[] } {
+  const socket: PeerSocket & { sent: (string | Uint8Array)[]; closedWith?: string; texts(): string[] } = {
+    sent: [],
+    send: (data) => socket.sent.push(data),
+    close: (_code, reason) => {
+      socket.closedWith = reason;
+    },
+    bufferedAmount: () => 0,
+    flush: () => {},
+    answering: () => answering,
+    texts: () => socket.sent.map((d) => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8'))),
+  };
+  return socket;
+}
+
+const hello = (role: 'driver' | 'viewer', resume?: string) =>
+  JSON.stringify({ type: 'hello', protocol: 1, role, ...(resume === undefined ? {} : { resume }) });
+
+describe('item 2: the Host check reads the whole header', () => {
+  it.each(['[::1]evil.com', '[::1]evil.com:7070', 'localhost:evil.com'])('refuses Host %s on HTTP and on /ws', async (host) => {
+    harness = await startHarness();
+    expect((await rawRequest(harness.port, '/', { host })).status).toBe(403);
+    expect((await rawUpgrade(harness.port, `/ws?token=${TOKEN}`, { host })).status).toBe(403);
+  });
+});
+
+describe('item 6: resume tokens', () => {
+  it('each welcome issues a fresh token, and a used token resumes nothing', async () => {
+    harness = await startHarness({ resumeGraceMs: 5000 });
+    const first = await connect();
+    const welcome = await first.hello('driver');
+    first.close();
+    await first.closed;
+    const second = await connect();
+    const resumed = await second.hello('driver', welcome.resumeToken);
+    expect(resumed.sessionId).toBe(welcome.sessionId);
+    expect(resumed.resumeToken).toBeDefined();
+    expect(resumed.resumeToken).not.toBe(welcome.resumeToken);
+    second.close();
+    await second.closed;
+    // The first token was spent: it cannot take the waiting session.
+    const third = await connect();
+    third.send({ type: 'hello', protocol: 1, role: 'driver', resume: welcome.resumeToken });
+    expect(await third.next((m) => m.type === 'error')).toMatchObject({ code: 'driver-busy' });
+    // The fresh one can.
+    const fourth = await connect();
+    expect((await fourth.hello('driver', resumed.resumeToken)).sessionId).toBe(welcome.sessionId);
+  });
+
+  it('a resume is refused while the driver is still connected and answering, unless takeover is allowed', async () => {
+    harness = await startHarness();
+    const driver = await connect();
+    const welcome = await driver.hello('driver');
+    const thief = await connect();
+    thief.send({ type: 'hello', protocol: 1, role: 'driver', resume: welcome.resumeToken });
+    expect(await thief.next((m) => m.type === 'error')).toMatchObject({
+      code: 'driver-busy',
+      message: expect.stringContaining('still driven from'),
+    });
+    expect(await driver.call('aclrtGetDeviceCount')).toMatchObject({ type: 'result', ret: 0 });
+  });
+
+  it('with --allow-takeover the resume takes the session and the old connection becomes a viewer', async () => {
+    harness = await startHarness({ allowTakeover: true });
+    const driver = await connect();
+    const welcome = await driver.hello('driver');
+    const other = await connect();
+    const taken = await other.hello('driver', welcome.resumeToken);
+    expect(taken.sessionId).toBe(welcome.sessionId);
+    expect(await driver.waitFor((m) => m.type === 'notice')).toMatchObject({ code: 'taken-over' });
+  });
+
+  it('a resume takes the session from a connection that stopped answering heartbeats, and closes it', () => {
+    const hub = harnessFreeHub();
+    const stale = recordingSocket(false);
+    const staleHandler = hub.connect(stale, 'stale');
+    staleHandler.message(hello('driver'));
+    const token = welcomeOf(stale).resumeToken;
+    const fresh = recordingSocket(true);
+    hub.connect(fresh, 'fresh').message(hello('driver', token));
+    expect(welcomeOf(fresh)).toMatchObject({ role: 'driver', sessionId: welcomeOf(stale).sessionId });
+    expect(stale.closedWith).toBe('session resumed from another connection');
+  });
+});
+
+function welcomeOf(socket: ReturnType<typeof recordingSocket>): { role: string; sessionId: string; resumeToken?: string } {
+  const text = socket.texts().find((t) => t.includes('"type":"welcome"'));
+  if (text === undefined) throw new Error(`no welcome in ${socket.texts().join('\n').slice(0, 400)}`);
+  return JSON.parse(text);
+}
+
+let hubs: { shutdown(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const hub of hubs.splice(0)) await hub.shutdown();
+  hubs = [];
+});
+
+/** A hub on a fresh simulator with no server: sockets are in-memory. */
+function harnessFreeHub(clock?: Clock): Hub {
+  const hub = new Hub({
+    backend: new SimBackend(ASCEND_910B2, 1, 1),
+    journal: noJournal,
+    log: silentLogger,
+    limits: DEFAULT_LIMITS,
+    allowTakeover: false,
+    resumeGraceMs: 30_000,
+    ...(clock === undefined ? {} : { clock }),
+  });
+  hubs.push(hub);
+  return hub;
+}
+
+describe('item 7: nothing that may be a token reaches the log', () => {
+  it('paths, queries and headers carrying the token are refused without logging it', async () => {
+    const lines: string[] = [];
+    const log: Logger = {
+      info: (m) => lines.push(m),
+      warn: (m) => lines.push(m),
+      error: (m) => lines.push(m),
+    };
+    harness = await startHarness({ log });
+    const port = harness.port;
+    await rawUpgrade(port, `/ws/${TOKEN}`);
+    await rawUpgrade(port, `/${TOKEN}?token=${TOKEN}`);
+    await rawUpgrade(port, `/ws?token=${TOKEN}x`);
+    await rawUpgrade(port, `/ws?token=${TOKEN}`, { host: `${TOKEN}.example` });
+    await rawUpgrade(port, `/ws?token=${TOKEN}`, { origin: `http://${TOKEN}.example` });
+    await rawRequest(port, `/ws/${TOKEN}`);
+    await rawRequest(port, `/assets/${TOKEN}.js`);
+    await rawRequest(port, `/${TOKEN}`, { host: `${TOKEN}:1` });
+    expect(lines.length).toBeGreaterThanOrEqual(5);
+    for (const line of lines) expect(line).not.toContain(TOKEN.slice(0, 12));
+  });
+});
+
+describe('item 8: connections', () => {
+  it('past --max-connections a socket is refused with 503 and the reason; a closed one frees its place', async () => {
+    harness = await startHarness({ maxConnections: 2 });
+    const a = await connect();
+    await a.hello('viewer');
+    const b = await connect();
+    await b.hello('viewer');
+    const refused = await rawUpgrade(harness.port, `/ws?token=${TOKEN}`);
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('--max-connections');
+    a.close();
+    await a.closed;
+    // The server counts the place free once the socket's close has run: retry until then (bounded).
+    let admitted: TestClient | undefined;
+    for (let attempt = 0; attempt < 50 && admitted === undefined; attempt += 1) {
+      admitted = await connect().catch(() => undefined);
+      if (admitted === undefined) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(admitted).toBeDefined();
+    await admitted?.hello('viewer');
+  });
+
+  it('viewers joining together get one presence message each, and share the snapshot and presence bytes', () => {
+    const clock = manualClock();
+    const hub = harnessFreeHub(clock);
+    const sockets = Array.from({ length: 100 }, () => recordingSocket());
+    for (const socket of sockets) hub.connect(socket, 'viewer').message(hello('viewer'));
+    const presenceOf = (socket: ReturnType<typeof recordingSocket>) =>
+      socket.sent.filter((d) => (typeof d === 'string' ? d : Buffer.from(d).toString('utf8')).includes('"type":"presence"'));
+    expect(sockets.map((s) => presenceOf(s).length)).toEqual(sockets.map(() => 0));
+    clock.fire();
+    expect(sockets.map((s) => presenceOf(s).length)).toEqual(sockets.map(() => 1));
+    const first = sockets[0];
+    if (first === undefined) throw new Error('no socket');
+    expect(JSON.parse(first.texts().find((t) => t.includes('"type":"presence"')) ?? '{}')).toMatchObject({ viewers: 100 });
+    const snapshotOf = (socket: ReturnType<typeof recordingSocket>) =>
+      socket.sent.find((d) => typeof d !== 'string' && Buffer.from(d).toString('utf8', 0, 20).includes('snapshot'));
+    const shared = snapshotOf(first);
+    expect(shared).toBeDefined();
+    for (const socket of sockets) {
+      expect(snapshotOf(socket)).toBe(shared);
+      expect(presenceOf(socket)[0]).toBe(presenceOf(first)[0]);
+    }
+  });
+});

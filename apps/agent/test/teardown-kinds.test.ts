@@ -1,0 +1,137 @@
+import { ACL_HOST_REG, devicePools } from '@pagelens/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
+import { TestClient } from './support/ws-client.ts';
+
+// Issue 11 item 5 and its siblings: every kind of object a session can make is gone after its
+// teardown, so the next session starts from the baseline and cannot reach the last one's objects.
+
+const MiB = 1024 * 1024;
+const REG = ACL_HOST_REG.byName;
+const PROP = { handleType: 0, allocationType: 0, memAttr: 'ACL_HBM_MEM_HUGE', location: { type: 1, id: 0 }, reserve: 0 };
+
+let harness: Harness | undefined;
+const clients: TestClient[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await harness?.close();
+  harness = undefined;
+});
+
+async function connect(): Promise<TestClient> {
+  if (harness === undefined) throw new Error('no harness');
+  const client = await TestClient.connect(harness.port, TOKEN);
+  clients.push(client);
+  return client;
+}
+
+/** One of every object kind, in two processes of the session on two devices; returns the shareable handle. */
+async function makeOneOfEverything(d: TestClient): Promise<string> {
+  const p1 = { process: 1 };
+  await d.ok('aclInit', { configPath: null });
+  await d.ok('aclrtSetDevice', { deviceId: 0 });
+  await d.ok('aclrtMalloc', { size: 3 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
+  await d.ok('aclrtMallocHost', { size: 4096 });
+  const { ptr } = await d.ok('malloc', { size: 64 * 1024 });
+  await d.ok('aclrtHostRegisterV2', { ptr, size: 64 * 1024, flag: REG.ACL_HOST_REG_PINNED | REG.ACL_HOST_REG_MAPPED });
+  const { handle } = await d.ok('aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+  const { virPtr } = await d.ok('aclrtReserveMemAddress', { size: 4 * MiB, alignment: 0, expectPtr: null, flags: 0 });
+  await d.ok('aclrtMapMem', { virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
+  await d.ok('aclrtCreateStream');
+  await d.ok('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
+  const { shareableHandle } = await d.ok('aclrtMemExportToShareableHandle', {
+    handle,
+    handleType: 0,
+    flags: 'ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION',
+  });
+  const share = String(shareableHandle);
+  // The second process imports it on the other device (peer access from device 1 to device 0).
+  for (const [fn, args] of [
+    ['aclInit', { configPath: null }],
+    ['aclrtSetDevice', { deviceId: 1 }],
+    ['aclrtDeviceEnablePeerAccess', { peerDeviceId: 0, flags: 0 }],
+    ['aclrtMemImportFromShareableHandle', { shareableHandle: share, deviceId: 1 }],
+  ] as const) {
+    const reply = await d.call(fn, args, p1);
+    expect(reply, fn).toMatchObject({ type: 'result', ret: 0 });
+  }
+  return share;
+}
+
+describe('teardown of every object kind', () => {
+  it('after the driver leaves, nothing of its session is left: objects, shares, peer access, pools', async () => {
+    harness = await startHarness({ devices: 2, resumeGraceMs: 20 });
+    const baseline = harness.backend.state().devices.map((device) => devicePools(device));
+    const viewer = await connect();
+    await viewer.hello('viewer');
+    const driver = await connect();
+    await driver.hello('driver');
+    const share = await makeOneOfEverything(driver);
+    const before = harness.backend.state();
+    expect(before.shares.size).toBe(1);
+    expect([...(before.devices[0]?.peers ?? [])]).toEqual([1]);
+    driver.close();
+    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+
+    const state = harness.backend.state();
+    expect({
+      allocations: state.allocations.size,
+      handles: state.handles.size,
+      physical: state.physical.size,
+      reservations: state.reservations.size,
+      mappings: state.mappings.size,
+      hostBuffers: state.hostBuffers.size,
+      streams: state.streams.size,
+      shares: state.shares.size,
+      peers: state.devices.map((device) => device.peers.size),
+    }).toEqual({
+      allocations: 0,
+      handles: 0,
+      physical: 0,
+      reservations: 0,
+      mappings: 0,
+      hostBuffers: 0,
+      streams: 0,
+      shares: 0,
+      peers: [0, 0],
+    });
+    expect(state.devices.map((device) => devicePools(device))).toEqual(baseline);
+
+    // VM-11: a later session cannot import the old share, and says why.
+    const next = await connect();
+    await next.hello('driver');
+    expect(next.replica.shares.size).toBe(0);
+    await next.call('aclInit', { configPath: null }, { process: 1 });
+    await next.call('aclrtSetDevice', { deviceId: 0 }, { process: 1 });
+    expect(await next.call('aclrtMemImportFromShareableHandle', { shareableHandle: share, deviceId: 0 }, { process: 1 })).toMatchObject({
+      type: 'result',
+      ret: 100000,
+      message: expect.stringContaining('VM-11'),
+    });
+    // LT-4: peer access must be enabled again before a cross-device import.
+    expect(next.replica.devices.map((device) => device.peers.size)).toEqual([0, 0]);
+  });
+
+  it('VM-11: a share ends when its exporter frees the handle, even while the session goes on', async () => {
+    harness = await startHarness();
+    const d = await connect();
+    await d.hello('driver');
+    await d.ok('aclInit', { configPath: null });
+    await d.ok('aclrtSetDevice', { deviceId: 0 });
+    const { handle } = await d.ok('aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+    const { shareableHandle } = await d.ok('aclrtMemExportToShareableHandle', {
+      handle,
+      handleType: 0,
+      flags: 'ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION',
+    });
+    expect(d.replica.shares.size).toBe(1);
+    await d.ok('aclrtFreePhysical', { handle });
+    expect(d.replica.shares.size).toBe(0);
+    const p1 = { process: 1 };
+    await d.call('aclInit', { configPath: null }, p1);
+    await d.call('aclrtSetDevice', { deviceId: 0 }, p1);
+    const reply = await d.call('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 }, p1);
+    expect(reply).toMatchObject({ type: 'result', ret: 100000, message: expect.stringContaining('VM-11') });
+  });
+});
