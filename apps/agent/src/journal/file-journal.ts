@@ -36,7 +36,21 @@ export function openFileJournal(dir: string, log: Logger, limitBytes = JOURNAL_L
   return {
     path,
     write(entry: JournalEntry) {
-      if (!full && !stream.destroyed) append(JSON.stringify(entry));
+      if (full || stream.destroyed) return;
+      let text: string;
+      try {
+        text = JSON.stringify(entry);
+      } catch (error) {
+        // A value JSON cannot write (a BigInt, a cycle, nesting deeper than the stack: client messages
+        // are bounded where they are parsed) must not fail the call being journaled. A journal missing
+        // an entry would not replay, so journaling stops.
+        full = true;
+        log.warn(
+          `journal ${path}: cannot record a ${entry.type} entry (${error instanceof Error ? error.message : String(error)}); journaling stopped`,
+        );
+        return;
+      }
+      append(text);
     },
     writeEvents(eventArrays: readonly string[]) {
       if (!full && !stream.destroyed && eventArrays.length > 0) append(eventsEntryText(eventArrays));

@@ -2,69 +2,42 @@ import { readFile } from 'node:fs/promises';
 import {
   argsAreValid,
   canonicalJson,
+  clip,
   type DeviceProfile,
   findProfile,
   invokeAcl,
   isAclFunctionName,
   loadProfileJson,
   type MemoryEvent,
-  MemoryEventSchema,
   normalizeArgs,
 } from '@pagelens/core';
-import { z } from 'zod';
 import type { BackendProcess } from '../backends/backend.ts';
 import { SimBackend } from '../backends/sim/sim-backend.ts';
-
-const Config = z.object({
-  backend: z.string(),
-  profile: z.string(),
-  profileJson: z.unknown().optional(),
-  devices: z.number().int().min(1).max(16),
-  seed: z.number().int().nonnegative(),
-});
-const Entry = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('header'), version: z.literal(1), created: z.string(), config: Config }),
-  z.object({ type: z.literal('reset'), config: Config }),
-  z.object({ type: z.literal('session'), session: z.string(), action: z.string() }),
-  z.object({ type: z.literal('process'), session: z.string(), process: z.number().int(), pid: z.number().int(), name: z.string() }),
-  z.object({
-    type: z.literal('call'),
-    session: z.string(),
-    process: z.number().int(),
-    id: z.number().int(),
-    fn: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    source: z.string(),
-  }),
-  z.object({
-    type: z.literal('result'),
-    session: z.string(),
-    id: z.number().int(),
-    ret: z.number().int(),
-    out: z.record(z.string(), z.unknown()).optional(),
-    message: z.string().optional(),
-  }),
-  z.object({ type: z.literal('events'), events: z.array(MemoryEventSchema) }),
-]);
-type Entry = z.infer<typeof Entry>;
+import { type Config, readJournal } from './journal-lines.ts';
 
 export interface ReplayOptions {
   readonly quiet: boolean;
   readonly out: (line: string) => void;
 }
 
-function profileOf(config: z.infer<typeof Config>): DeviceProfile {
+function profileOf(config: Config): DeviceProfile {
   if (config.profileJson !== undefined) {
     const loaded = loadProfileJson(JSON.stringify(config.profileJson), 'journal profile');
     if (!loaded.ok) throw new Error(loaded.message);
     return loaded.profile;
   }
   const builtin = findProfile(config.profile);
-  if (builtin === undefined) throw new Error(`the journal names profile "${config.profile}", which this PageLens does not know`);
+  if (builtin === undefined) throw new Error(`the journal names profile "${clip(config.profile)}", which this PageLens does not know`);
   return builtin;
 }
 
 const canonical = (value: unknown): string => canonicalJson(value ?? null);
+/** Longest text of a recorded or replayed value in a difference (a journal may hold anything). */
+const SHOWN = 160;
+/** Longest reason quoted from a failure to build or reset the simulator (a profile's error may quote the journal). */
+const REASON_LIMIT = 400;
+
+const reasonOf = (error: unknown): string => clip(error instanceof Error ? error.message : String(error), REASON_LIMIT);
 
 /**
  * Re-runs a journal against a fresh simulator built from its header and compares every result
@@ -78,32 +51,27 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
     options.out(`replay: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  const entries: Entry[] = [];
-  for (const [index, line] of text.split('\n').entries()) {
-    if (line.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      options.out(`replay: line ${index + 1} of ${file} is not JSON`);
-      return 2;
-    }
-    const parsed = Entry.safeParse(json);
-    if (!parsed.success) {
-      options.out(`replay: line ${index + 1} of ${file} is not a journal entry (${parsed.error.issues[0]?.message ?? 'invalid'})`);
-      return 2;
-    }
-    entries.push(parsed.data);
+  const read = readJournal(text, file);
+  if (!read.ok) {
+    options.out(`replay: ${read.message}`);
+    return 2;
   }
-  const header = entries[0];
-  if (header?.type !== 'header') {
+  const [first, ...rest] = read.lines;
+  const header = first?.entry;
+  if (first === undefined || header?.type !== 'header') {
     options.out(`replay: ${file} does not start with a journal header`);
     return 2;
   }
   if (header.config.backend !== 'sim')
-    options.out(`replay: the journal was recorded on the "${header.config.backend}" backend; replaying it on the simulator`);
+    options.out(`replay: the journal was recorded on the "${clip(header.config.backend)}" backend; replaying it on the simulator`);
 
-  const backend = new SimBackend(profileOf(header.config), header.config.devices, header.config.seed, header.config.profileJson);
+  let backend: SimBackend;
+  try {
+    backend = new SimBackend(profileOf(header.config), header.config.devices, header.config.seed, header.config.profileJson);
+  } catch (error) {
+    options.out(`replay: line ${first.line} of ${file}: ${reasonOf(error)}`);
+    return 2;
+  }
   const replayed: MemoryEvent[] = [];
   // Loops, not push(...events): one call (a reset of a full device) can emit more events than a call takes arguments.
   backend.subscribe((events) => {
@@ -115,18 +83,23 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
   const differences: string[] = [];
   let calls = 0;
 
-  for (const entry of entries.slice(1)) {
+  for (const { line, entry } of rest) {
     switch (entry.type) {
       case 'header':
       case 'session':
         break;
       case 'reset':
-        await backend.reset({ profile: entry.config.profile, devices: entry.config.devices, seed: entry.config.seed });
+        try {
+          await backend.reset({ profile: entry.config.profile, devices: entry.config.devices, seed: entry.config.seed });
+        } catch (error) {
+          options.out(`replay: line ${line} of ${file}: ${reasonOf(error)}`);
+          return 2;
+        }
         processes.clear();
         break;
       case 'process': {
         const opened = backend.openProcess(entry.name);
-        if (opened.pid !== entry.pid) differences.push(`process ${entry.name}: recorded pid ${entry.pid}, replayed ${opened.pid}`);
+        if (opened.pid !== entry.pid) differences.push(`process ${clip(entry.name)}: recorded pid ${entry.pid}, replayed ${opened.pid}`);
         processes.set(`${entry.session}/${entry.process}`, opened);
         break;
       }
@@ -134,13 +107,13 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
         calls += 1;
         const opened = processes.get(`${entry.session}/${entry.process}`);
         if (opened === undefined || !isAclFunctionName(entry.fn)) {
-          differences.push(`call ${entry.id} ${entry.fn}: no such process or function`);
+          differences.push(`call ${entry.id} ${clip(entry.fn)} (line ${line}): no such process or function`);
           break;
         }
         const fn = entry.fn;
         const normalized = normalizeArgs(fn, entry.args);
         if (!normalized.ok || !argsAreValid(fn, normalized.value)) {
-          differences.push(`call ${entry.id} ${fn}: its arguments no longer validate`);
+          differences.push(`call ${entry.id} ${fn} (line ${line}): its arguments no longer validate`);
           break;
         }
         const { ret, message, ...out } = await invokeAcl(opened.runtime, fn, normalized.value);
@@ -152,12 +125,12 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
       case 'result': {
         const got = pending.get(entry.session)?.shift();
         if (got === undefined) {
-          differences.push(`result ${entry.id}: no call before it`);
+          differences.push(`result ${entry.id} (line ${line}): no call before it`);
           break;
         }
         if (got.ret !== entry.ret || canonical(got.out) !== canonical(entry.out ?? {}) || got.message !== entry.message) {
           differences.push(
-            `${got.fn} (call ${entry.id}): recorded ret ${entry.ret} ${canonical(entry.out)}, replayed ret ${got.ret} ${canonical(got.out)}`,
+            `${got.fn} (call ${entry.id}, line ${line}): recorded ret ${entry.ret} ${clip(canonical(entry.out), SHOWN)}, replayed ret ${got.ret} ${clip(canonical(got.out), SHOWN)}`,
           );
         }
         break;
@@ -171,7 +144,7 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
   for (let i = 0; i < length && differences.length < 20; i += 1) {
     if (canonical(recorded[i]) !== canonical(replayed[i])) {
       differences.push(
-        `event #${i + 1}: recorded ${canonical(recorded[i]).slice(0, 160)}, replayed ${canonical(replayed[i]).slice(0, 160)}`,
+        `event #${i + 1}: recorded ${canonical(recorded[i]).slice(0, SHOWN)}, replayed ${canonical(replayed[i]).slice(0, SHOWN)}`,
       );
       break;
     }
