@@ -8,11 +8,12 @@ import { agentSuite } from './suites/agent.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
+import { viewersSuite } from './suites/viewers.ts';
 import { webIngestSuite } from './suites/web-ingest.ts';
 import { webPageMapSuite } from './suites/web-page-map.ts';
 import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, webPageMapSuite, webIngestSuite];
+const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, viewersSuite, webPageMapSuite, webIngestSuite];
 
 /** A result as stored: which suite measured it, and when. */
 type Stored = BenchResult & { readonly suite: string; readonly measuredAt: string };
