@@ -231,3 +231,33 @@ describe('item 8: connections', () => {
     }
   });
 });
+
+describe('bounded memory per client, however it sends', () => {
+  it('a client that keeps sending without reading its replies is closed', () => {
+    const hub = harnessFreeHub();
+    let unread = 0;
+    const socket = recordingSocket();
+    socket.bufferedAmount = () => unread;
+    const handler = hub.connect(socket, 'viewer');
+    handler.message(hello('viewer'));
+    for (let i = 0; i < 10; i += 1) handler.message(JSON.stringify({ type: 'ping', id: i }));
+    expect(socket.closedWith).toBeUndefined();
+    unread = 17 * 1024 * 1024;
+    handler.message(JSON.stringify({ type: 'ping', id: 99 }));
+    expect(socket.closedWith).toBe('client keeps sending but does not read its replies');
+  });
+
+  it('calls waiting in a session hold at most 16 MiB of messages: a burst of 1 MiB calls is refused past it', async () => {
+    const hub = harnessFreeHub();
+    const socket = recordingSocket();
+    const handler = hub.connect(socket, 'driver');
+    handler.message(hello('driver'));
+    // Valid calls of ~1 MB (JSON allows the padding); what a session may queue is counted in message bytes.
+    const big = (id: number) => `${JSON.stringify({ type: 'call', id, fn: 'aclrtGetDeviceCount', args: {} })}${' '.repeat(1000 * 1000)}`;
+    const length = big(10).length;
+    for (let id = 10; id < 40; id += 1) handler.message(big(id));
+    const refusedNow = socket.texts().filter((t) => t.includes('"code":"rate-limited"'));
+    expect(refusedNow.length).toBe(30 - Math.floor((16 * 1024 * 1024) / length));
+    expect(refusedNow[0]).toContain('of calls are already waiting');
+  });
+});

@@ -7,6 +7,8 @@ import { SerialQueue } from './serial-queue.ts';
 
 /** At most this many calls of one session may wait in its queue. */
 export const MAX_QUEUED_CALLS = 1000;
+/** At most this many bytes of call messages may wait in a session's queue (a call may be 1 MiB). */
+export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Processes a session may use: its own and three more for export/import lessons. */
 export const MAX_PROCESSES = 4;
 
@@ -100,9 +102,26 @@ export class DriverSession {
     return this.#queue.run(task);
   }
 
-  /** The same for a task that reports its own outcome (a client's call), without a promise to settle. */
-  schedule(task: () => Promise<void>): void {
-    this.#queue.push(task);
+  /** Bytes of the call messages waiting or running. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
+  #queuedBytes = 0;
+
+  /**
+   * The same for a task that reports its own outcome (a client's call), without a promise to
+   * settle; `bytes` is the size of the message it came in, held against MAX_QUEUED_BYTES until it ends.
+   */
+  schedule(task: () => Promise<void>, bytes = 0): void {
+    this.#queuedBytes += bytes;
+    this.#queue.push(async () => {
+      try {
+        await task();
+      } finally {
+        this.#queuedBytes -= bytes;
+      }
+    });
   }
 
   /** Forgets the processes (after a backend reset replaced the host they lived on). */

@@ -8,6 +8,7 @@ import {
   type ErrorCode,
   errorName,
   findProfile,
+  formatBytes,
   type Hello,
   invokeAcl,
   invokeCall,
@@ -21,7 +22,15 @@ import {
 import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
-import { type CallRecorder, DriverSession, type Executed, execute, MAX_PROCESSES, MAX_QUEUED_CALLS } from './driver-session.ts';
+import {
+  type CallRecorder,
+  DriverSession,
+  type Executed,
+  execute,
+  MAX_PROCESSES,
+  MAX_QUEUED_BYTES,
+  MAX_QUEUED_CALLS,
+} from './driver-session.ts';
 import { eventsFrameText } from './event-frames.ts';
 import { parseInbound } from './inbound.ts';
 import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
@@ -57,6 +66,8 @@ export interface HubOptions {
 /** Largest event batch in one frame. */
 export const EVENTS_PER_FRAME = 2000;
 export const RESUME_GRACE_MS = 30_000;
+/** A client with this much unread in its socket that sends again is closed (replies are never dropped). */
+export const UNREAD_REPLIES_LIMIT = 16 * 1024 * 1024;
 /** Presence messages are coalesced over this long. */
 export const PRESENCE_MS = 50;
 
@@ -146,6 +157,11 @@ export class Hub {
 
   #receive(connection: Connection, text: string): void {
     if (this.#stopped) return;
+    // Replies always go out; a client that keeps asking without reading them would grow them without bound.
+    if (connection.outbox.socket.bufferedAmount() > UNREAD_REPLIES_LIMIT) {
+      connection.outbox.socket.close(CloseCode.policyViolation, 'client keeps sending but does not read its replies');
+      return;
+    }
     const parsed = parseInbound(text);
     if (!parsed.ok) {
       this.#error(connection, 'bad-message', parsed.message, parsed.field === undefined ? {} : { field: parsed.field });
@@ -164,7 +180,7 @@ export class Hub {
         this.#send(connection, { type: 'pong', time: this.#clock.now(), ...(message.id === undefined ? {} : { id: message.id }) });
         return;
       case 'call':
-        this.#call(connection, message);
+        this.#call(connection, message, text.length);
         return;
       case 'reset':
         void this.#reset(connection, message);
@@ -317,7 +333,7 @@ export class Hub {
     for (const c of this.#connections) if (c.role !== undefined) this.#sendText(c, bytes);
   }
 
-  #call(connection: Connection, call: Call): void {
+  #call(connection: Connection, call: Call, bytes: number): void {
     const session = connection.session;
     if (session === undefined) {
       this.#error(connection, 'not-driver', 'viewers watch and cannot call; connect with role "driver" to drive the agent', {
@@ -337,10 +353,10 @@ export class Hub {
       );
       return;
     }
-    this.#runCall(connection, session, call, call.fn);
+    this.#runCall(connection, session, call, call.fn, bytes);
   }
 
-  #runCall<F extends AclFunctionName>(connection: Connection, session: DriverSession, call: Call, fn: F): void {
+  #runCall<F extends AclFunctionName>(connection: Connection, session: DriverSession, call: Call, fn: F, bytes: number): void {
     const normalized = normalizeArgs(fn, call.args);
     if (!normalized.ok) {
       this.#error(connection, 'invalid-argument', normalized.message, { id: call.id, field: `args.${normalized.field}` });
@@ -375,7 +391,16 @@ export class Hub {
       });
       return;
     }
-    session.schedule(() => this.#perform(connection, session, call.id, index, fn, args));
+    if (session.queuedBytes + bytes > MAX_QUEUED_BYTES) {
+      this.#error(
+        connection,
+        'rate-limited',
+        `${formatBytes(session.queuedBytes)} of calls are already waiting; wait for results before sending more`,
+        { id: call.id },
+      );
+      return;
+    }
+    session.schedule(() => this.#perform(connection, session, call.id, index, fn, args), bytes);
   }
 
   #invalid(connection: Connection, id: number, field: string, message: string): void {
