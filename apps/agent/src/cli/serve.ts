@@ -4,7 +4,7 @@ import type { BackendRegistry } from '../backends/backend.ts';
 import { noJournal } from '../journal/entries.ts';
 import { openFileJournal } from '../journal/file-journal.ts';
 import { startAgentServer } from '../server/http-server.ts';
-import { consoleLogger } from '../server/logger.ts';
+import { consoleLogger, redacting } from '../server/logger.ts';
 import { newToken } from '../server/token.ts';
 import { Hub } from '../session/hub.ts';
 import type { ServeOptions } from './program.ts';
@@ -25,7 +25,8 @@ function openInBrowser(url: string): void {
 
 /** Starts the agent and resolves once it has shut down after SIGINT or SIGTERM. */
 export async function serve(options: ServeOptions, registry: BackendRegistry): Promise<void> {
-  const log = consoleLogger(options.quiet);
+  const token = options.token ?? newToken();
+  const log = redacting(consoleLogger(options.quiet), [token]);
   const factory = registry.get(options.backend);
   if (factory === undefined) throw new Error(`unknown backend "${options.backend}"; available: ${registry.names().join(', ')}`);
   const backend = await factory.create({
@@ -36,7 +37,6 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
   if (backend.name === 'acl' && (options.profile !== undefined || options.devices !== 1)) {
     log.warn('--profile and --devices describe a simulated host; the acl backend uses the real devices and ignores them');
   }
-  const token = options.token ?? newToken();
   if (!LOOPBACK.has(options.host)) {
     log.warn(
       `listening on ${options.host}, not loopback: anyone who can reach this address and has the token can drive the agent. Prefer an SSH tunnel to 127.0.0.1.`,

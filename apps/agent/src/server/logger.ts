@@ -17,3 +17,17 @@ export function consoleLogger(quiet = false): Logger {
 }
 
 export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * A logger that writes `‹redacted›` wherever a secret (the access token) appears: the last guard
+ * behind the rule that no log line repeats client text, for a message that slips through.
+ */
+export function redacting(inner: Logger, secrets: readonly string[]): Logger {
+  const wanted = secrets.filter((secret) => secret.length > 0);
+  const clean = (message: string): string => wanted.reduce((text, secret) => text.split(secret).join('‹redacted›'), message);
+  return {
+    info: (message) => inner.info(clean(message)),
+    warn: (message) => inner.warn(clean(message)),
+    error: (message) => inner.error(clean(message)),
+  };
+}
