@@ -1,10 +1,12 @@
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium } from './browser.ts';
+import { CHROMIUM_ARGS, chromiumForConfig } from './browser.ts';
 
-const executablePath = findChromium();
+// Undefined: Playwright's own Chromium. The global setup stops the run with one message when there is no browser at all.
+const executablePath = chromiumForConfig();
 
 export default defineConfig({
   testDir: './specs',
+  globalSetup: './global-setup.ts',
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,

@@ -100,9 +100,14 @@ switch (command) {
     ensureWebBuilt(pnpm);
     startAgent(rest);
     break;
-  case 'test':
+  case 'test': {
+    // Before typecheck, lint and unit tests: a Chromium for the browser tests (installing Playwright's
+    // when there is none), or one message saying how to get one (e2e/chromium.ts decides).
+    const browser = run(process.execPath, ['--import', 'tsx', 'e2e/check-browser.ts']);
+    if (browser !== 0) process.exit(browser);
     process.exit(run(pnpm[0], [...pnpm.slice(1), 'run', 'check']));
     break;
+  }
   case 'bench':
     ensureWebBuilt(pnpm);
     process.exit(run(pnpm[0], [...pnpm.slice(1), 'run', 'bench:run', ...rest]));
