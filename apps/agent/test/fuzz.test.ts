@@ -1,6 +1,7 @@
-import { argsAreValid, fingerprint, isAclFunctionName, normalizeArgs, parseClientMessage, Rng } from '@pagelens/core';
+import { type AgentMessage, argsAreValid, fingerprint, isAclFunctionName, normalizeArgs, parseClientMessage, Rng } from '@pagelens/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
+import { extremeCalls, type Probe, payloadCalls, payloadProbes, ping } from './support/hostile-messages.ts';
 import { stateDifference } from './support/same-state.ts';
 import { TestClient } from './support/ws-client.ts';
 
@@ -193,4 +194,86 @@ describe('R-7: protocol fuzzing', () => {
     await other.hello('viewer');
     other.close();
   });
+
+  it('hostile messages up to the 1 MiB limit, before hello, from a viewer and from a driver, each get their one answer, and the agent keeps serving', async () => {
+    const probes = payloadProbes();
+    // Before hello: within the 10 s the agent waits for one.
+    const stranger = await TestClient.connect(harness.port, TOKEN);
+    await expectAnswers(stranger, probes, 'stranger');
+    stranger.close();
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    await viewer.hello('viewer');
+    await expectAnswers(viewer, [...probes, ...extremeCalls().filter((_, index) => index % 10 === 0)], 'viewer');
+    const driver = await TestClient.connect(harness.port, TOKEN);
+    await driver.hello('driver');
+    await driver.ok('aclInit', { configPath: null });
+    await driver.ok('aclrtSetDevice', { deviceId: 0 });
+    const backendErrors = await expectAnswers(driver, [...probes, ...extremeCalls(), ...payloadCalls()], 'driver');
+    expect(backendErrors).toEqual([]);
+    // Still serving: both connections answer a ping, the driver can call, and a newcomer is welcomed.
+    await expectAnswers(viewer, [ping()], 'viewer');
+    await expectAnswers(driver, [ping()], 'driver');
+    expect(await driver.call('aclrtGetDeviceCount')).toMatchObject({ type: 'result', ret: 0, out: { count: 1 } });
+    const newcomer = await TestClient.connect(harness.port, TOKEN);
+    await expectAnswers(newcomer, [ping()], 'stranger');
+    await newcomer.hello('viewer');
+    for (const client of [viewer, driver, newcomer]) client.close();
+  }, 300_000);
 });
+
+/** Who sends: a client that has not said hello, a viewer, or the driver. */
+type Sender = 'stranger' | 'viewer' | 'driver';
+
+const isAnswer = (m: AgentMessage): boolean => m.type === 'error' || m.type === 'result' || m.type === 'pong';
+
+/** The answer a probe must get from this sender, as a key: an error code, or what answers an id. */
+function expectedKey(probe: Probe, sender: Sender): string {
+  if (probe.kind === 'refused') return 'bad-message';
+  if (sender === 'stranger') return 'hello-required';
+  if (probe.kind === 'ping') return `pong#${probe.id}`;
+  return sender === 'viewer' ? `not-driver#${probe.id}` : `answer#${probe.id}`;
+}
+
+/** The key of an answer received (see expectedKey); a driver's call is answered by a result or any error. */
+function answerKey(message: AgentMessage, sender: Sender): string {
+  if (message.type === 'pong') return `pong#${message.id}`;
+  if (message.type === 'result') return `answer#${message.id}`;
+  if (message.type !== 'error') return message.type;
+  if (message.id === undefined) return message.code;
+  return sender === 'driver' ? `answer#${message.id}` : `${message.code}#${message.id}`;
+}
+
+/** Calls in flight at once: below the session's queue limit (1000), so none is refused for that. */
+const PROBE_BATCH = 400;
+
+/**
+ * Sends the probes in batches and checks that each got exactly its one answer (under its id where it
+ * carried one) and that every error text is short. Returns the backend-error texts a driver got.
+ */
+async function expectAnswers(client: TestClient, probes: readonly Probe[], sender: Sender): Promise<string[]> {
+  const backendErrors: string[] = [];
+  for (let start = 0; start < probes.length; start += PROBE_BATCH) {
+    const batch = probes.slice(start, start + PROBE_BATCH);
+    const mark = client.messages.length;
+    for (const probe of batch) client.send(probe.text);
+    // Counts forward from the mark, so waiting stays linear however long the history grows.
+    let scanned = mark;
+    let answers = 0;
+    const answered = (): boolean => {
+      for (; scanned < client.messages.length; scanned += 1) {
+        const message = client.messages[scanned];
+        if (message !== undefined && isAnswer(message)) answers += 1;
+      }
+      return answers >= batch.length;
+    };
+    await client.waitFor(answered, 120_000);
+    const received = client.messages.slice(mark).filter(isAnswer);
+    expect(received.map((m) => answerKey(m, sender)).sort()).toEqual(batch.map((probe) => expectedKey(probe, sender)).sort());
+    for (const message of received) {
+      if (message.type !== 'error') continue;
+      expect(message.message.length, message.message.slice(0, 200)).toBeLessThan(1000);
+      if (message.code === 'backend-error') backendErrors.push(message.message);
+    }
+  }
+  return backendErrors;
+}
