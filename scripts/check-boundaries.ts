@@ -1,6 +1,7 @@
 /**
  * The dependency rules of DESIGN.md, enforced: core is pure, the apps never import each other,
- * only the ACL backend touches koffi, and only viz/behaviors touches the DOM parts of d3.
+ * only the ACL backend touches koffi, only viz/behaviors touches the DOM parts of d3, and the web
+ * app's folders import only the layers WEB_LAYERS allows.
  * Run: `pnpm boundaries`. Exit code 1 lists every violation with file, line and rule.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -42,6 +43,77 @@ function target(specifier: string, file: string): string {
   return parts.join('/');
 }
 
+/**
+ * The web app's layers, lowest first: each folder of apps/web/src (and apps/web/test, the test
+ * scenes) with the folders it may import besides itself. Files directly under apps/web/src
+ * (main.tsx, boot.ts) are `entry`. A folder missing here is itself a violation, so a new one gets
+ * a place in the table before it gets imports. apps/web/README.md shows this table.
+ */
+export const WEB_LAYER_ORDER = ['model', 'i18n', 'hooks', 'viz', 'store', 'net', 'components', 'app', 'styles', 'entry', 'test'] as const;
+export type WebLayer = (typeof WEB_LAYER_ORDER)[number];
+
+export const WEB_LAYERS: Readonly<Record<WebLayer, readonly WebLayer[]>> = {
+  model: [],
+  i18n: [],
+  hooks: [],
+  viz: ['model'],
+  store: ['model'],
+  net: ['model', 'store'],
+  components: ['model', 'i18n', 'hooks', 'viz', 'store'],
+  app: ['model', 'i18n', 'hooks', 'viz', 'store', 'components'],
+  styles: [],
+  entry: ['model', 'i18n', 'store', 'net', 'app', 'styles'],
+  test: ['model', 'i18n', 'store'],
+};
+
+/**
+ * What a test file (`*.test.ts(x)`) may import beyond its folder's row: the shared test scenes,
+ * and the catalogues, to check that the message keys a model returns exist.
+ */
+export const WEB_TEST_IMPORTS: readonly WebLayer[] = ['test', 'i18n'];
+
+const WEB_SRC = 'apps/web/src/';
+const WEB_TEST = 'apps/web/test/';
+const isTestFile = (f: string): boolean => /\.test\.[cm]?[jt]sx?$/.test(f) || f.startsWith(WEB_TEST);
+const isWebLayer = (name: string): name is WebLayer => (WEB_LAYER_ORDER as readonly string[]).includes(name);
+
+/** The layer row of a root-relative path inside the web app: a folder name, `entry`, or undefined outside src and test. */
+export function webFolder(path: string): string | undefined {
+  if (path.startsWith(WEB_TEST)) return 'test';
+  if (!path.startsWith(WEB_SRC)) return undefined;
+  const rest = path.slice(WEB_SRC.length).split('/');
+  return rest.length === 1 ? 'entry' : rest[0];
+}
+
+/** The web folder a relative import from `file` lands in (undefined for packages and paths outside the web app). */
+function importedWebFolder(specifier: string, file: string): string | undefined {
+  return specifier.startsWith('.') ? webFolder(target(specifier, file)) : undefined;
+}
+
+function layerRules(): Rule[] {
+  const rows = WEB_LAYER_ORDER.map(
+    (layer): Rule => ({
+      name: `web layers: ${layer} imports only ${WEB_LAYERS[layer].join(', ') || 'itself'} (tests also ${WEB_TEST_IMPORTS.join(', ')})`,
+      appliesTo: (f) => webFolder(f) === layer,
+      forbids: (s, f) => {
+        const to = importedWebFolder(s, f);
+        if (to === undefined || to === layer || !isWebLayer(to)) return false;
+        return !WEB_LAYERS[layer].includes(to) && !(isTestFile(f) && WEB_TEST_IMPORTS.includes(to));
+      },
+    }),
+  );
+  const unplaced: Rule = {
+    name: 'web layers: every folder of apps/web/src has a row in WEB_LAYERS',
+    appliesTo: (f) => webFolder(f) !== undefined,
+    forbids: (s, f) => {
+      const from = webFolder(f) ?? '';
+      const to = importedWebFolder(s, f);
+      return !isWebLayer(from) || (to !== undefined && !isWebLayer(to));
+    },
+  };
+  return [...rows, unplaced];
+}
+
 export const RULES: readonly Rule[] = [
   {
     name: 'core is pure: no Node built-ins, DOM, React, d3, ws or koffi',
@@ -73,6 +145,7 @@ export const RULES: readonly Rule[] = [
     appliesTo: (f) => f.startsWith('apps/web/') && !f.startsWith('apps/web/src/viz/behaviors/'),
     forbids: (s) => D3_DOM.has(s),
   },
+  ...layerRules(),
 ];
 
 const SCANNED = ['packages', 'apps', 'e2e', 'bench'];
@@ -101,21 +174,31 @@ export function importsOf(text: string): { specifier: string; line: number }[] {
   return info.importedFiles.map((ref) => ({ specifier: ref.fileName, line: lineOf(ref.pos) }));
 }
 
-export function findViolations(root: string): Violation[] {
+/** The violations in a set of files, given as root-relative paths (forward slashes) and their text. */
+export function checkFiles(files: Iterable<{ readonly file: string; readonly text: string }>): Violation[] {
   const violations: Violation[] = [];
-  for (const top of SCANNED) {
-    for (const path of sourceFiles(join(root, top))) {
-      const file = relative(root, path).split(sep).join('/');
-      const rules = RULES.filter((rule) => rule.appliesTo(file));
-      if (rules.length === 0) continue;
-      for (const { specifier, line } of importsOf(readFileSync(path, 'utf8'))) {
-        for (const rule of rules) {
-          if (rule.forbids(specifier, file)) violations.push({ file, line, specifier, rule: rule.name });
-        }
+  for (const { file, text } of files) {
+    const rules = RULES.filter((rule) => rule.appliesTo(file));
+    if (rules.length === 0) continue;
+    for (const { specifier, line } of importsOf(text)) {
+      for (const rule of rules) {
+        if (rule.forbids(specifier, file)) violations.push({ file, line, specifier, rule: rule.name });
       }
     }
   }
   return violations;
+}
+
+function* treeFiles(root: string): Generator<{ file: string; text: string }> {
+  for (const top of SCANNED) {
+    for (const path of sourceFiles(join(root, top))) {
+      yield { file: relative(root, path).split(sep).join('/'), text: readFileSync(path, 'utf8') };
+    }
+  }
+}
+
+export function findViolations(root: string): Violation[] {
+  return checkFiles(treeFiles(root));
 }
 
 function main(): void {

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findViolations, importsOf } from '../check-boundaries.ts';
+import { checkFiles, findViolations, importsOf, WEB_LAYER_ORDER, WEB_LAYERS, webFolder } from '../check-boundaries.ts';
 
 const roots: string[] = [];
 
@@ -66,5 +66,110 @@ describe('boundary check', () => {
   it('passes on this repository', () => {
     const repo = fileURLToPath(new URL('../..', import.meta.url));
     expect(findViolations(repo)).toEqual([]);
+  });
+});
+
+/** The rules the in-memory files break, by name. */
+function broken(files: Record<string, string>): string[] {
+  return checkFiles(Object.entries(files).map(([file, text]) => ({ file, text }))).map((v) => `${v.file}:${v.line} ${v.rule}`);
+}
+
+describe('web layers', () => {
+  it('reports a component importing from app/ (the edge shortcuts and the client context used to make)', () => {
+    const found = broken({
+      'apps/web/src/components/actions/ActionsPanel.tsx':
+        "import { a } from '../../model/x.ts';\nimport { useShortcut } from '../../app/shortcuts.ts';\n",
+    });
+    expect(found).toEqual([
+      'apps/web/src/components/actions/ActionsPanel.tsx:2 web layers: components imports only model, i18n, hooks, viz, store (tests also test, i18n)',
+    ]);
+  });
+
+  it('accepts the edges the table allows', () => {
+    expect(
+      broken({
+        'apps/web/src/components/actions/ActionsPanel.tsx': [
+          "import { useShortcut } from '../../hooks/shortcuts.ts';",
+          "import { useAgent } from '../../store/ClientContext.tsx';",
+          "import { drawX } from '../../viz/draw/x.ts';",
+          "import { m } from '../../model/actions/m.ts';",
+          "import { Other } from '../shell/Other.tsx';",
+          "import './actions.css';",
+          "import { useTranslation } from 'react-i18next';",
+        ].join('\n'),
+        'apps/web/src/app/App.tsx': "import { Header } from '../components/shell/Header.tsx';\n",
+        'apps/web/src/net/agent-client.ts': "import type { AppStore } from '../store/app-store.ts';\n",
+        'apps/web/src/main.tsx': "import { App } from './app/App.tsx';\nimport './styles/app.css';\n",
+        'apps/web/src/boot.ts': "void import('./main.tsx');\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it.each([
+    ['apps/web/src/model/page-map/layout.ts', "import { useAppStore } from '../../store/useAppStore.ts';", 'model imports only itself'],
+    ['apps/web/src/model/page-map/layout.ts', "import { t } from '../../i18n/setup.ts';", 'model imports only itself'],
+    ['apps/web/src/viz/draw/page-map-draw.ts', "import type { AppState } from '../../store/app-store.ts';", 'viz imports only model'],
+    ['apps/web/src/store/ui-slice.ts', "import { Header } from '../components/shell/Header.tsx';", 'store imports only model'],
+    ['apps/web/src/net/agent-client.ts', "import { App } from '../app/App.tsx';", 'net imports only model, store'],
+    ['apps/web/src/hooks/useThrottled.ts', "import { useAppStore } from '../store/useAppStore.ts';", 'hooks imports only itself'],
+    ['apps/web/src/components/log/LogRow.tsx', "import { AgentClient } from '../../net/agent-client.ts';", 'components imports only'],
+    ['apps/web/src/components/log/LogRow.tsx', "import { logScene } from '../../../test/log-scene.ts';", 'components imports only'],
+    ['apps/web/src/model/log/rows.ts', "export { scene } from '../../../test/log-scene.ts';", 'model imports only itself'],
+    ['apps/web/src/widgets/Button.tsx', "import { useState } from 'react';", 'every folder of apps/web/src has a row'],
+    [
+      'apps/web/src/components/log/LogRow.tsx',
+      "import { Button } from '../../widgets/Button.tsx';",
+      'every folder of apps/web/src has a row',
+    ],
+  ])('%s: %s breaks "%s"', (file, text, rule) => {
+    const found = broken({ [file]: `${text}\n` });
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((v) => v.startsWith(`${file}:1 `))).toBe(true);
+    expect(found.some((v) => v.includes(rule))).toBe(true);
+  });
+
+  it('lets tests use the scenes and the catalogues, but not a higher layer', () => {
+    expect(
+      broken({
+        'apps/web/src/model/actions/policies.test.ts':
+          "import { scene } from '../../../test/acl-scene.ts';\nimport { actions } from '../../i18n/messages/actions.ts';\n",
+        'apps/web/test/log-scene.ts': "import { Timeline } from '../src/model/timeline.ts';\n",
+      }),
+    ).toEqual([]);
+    expect(broken({ 'apps/web/src/model/log/rows.test.ts': "import { useAppStore } from '../../store/useAppStore.ts';\n" })).toEqual([
+      'apps/web/src/model/log/rows.test.ts:1 web layers: model imports only itself (tests also test, i18n)',
+    ]);
+  });
+
+  it('places files by folder: entry for files directly under src, test for the scenes, nothing outside', () => {
+    expect(webFolder('apps/web/src/main.tsx')).toBe('entry');
+    expect(webFolder('apps/web/src/viz/draw/x.ts')).toBe('viz');
+    expect(webFolder('apps/web/test/acl-scene.ts')).toBe('test');
+    expect(webFolder('apps/web/vite.config.ts')).toBeUndefined();
+    expect(webFolder('apps/agent/src/main.ts')).toBeUndefined();
+  });
+
+  it('is a layering: every allowed edge goes to a layer listed before it, so no two layers import each other', () => {
+    const upward = WEB_LAYER_ORDER.flatMap((from) =>
+      WEB_LAYERS[from].filter((to) => WEB_LAYER_ORDER.indexOf(to) >= WEB_LAYER_ORDER.indexOf(from)).map((to) => `${from} → ${to}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('has a row for every folder of apps/web/src, and the web README shows the same table', () => {
+    const repo = fileURLToPath(new URL('../..', import.meta.url));
+    const folders = readdirSync(join(repo, 'apps/web/src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(folders.filter((name) => !(WEB_LAYER_ORDER as readonly string[]).includes(name))).toEqual([]);
+    // README rows look like: | `components` | … | `model`, `i18n`, … |
+    const readme = readFileSync(join(repo, 'apps/web/README.md'), 'utf8');
+    const rows = Object.fromEntries(
+      [...readme.matchAll(/^\| `([a-z0-9]+)`[^|]*\|[^|]*\| ([^|]*)\|$/gm)].map((m) => [
+        m[1],
+        [...(m[2] ?? '').matchAll(/`([a-z0-9]+)`/g)].map((n) => n[1]),
+      ]),
+    );
+    expect(rows).toEqual(WEB_LAYERS);
   });
 });

@@ -3,9 +3,9 @@ import { ConnectionPanel } from '../components/ConnectionStatus.tsx';
 import { Header } from '../components/shell/Header.tsx';
 import { HelpOverlay } from '../components/shell/HelpOverlay.tsx';
 import { Notices } from '../components/shell/Notices.tsx';
+import { useAgent } from '../store/ClientContext.tsx';
 import { selectConnection } from '../store/connection-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
-import { useAgent } from './ClientContext.tsx';
 import { Explorer } from './Explorer.tsx';
 import { GlobalShortcuts } from './GlobalShortcuts.tsx';
 

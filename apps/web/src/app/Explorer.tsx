@@ -5,10 +5,10 @@ import { Inspector } from '../components/inspector/Inspector.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
+import { useShortcut } from '../hooks/shortcuts.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
-import { useShortcut } from './shortcuts.ts';
 import { prefetchViews, VIEW_COMPONENTS } from './views.tsx';
 
 function ViewShortcut({ view, index }: { view: ViewId; index: number }) {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
+import { installShortcutHandler, useShortcut } from '../hooks/shortcuts.ts';
 import { useStoreApi } from '../store/useStoreApi.ts';
-import { installShortcutHandler, useShortcut } from './shortcuts.ts';
 
 /** App-wide keys: help, escape, device, theme, units, addresses. They read the store when pressed. */
 export function GlobalShortcuts() {

@@ -1,6 +1,6 @@
+import { shortcuts } from '../hooks/shortcuts.ts';
 import type { AppStore } from '../store/app-store.ts';
-import type { AgentActions } from './ClientContext.tsx';
-import { shortcuts } from './shortcuts.ts';
+import type { AgentActions } from '../store/ClientContext.tsx';
 
 /**
  * What browser tests (and curious developers) can reach from the console: the store and the agent

@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { firstUnavailable, isReadOnly } from '../../model/acl/backend.ts';
 import { WIZARD_FUNCTIONS } from '../../model/actions/vmm-wizard.ts';
 import { useAppStore } from '../../store/useAppStore.ts';

@@ -1,8 +1,8 @@
 import { BUILTIN_PROFILES } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAgent } from '../../app/ClientContext.tsx';
 import { framesObservable } from '../../model/acl/backend.ts';
+import { useAgent } from '../../store/ClientContext.tsx';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 const MAX_DEVICES = 8;

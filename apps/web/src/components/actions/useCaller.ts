@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useAgent } from '../../app/ClientContext.tsx';
 import { firstUnavailable, type Unavailable, unavailable } from '../../model/acl/backend.ts';
 import { currentDeviceOf, ownPid } from '../../model/actions/live-objects.ts';
 import { callPid, createdObjects } from '../../model/actions/outcome.ts';
 import type { CallOutcome } from '../../store/actions-slice.ts';
 import type { AppState } from '../../store/app-store.ts';
+import { useAgent } from '../../store/ClientContext.tsx';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useStoreApi } from '../../store/useStoreApi.ts';
 

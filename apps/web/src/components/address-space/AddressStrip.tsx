@@ -1,7 +1,7 @@
 import type { HostState } from '@pagelens/core';
 import { memo, type PointerEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { hitTest, type StripTarget } from '../../model/address-space/strip-hit.ts';
 import { viewOf, type ZoomState, zoomToRange } from '../../model/address-space/strip-layout.ts';
 import { type StripModel, usedExtent } from '../../model/address-space/strip-model.ts';

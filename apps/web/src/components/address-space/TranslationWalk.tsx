@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { type AddressError, groupedHex, parseAddress } from '../../model/address-space/address-parse.ts';
 import type { TableFigure, WalkPanelData } from '../../model/address-space/walk-model.ts';
 import { address, bytes, type FormatPrefs } from '../../model/format.ts';

@@ -4,7 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addressScene } from '../../../test/address-space-scene.ts';
-import { installShortcutHandler } from '../../app/shortcuts.ts';
+import { installShortcutHandler } from '../../hooks/shortcuts.ts';
 import { createI18n } from '../../i18n/setup.ts';
 import { buildStripModel } from '../../model/address-space/strip-model.ts';
 import { createAppStore } from '../../store/app-store.ts';

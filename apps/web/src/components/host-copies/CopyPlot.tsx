@@ -11,7 +11,7 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { duration } from '../../model/format.ts';
 import { copyAt, type HostBusy, hostBusyAt } from '../../model/host-copies/copy-lanes.ts';
 import { copyColors } from '../../model/host-copies/copy-style.ts';

@@ -1,7 +1,7 @@
 import { formatBytes, type HostState, NORMAL_PAGE } from '@pagelens/core';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { framesObservable } from '../../model/acl/backend.ts';
 import { colorScheme } from '../../model/page-map/colors.ts';
 import { mapCounts } from '../../model/page-map/counts.ts';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAgent } from '../../app/ClientContext.tsx';
 import type { LinkStatus, PlaygroundController } from '../../model/playground/controller.ts';
 import { liveObjectCount } from '../../model/playground/host-objects.ts';
+import { useAgent } from '../../store/ClientContext.tsx';
 import { useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useProblemText } from './SavePanels.tsx';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import type { RunView } from '../../model/playground/controller.ts';
 
 export interface RunActions {

@@ -1,10 +1,10 @@
 import { SCENARIOS } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import { type AgentActions, useAgent } from '../../app/ClientContext.tsx';
 import { PlaygroundController, type PlaygroundState } from '../../model/playground/controller.ts';
 import { docFromScenario } from '../../model/playground/playground-doc.ts';
 import type { AppStore } from '../../store/app-store.ts';
+import { type AgentActions, useAgent } from '../../store/ClientContext.tsx';
 import { useStoreApi } from '../../store/useStoreApi.ts';
 
 /** One controller per app store: the run survives switching tabs (the views unmount, the run does not). */

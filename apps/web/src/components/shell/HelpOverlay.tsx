@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shortcuts } from '../../app/shortcuts.ts';
+import { shortcuts } from '../../hooks/shortcuts.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 function keyText(key: string, shift: boolean | undefined): string {

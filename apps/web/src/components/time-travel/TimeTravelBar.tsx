@@ -1,7 +1,7 @@
 import { formatInteger } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { duration } from '../../model/format.ts';
 import { callAtSeq, callEndsOf } from '../../model/time-travel/call-steps.ts';
 import { useCursorSeq, useCursorState, useTimeline } from '../../store/hooks.ts';

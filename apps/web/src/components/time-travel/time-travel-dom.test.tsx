@@ -4,7 +4,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MiB, malloc, startScene } from '../../../test/log-scene.ts';
-import { installShortcutHandler } from '../../app/shortcuts.ts';
+import { installShortcutHandler } from '../../hooks/shortcuts.ts';
 import { createI18n } from '../../i18n/setup.ts';
 import { createAppStore } from '../../store/app-store.ts';
 import { StoreProvider } from '../../store/StoreProvider.tsx';

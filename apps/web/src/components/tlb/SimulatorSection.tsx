@@ -1,7 +1,7 @@
 import { formatBytes, formatInteger, PAGE_CLASSES } from '@pagelens/core';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { address, bytes } from '../../model/format.ts';
 import { type BufferChoice, bufferChoices, bufferOptions, choiceForSelection } from '../../model/tlb/buffers.ts';
 import { parsePattern } from '../../model/tlb/pattern.ts';

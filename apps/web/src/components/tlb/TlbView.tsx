@@ -1,7 +1,7 @@
 import { reportDevice } from '@pagelens/core';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShortcut } from '../../app/shortcuts.ts';
+import { useShortcut } from '../../hooks/shortcuts.ts';
 import { useThrottled } from '../../hooks/useThrottled.ts';
 import { bytes } from '../../model/format.ts';
 import { useCursorSeq, useCursorState, useFormat } from '../../store/hooks.ts';

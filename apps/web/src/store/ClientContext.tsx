@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
-import type { CallOutcome } from '../store/actions-slice.ts';
+import type { CallOutcome } from './actions-slice.ts';
 
 /** What components may ask of the agent connection (the client object itself stays outside React). */
 export interface AgentActions {
