@@ -4,15 +4,13 @@ import { ACL_FUNCTIONS, type AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
 import { isHex, parseHex } from '../units/hex.ts';
 import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut } from './acl-values.ts';
-import type { Expr } from './ast.ts';
+import type { CallExpr } from './ast.ts';
 import { baseType, CHAR_PTR, INT, VOID_PTR } from './ctypes.ts';
 import { InterpError } from './errors.ts';
 import { evaluate } from './eval.ts';
 import { label } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
 import { type Cell, intValue, type Value } from './values.ts';
-
-type CallExpr = Extract<Expr, { kind: 'call' }>;
 
 const ACL_ERROR = baseType(['aclError']);
 

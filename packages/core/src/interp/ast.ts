@@ -48,6 +48,8 @@ export type Expr =
   | (Node & { readonly kind: 'paren'; readonly inner: Expr })
   | (Node & { readonly kind: 'initList'; readonly items: readonly Expr[] });
 
+export type CallExpr = Extract<Expr, { kind: 'call' }>;
+
 export interface Declarator {
   readonly name: string;
   /** Absent for `auto` (and object-like #define): the initialiser's type. */

@@ -1,10 +1,8 @@
-import type { Expr } from './ast.ts';
+import type { CallExpr } from './ast.ts';
 import { INT } from './ctypes.ts';
 import { evaluate } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
 import { intValue, showValue, type Value } from './values.ts';
-
-type CallExpr = Extract<Expr, { kind: 'call' }>;
 
 /*
  * Calls PageLens does not model: printf-style output, logging and checking macros such as

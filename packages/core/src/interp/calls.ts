@@ -1,6 +1,6 @@
 import { isAclFunctionName } from '../acl/functions.ts';
 import { callCatalogue } from './acl-call.ts';
-import type { Expr, FunctionDef } from './ast.ts';
+import type { CallExpr, FunctionDef } from './ast.ts';
 import { callUnmodeled } from './builtins.ts';
 import { convert } from './convert.ts';
 import { InterpError } from './errors.ts';
@@ -8,8 +8,6 @@ import { evaluate } from './eval.ts';
 import { runFunction } from './exec.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
 import type { Value } from './values.ts';
-
-type CallExpr = Extract<Expr, { kind: 'call' }>;
 
 /**
  * A call goes to a function defined in the program, to the `AclRuntime` when the catalogue

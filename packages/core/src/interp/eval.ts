@@ -1,7 +1,6 @@
 import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { binary, unary } from './arith.ts';
 import type { Expr } from './ast.ts';
-import { callExpression } from './calls.ts';
 import { convert } from './convert.ts';
 import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './ctypes.ts';
 import { InterpError, undeclaredMessage } from './errors.ts';
@@ -149,7 +148,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       );
     }
     case 'call':
-      return callExpression(m, expr, scope);
+      return m.call(expr, scope);
     case 'initList':
       throw new InterpError('type', 'an initialiser list {…} is only allowed in a declaration', expr.span);
   }

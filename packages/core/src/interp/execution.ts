@@ -1,5 +1,6 @@
 import type { AclRuntime } from '../acl/runtime.ts';
 import type { Program } from './ast.ts';
+import { callExpression } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
@@ -92,6 +93,7 @@ export class Execution {
     this.#machine = new Machine(
       runtime,
       program.functions,
+      callExpression,
       new Scope(this.#inputs),
       gate,
       this.#marks,

@@ -1,9 +1,9 @@
 import type { AclRuntime } from '../acl/runtime.ts';
 import { formatInteger } from '../units/bytes.ts';
-import type { FunctionDef } from './ast.ts';
+import type { CallExpr, FunctionDef } from './ast.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './errors.ts';
-import type { Cell, RefTarget } from './values.ts';
+import type { Cell, RefTarget, Value } from './values.ts';
 
 export type BindingKind = 'local' | 'param' | 'global' | 'input';
 
@@ -53,6 +53,13 @@ export interface MarkSink {
   warning(span: Span, text: string): void;
 }
 
+/**
+ * Runs a call expression: a function of the program (through the statements), the `AclRuntime`,
+ * or a call PageLens does not model. The evaluator sits below all three, so it reaches them through
+ * the Machine instead of importing them; the driver passes `callExpression` of calls.ts.
+ */
+export type CallHandler = (m: Machine, call: CallExpr, scope: Scope) => Promise<Value>;
+
 export interface Gate {
   /** Awaited before each statement: where stepping pauses. `depth` counts active user function calls. */
   beforeStatement(span: Span, depth: number): Promise<void> | undefined;
@@ -81,10 +88,12 @@ export class Machine {
   /** Text printed by printf/puts, in order. */
   readonly output: string[] = [];
   readonly #targets = new WeakMap<object, RefTarget>();
+  readonly #calls: CallHandler;
 
   constructor(
     runtime: AclRuntime,
     functions: ReadonlyMap<string, FunctionDef>,
+    calls: CallHandler,
     globals: Scope,
     gate: Gate,
     marks: MarkSink,
@@ -92,6 +101,7 @@ export class Machine {
   ) {
     this.runtime = runtime;
     this.functions = functions;
+    this.#calls = calls;
     this.globals = globals;
     this.gate = gate;
     this.marks = marks;
@@ -116,6 +126,10 @@ export class Machine {
     if (this.steps % YIELD_EVERY === 0 && this.gate.yieldControl !== undefined) await this.gate.yieldControl();
     const pause = this.gate.beforeStatement(span, this.depth);
     if (pause !== undefined) await pause;
+  }
+
+  call(call: CallExpr, scope: Scope): Promise<Value> {
+    return this.#calls(this, call, scope);
   }
 
   /** One RefTarget per object, so `&x == &x` holds and pointers show the variable's name. */
