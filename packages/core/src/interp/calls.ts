@@ -5,8 +5,8 @@ import { callUnmodeled } from './builtins.ts';
 import { convert } from './convert.ts';
 import { InterpError } from './errors.ts';
 import { evaluate } from './eval.ts';
-import { runFunction } from './exec.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
+import { runFunction } from './run-stmt.ts';
 import type { Value } from './values.ts';
 
 /**

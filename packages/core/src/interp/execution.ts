@@ -5,11 +5,11 @@ import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { type ExecError, InterpError } from './errors.ts';
-import { runFunction, runGlobals, runScript } from './exec.ts';
 import type { InputDecl } from './inputs.ts';
 import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './machine.ts';
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
 import { prepare } from './prepare.ts';
+import { runFunction, runGlobals, runScript } from './run-stmt.ts';
 import { newCell, type Value } from './values.ts';
 import { listVariables, type VariableView } from './variables.ts';
 
