@@ -5,7 +5,7 @@ import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
 import { isHex, parseHex } from '../units/hex.ts';
 import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut } from './acl-values.ts';
 import type { CallExpr } from './ast.ts';
-import { baseType, CHAR_PTR, INT, VOID_PTR } from './ctypes.ts';
+import { baseType, CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
 import { InterpError } from './errors.ts';
 import { evaluate } from './eval.ts';
 import { label } from './lvalue.ts';

@@ -1,7 +1,7 @@
 import type { ParamSpec } from '../acl/functions.ts';
 import { mallocAttrMember } from '../acl/structs.ts';
 import { isHex, parseHex, toHex } from '../units/hex.ts';
-import { baseType, type CType, type IntType, SIZE_T, typeName } from './ctypes.ts';
+import { baseType, type CType, type IntType, SIZE_T, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './errors.ts';
 import { type Cell, describeValue, intValue, markInit, unionMember, type Value } from './values.ts';

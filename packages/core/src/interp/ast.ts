@@ -1,4 +1,4 @@
-import type { CType, IntType } from './ctypes.ts';
+import type { CType, IntType } from './c-type-model.ts';
 import type { Diagnostic, Span } from './diagnostics.ts';
 
 /**

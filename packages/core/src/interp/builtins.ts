@@ -1,5 +1,5 @@
 import type { CallExpr } from './ast.ts';
-import { INT } from './ctypes.ts';
+import { INT } from './c-type-model.ts';
 import { evaluate } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
 import { intValue, showValue, type Value } from './values.ts';

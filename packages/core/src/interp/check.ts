@@ -2,7 +2,7 @@ import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { isAclFunctionName } from '../acl/functions.ts';
 import { catalogueArity } from './acl-call.ts';
 import type { Expr, Program, Stmt } from './ast.ts';
-import { baseType } from './ctypes.ts';
+import { baseType } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './errors.ts';
 

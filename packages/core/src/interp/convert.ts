@@ -1,4 +1,4 @@
-import { type CType, type IntType, type PtrType, typeName } from './ctypes.ts';
+import { type CType, type IntType, type PtrType, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './errors.ts';
 import { copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';

@@ -1,8 +1,8 @@
 import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { binary, unary } from './arith.ts';
 import type { Expr } from './ast.ts';
+import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './c-type-model.ts';
 import { convert } from './convert.ts';
-import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './ctypes.ts';
 import { InterpError, undeclaredMessage } from './errors.ts';
 import { type LValue, label, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';

@@ -1,7 +1,7 @@
 import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { parseSize } from '../units/bytes.ts';
 import { parseHex } from '../units/hex.ts';
-import { baseType, type CType, pointerTo, typeName } from './ctypes.ts';
+import { baseType, type CType, pointerTo, typeName } from './c-type-model.ts';
 import { floatValue, intValue, type Value } from './values.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
-import { baseType, type CType, KNOWN_TYPE_NAMES, pointerTo } from './ctypes.ts';
+import { baseType, type CType, KNOWN_TYPE_NAMES, pointerTo } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
-import { baseType, type CType, INT } from './ctypes.ts';
+import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { kids, type ParseContext, typeDescriptor } from './parse-context.ts';
 import { decodeString, numberLiteral, stringValue } from './parse-literal.ts';

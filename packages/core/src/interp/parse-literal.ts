@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Expr } from './ast.ts';
-import { INT, type IntType, LONG, UINT, ULONG } from './ctypes.ts';
+import { INT, type IntType, LONG, UINT, ULONG } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { kids, type ParseContext } from './parse-context.ts';
 

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr, FunctionDef, Param, Stmt } from './ast.ts';
-import { type CType, pointerTo } from './ctypes.ts';
+import { type CType, pointerTo } from './c-type-model.ts';
 import { baseOf, child, hasQualifier, isTypeNode, kids, type ParseContext } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
 

@@ -1,6 +1,6 @@
 import type { Declarator, Expr, FunctionDef, Stmt } from './ast.ts';
+import { typeName } from './c-type-model.ts';
 import { convert } from './convert.ts';
-import { typeName } from './ctypes.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './errors.ts';
 import { evaluate } from './eval.ts';

@@ -11,7 +11,7 @@ import {
   type PtrType,
   type StructType,
   typeName,
-} from './ctypes.ts';
+} from './c-type-model.ts';
 
 /**
  * Values of the interpreter. Integers are exact BigInts wrapped to their type's width, so 64-bit

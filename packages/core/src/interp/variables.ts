@@ -1,4 +1,4 @@
-import { typeName } from './ctypes.ts';
+import { typeName } from './c-type-model.ts';
 import type { BindingKind, Frame, Scope } from './machine.ts';
 import { showValue } from './values.ts';
 
