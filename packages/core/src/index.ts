@@ -88,7 +88,7 @@ export type { Program } from './interp/ast.ts';
 // The C interpreter (playground) and its scenarios
 export { type CompileOptions, type CompileResult, compile, type EntryChoice, resolveEntry } from './interp/compile.ts';
 export type { Diagnostic, DiagnosticKind, Span } from './interp/diagnostics.ts';
-export type { ExecError, ExecErrorKind } from './interp/errors.ts';
+export type { ExecError, ExecErrorKind } from './interp/exec-errors.ts';
 export { type ExecState, Execution, type ExecutionOptions, type StepOutcome } from './interp/execution.ts';
 export { type InputDecl, inputType, inputValue } from './interp/inputs.ts';
 export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from './interp/machine.ts';

@@ -3,7 +3,7 @@ import { mallocAttrMember } from '../acl/structs.ts';
 import { isHex, parseHex, toHex } from '../units/hex.ts';
 import { baseType, type CType, type IntType, SIZE_T, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError } from './errors.ts';
+import { InterpError } from './exec-errors.ts';
 import { type Cell, describeValue, intValue, markInit, unionMember, type Value } from './values.ts';
 
 /*

@@ -1,7 +1,7 @@
 import type { BinaryOp, UnaryOp } from './ast.ts';
 import { DOUBLE, FLOAT, INT, type IntType, LONG, sizeOf, UINT, ULONG } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError } from './errors.ts';
+import { InterpError } from './exec-errors.ts';
 import { boolValue, describeValue, floatValue, intValue, refLabel, type Value } from './values.ts';
 
 /*

@@ -4,7 +4,7 @@ import { catalogueArity } from './acl-call.ts';
 import type { Expr, Program, Stmt } from './ast.ts';
 import { baseType } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
-import { undeclaredMessage } from './errors.ts';
+import { undeclaredMessage } from './exec-errors.ts';
 
 /**
  * Static checks before anything runs: every name is declared (in scope, in order), an ACL

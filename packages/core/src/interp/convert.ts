@@ -1,6 +1,6 @@
 import { type CType, type IntType, type PtrType, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError } from './errors.ts';
+import { InterpError } from './exec-errors.ts';
 import { copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';
 
 /**

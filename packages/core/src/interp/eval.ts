@@ -3,7 +3,7 @@ import { binary, unary } from './arith.ts';
 import type { Expr } from './ast.ts';
 import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './c-type-model.ts';
 import { convert } from './convert.ts';
-import { InterpError, undeclaredMessage } from './errors.ts';
+import { InterpError, undeclaredMessage } from './exec-errors.ts';
 import { type LValue, label, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
 import { boolValue, floatValue, intValue, truthy, type Value } from './values.ts';

@@ -4,7 +4,7 @@ import { callExpression } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
-import { type ExecError, InterpError } from './errors.ts';
+import { type ExecError, InterpError } from './exec-errors.ts';
 import type { InputDecl } from './inputs.ts';
 import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './machine.ts';
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';

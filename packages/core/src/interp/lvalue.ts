@@ -2,7 +2,7 @@ import { ACL_CONSTANTS } from '../acl/enums.ts';
 import type { Expr } from './ast.ts';
 import { type CType, DOUBLE, FLOAT, fieldsOf, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError, undeclaredMessage } from './errors.ts';
+import { InterpError, undeclaredMessage } from './exec-errors.ts';
 import type { Machine, Scope } from './machine.ts';
 import {
   type Cell,

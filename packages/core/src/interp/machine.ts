@@ -2,7 +2,7 @@ import type { AclRuntime } from '../acl/runtime.ts';
 import { formatInteger } from '../units/bytes.ts';
 import type { CallExpr, FunctionDef } from './ast.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError } from './errors.ts';
+import { InterpError } from './exec-errors.ts';
 import type { Cell, RefTarget, Value } from './values.ts';
 
 export type BindingKind = 'local' | 'param' | 'global' | 'input';

@@ -2,7 +2,7 @@ import type { Program } from './ast.ts';
 import { checkProgram } from './check.ts';
 import { compile, resolveEntry } from './compile.ts';
 import type { Diagnostic } from './diagnostics.ts';
-import type { ExecError, ExecErrorKind } from './errors.ts';
+import type { ExecError, ExecErrorKind } from './exec-errors.ts';
 import { type InputDecl, inputType, inputValue } from './inputs.ts';
 import type { Scope } from './machine.ts';
 import type { Marks } from './marks.ts';

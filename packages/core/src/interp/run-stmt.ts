@@ -2,8 +2,8 @@ import type { Declarator, Expr, FunctionDef, Stmt } from './ast.ts';
 import { typeName } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
-import { InterpError } from './errors.ts';
 import { evaluate } from './eval.ts';
+import { InterpError } from './exec-errors.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
 import { type Cell, copyValue, newCell, truthy, type Value, valueType, withUnionMember, zeroValue } from './values.ts';
 
