@@ -55,7 +55,16 @@ export {
   type ValueType,
 } from './acl/functions.ts';
 export { type AclCall, invokeAcl, invokeCall } from './acl/invoke.ts';
-export type { AclArgs, AclOut, AclResult, AclRuntime } from './acl/runtime.ts';
+export {
+  type AclArgs,
+  type AclCaller,
+  type AclMethods,
+  type AclOut,
+  type AclResult,
+  type AclRuntime,
+  AclRuntimeBase,
+  runtimeFrom,
+} from './acl/runtime.ts';
 export {
   type aclrtMallocAttribute,
   type aclrtMallocConfig,

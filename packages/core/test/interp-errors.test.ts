@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AclRuntime } from '../src/acl/runtime.ts';
+import { type AclRuntime, runtimeFrom } from '../src/acl/runtime.ts';
 import { compile } from '../src/interp/compile.ts';
 import { Execution, type ExecutionOptions } from '../src/interp/execution.ts';
 import { SimHost } from '../src/sim/sim-host.ts';
@@ -224,8 +224,11 @@ describe('execution errors', () => {
 
 describe('a runtime that throws', () => {
   it('stops on the call line with an internal error naming the function', async () => {
-    // SimRuntime's methods are instance properties, so a spread keeps them all but the one replaced.
-    const failing: AclRuntime = { ...new SimRuntime(new SimHost()), aclrtSetDevice: () => Promise.reject(new Error('connection closed')) };
+    // Every call goes through the runtime's one entry point: this one fails on aclrtSetDevice only.
+    const sim = new SimRuntime(new SimHost());
+    const failing: AclRuntime = runtimeFrom((fn, args) =>
+      fn === 'aclrtSetDevice' ? Promise.reject(new Error('connection closed')) : sim.call(fn, args),
+    );
     const { program } = compile('aclInit(nullptr);\naclrtSetDevice(0);');
     const ex = new Execution(program, failing, {});
     expect(await ex.run()).toEqual({

@@ -8,7 +8,7 @@
  * a struct pointer argument is the struct object, or null for a NULL pointer.
  */
 import type { Hex } from '../units/hex.ts';
-import type { ACL_FUNCTIONS, AclFunctionName } from './functions.ts';
+import { ACL_FUNCTION_NAMES, type ACL_FUNCTIONS, type AclFunctionName } from './functions.ts';
 import type { aclrtMallocConfig, aclrtMemAccessDesc, aclrtMemLocation, aclrtPhysicalMemProp, aclrtPtrAttributes } from './structs.ts';
 
 interface StructTypes {
@@ -54,6 +54,51 @@ export type AclOut<F extends AclFunctionName> = {
  */
 export type AclResult<F extends AclFunctionName> = { readonly ret: number; readonly message?: string } & Partial<AclOut<F>>;
 
-export type AclRuntime = {
+/**
+ * The one entry point every backend implements: the simulator (an op table), the ACL library through
+ * koffi (a marshalling table), the agent connection (the wire). Typed end to end:
+ * `call('aclrtSetDevice', { deviceID: 0 })` does not compile.
+ */
+export interface AclCaller {
+  call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>>;
+}
+
+/** One method per catalogue function, named as in C: `runtime.aclrtMalloc({ size, policy })`. */
+export type AclMethods = {
   readonly [F in AclFunctionName]: (args: AclArgs<F>) => Promise<AclResult<F>>;
 };
+
+/** A runtime: its entry point and, derived from it, one method per function. */
+export type AclRuntime = AclCaller & AclMethods;
+
+type AclRuntimeClass = abstract new () => AclRuntime;
+
+/**
+ * The base of every runtime: a subclass writes `call`, and the methods are made from the catalogue
+ * here, once, on the prototype (so no backend keeps a list of functions of its own).
+ */
+export const AclRuntimeBase: AclRuntimeClass = (() => {
+  abstract class Base {
+    abstract call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>>;
+  }
+  for (const name of ACL_FUNCTION_NAMES) {
+    Object.defineProperty(Base.prototype, name, {
+      value(this: Base, args: AclArgs<typeof name>) {
+        return this.call(name, args);
+      },
+      writable: false,
+      enumerable: false,
+    });
+  }
+  // The prototype now holds every AclMethods member, which TypeScript cannot see a loop add.
+  return Base as unknown as AclRuntimeClass;
+})();
+
+/** A runtime from a bare `call` function (wire clients, test doubles). */
+export function runtimeFrom(call: AclCaller['call']): AclRuntime {
+  return new (class extends AclRuntimeBase {
+    override call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
+      return call(fn, args);
+    }
+  })();
+}

@@ -36,7 +36,7 @@ async function invoke<F extends AclFunctionName>(runtime: AclRuntime, fn: F, arg
   }
   let result: AclResult<F>;
   try {
-    result = await runtime[fn](args);
+    result = await runtime.call(fn, args);
   } catch (thrown) {
     // A backend over the wire can fail outside ACL's codes (a dropped connection): stop on the call's line.
     const reason = thrown instanceof Error ? thrown.message : String(thrown);

@@ -1,17 +1,10 @@
-import { checkArgs } from '../acl/check-args.ts';
-import { ACL_ERROR_INVALID_PARAM, errorName } from '../acl/errors.ts';
+import { errorName } from '../acl/errors.ts';
 import type { AclFunctionName } from '../acl/functions.ts';
-import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
+import { type AclArgs, type AclResult, AclRuntimeBase } from '../acl/runtime.ts';
 import type { CallEvent, Reason } from '../model/events.ts';
 import type { ProcessState } from '../model/state.ts';
 import type { Mutable, Op, SimContext } from './context.ts';
-import * as copy from './ops-copy.ts';
-import * as device from './ops-device.ts';
-import * as host from './ops-host.ts';
-import * as info from './ops-info.ts';
-import { free, malloc } from './ops-malloc.ts';
-import * as share from './ops-share.ts';
-import * as vmm from './ops-vmm.ts';
+import { SIM_OPS } from './ops.ts';
 import type { SimHost } from './sim-host.ts';
 
 /** Copies call arguments for the log, so a caller mutating its struct later cannot rewrite history. */
@@ -63,12 +56,13 @@ function rareCallEvent(
  * catalogue, run by its operation, and logged as a `call` event followed by the state changes it
  * made. A call that fails changes nothing.
  */
-export class SimRuntime implements AclRuntime {
+export class SimRuntime extends AclRuntimeBase {
   readonly host: SimHost;
   readonly pid: number;
   readonly #context: SimContext;
 
   constructor(host: SimHost, name = 'app') {
+    super();
     this.host = host;
     this.pid = host.addProcess(name);
     const process: ProcessState | undefined = host.state.processes.get(this.pid);
@@ -82,13 +76,11 @@ export class SimRuntime implements AclRuntime {
     const seq = host.beginCall();
     const before = host.state.time;
     const injected = host.takeFailure(fn);
-    const check = injected === undefined ? checkArgs(fn, args) : { ok: true as const };
+    // Arguments were validated where they entered (the wire, the interpreter); typed callers are trusted.
     const result =
       injected !== undefined
         ? { ret: injected.ret, message: injected.message ?? `${errorName(injected.ret)} injected on purpose (no state changed)` }
-        : check.ok
-          ? op(this.#context, args)
-          : { ret: ACL_ERROR_INVALID_PARAM, message: check.message };
+        : op(this.#context, args);
     const { ret, message, reasons, out } = result;
     const t = host.state.time;
     const recorded = record(args);
@@ -122,71 +114,9 @@ export class SimRuntime implements AclRuntime {
     return Promise.resolve(answer);
   }
 
-  readonly aclInit = (args: AclArgs<'aclInit'>) => this.#call('aclInit', args, device.aclInit);
-  readonly aclFinalize = (args: AclArgs<'aclFinalize'>) => this.#call('aclFinalize', args, device.aclFinalize);
-  readonly aclrtSetDevice = (args: AclArgs<'aclrtSetDevice'>) => this.#call('aclrtSetDevice', args, device.aclrtSetDevice);
-  readonly aclrtResetDevice = (args: AclArgs<'aclrtResetDevice'>) => this.#call('aclrtResetDevice', args, device.aclrtResetDevice);
-  readonly aclrtResetDeviceForce = (args: AclArgs<'aclrtResetDeviceForce'>) =>
-    this.#call('aclrtResetDeviceForce', args, device.aclrtResetDeviceForce);
-  readonly aclrtGetDevice = (args: AclArgs<'aclrtGetDevice'>) => this.#call('aclrtGetDevice', args, device.aclrtGetDevice);
-  readonly aclrtGetDeviceCount = (args: AclArgs<'aclrtGetDeviceCount'>) =>
-    this.#call('aclrtGetDeviceCount', args, device.aclrtGetDeviceCount);
-  readonly aclrtGetSocName = (args: AclArgs<'aclrtGetSocName'>) => this.#call('aclrtGetSocName', args, device.aclrtGetSocName);
-  readonly aclrtCreateStream = (args: AclArgs<'aclrtCreateStream'>) => this.#call('aclrtCreateStream', args, device.aclrtCreateStream);
-  readonly aclrtDestroyStream = (args: AclArgs<'aclrtDestroyStream'>) => this.#call('aclrtDestroyStream', args, device.aclrtDestroyStream);
-  readonly aclrtSynchronizeStream = (args: AclArgs<'aclrtSynchronizeStream'>) =>
-    this.#call('aclrtSynchronizeStream', args, device.aclrtSynchronizeStream);
-  readonly aclrtSynchronizeDevice = (args: AclArgs<'aclrtSynchronizeDevice'>) =>
-    this.#call('aclrtSynchronizeDevice', args, device.aclrtSynchronizeDevice);
-  readonly aclrtMalloc = (args: AclArgs<'aclrtMalloc'>) =>
-    this.#call('aclrtMalloc', args, (c, a) => malloc(c, 'aclrtMalloc', a.size, a.policy, null));
-  readonly aclrtMallocAlign32 = (args: AclArgs<'aclrtMallocAlign32'>) =>
-    this.#call('aclrtMallocAlign32', args, (c, a) => malloc(c, 'aclrtMallocAlign32', a.size, a.policy, null));
-  readonly aclrtMallocCached = (args: AclArgs<'aclrtMallocCached'>) =>
-    this.#call('aclrtMallocCached', args, (c, a) => malloc(c, 'aclrtMallocCached', a.size, a.policy, null));
-  readonly aclrtMallocWithCfg = (args: AclArgs<'aclrtMallocWithCfg'>) =>
-    this.#call('aclrtMallocWithCfg', args, (c, a) => malloc(c, 'aclrtMallocWithCfg', a.size, a.policy, a.cfg));
-  readonly aclrtFree = (args: AclArgs<'aclrtFree'>) => this.#call('aclrtFree', args, (c, a) => free(c, a.devPtr));
-  readonly aclrtMallocHost = (args: AclArgs<'aclrtMallocHost'>) => this.#call('aclrtMallocHost', args, host.aclrtMallocHost);
-  readonly aclrtMallocHostWithCfg = (args: AclArgs<'aclrtMallocHostWithCfg'>) =>
-    this.#call('aclrtMallocHostWithCfg', args, host.aclrtMallocHostWithCfg);
-  readonly aclrtFreeHost = (args: AclArgs<'aclrtFreeHost'>) => this.#call('aclrtFreeHost', args, host.aclrtFreeHost);
-  readonly aclrtMemcpy = (args: AclArgs<'aclrtMemcpy'>) => this.#call('aclrtMemcpy', args, copy.aclrtMemcpy);
-  readonly aclrtMemcpyAsync = (args: AclArgs<'aclrtMemcpyAsync'>) => this.#call('aclrtMemcpyAsync', args, copy.aclrtMemcpyAsync);
-  readonly aclrtMemset = (args: AclArgs<'aclrtMemset'>) => this.#call('aclrtMemset', args, copy.aclrtMemset);
-  readonly aclrtGetMemInfo = (args: AclArgs<'aclrtGetMemInfo'>) => this.#call('aclrtGetMemInfo', args, info.aclrtGetMemInfo);
-  readonly aclrtHostRegister = (args: AclArgs<'aclrtHostRegister'>) => this.#call('aclrtHostRegister', args, host.aclrtHostRegister);
-  readonly aclrtHostRegisterV2 = (args: AclArgs<'aclrtHostRegisterV2'>) =>
-    this.#call('aclrtHostRegisterV2', args, host.aclrtHostRegisterV2);
-  readonly aclrtHostUnregister = (args: AclArgs<'aclrtHostUnregister'>) =>
-    this.#call('aclrtHostUnregister', args, host.aclrtHostUnregister);
-  readonly aclrtHostGetDevicePointer = (args: AclArgs<'aclrtHostGetDevicePointer'>) =>
-    this.#call('aclrtHostGetDevicePointer', args, host.aclrtHostGetDevicePointer);
-  readonly aclrtPointerGetAttributes = (args: AclArgs<'aclrtPointerGetAttributes'>) =>
-    this.#call('aclrtPointerGetAttributes', args, info.aclrtPointerGetAttributes);
-  readonly aclrtMemGetAllocationGranularity = (args: AclArgs<'aclrtMemGetAllocationGranularity'>) =>
-    this.#call('aclrtMemGetAllocationGranularity', args, vmm.aclrtMemGetAllocationGranularity);
-  readonly aclrtMallocPhysical = (args: AclArgs<'aclrtMallocPhysical'>) => this.#call('aclrtMallocPhysical', args, vmm.aclrtMallocPhysical);
-  readonly aclrtFreePhysical = (args: AclArgs<'aclrtFreePhysical'>) => this.#call('aclrtFreePhysical', args, vmm.aclrtFreePhysical);
-  readonly aclrtReserveMemAddress = (args: AclArgs<'aclrtReserveMemAddress'>) =>
-    this.#call('aclrtReserveMemAddress', args, vmm.aclrtReserveMemAddress);
-  readonly aclrtReleaseMemAddress = (args: AclArgs<'aclrtReleaseMemAddress'>) =>
-    this.#call('aclrtReleaseMemAddress', args, vmm.aclrtReleaseMemAddress);
-  readonly aclrtMapMem = (args: AclArgs<'aclrtMapMem'>) => this.#call('aclrtMapMem', args, vmm.aclrtMapMem);
-  readonly aclrtUnmapMem = (args: AclArgs<'aclrtUnmapMem'>) => this.#call('aclrtUnmapMem', args, vmm.aclrtUnmapMem);
-  readonly aclrtMemSetAccess = (args: AclArgs<'aclrtMemSetAccess'>) => this.#call('aclrtMemSetAccess', args, vmm.aclrtMemSetAccess);
-  readonly aclrtMemGetAccess = (args: AclArgs<'aclrtMemGetAccess'>) => this.#call('aclrtMemGetAccess', args, vmm.aclrtMemGetAccess);
-  readonly aclrtMemExportToShareableHandle = (args: AclArgs<'aclrtMemExportToShareableHandle'>) =>
-    this.#call('aclrtMemExportToShareableHandle', args, share.aclrtMemExportToShareableHandle);
-  readonly aclrtMemImportFromShareableHandle = (args: AclArgs<'aclrtMemImportFromShareableHandle'>) =>
-    this.#call('aclrtMemImportFromShareableHandle', args, share.aclrtMemImportFromShareableHandle);
-  readonly aclrtMemSetPidToShareableHandle = (args: AclArgs<'aclrtMemSetPidToShareableHandle'>) =>
-    this.#call('aclrtMemSetPidToShareableHandle', args, share.aclrtMemSetPidToShareableHandle);
-  readonly aclrtDeviceCanAccessPeer = (args: AclArgs<'aclrtDeviceCanAccessPeer'>) =>
-    this.#call('aclrtDeviceCanAccessPeer', args, share.aclrtDeviceCanAccessPeer);
-  readonly aclrtDeviceEnablePeerAccess = (args: AclArgs<'aclrtDeviceEnablePeerAccess'>) =>
-    this.#call('aclrtDeviceEnablePeerAccess', args, share.aclrtDeviceEnablePeerAccess);
-  readonly aclGetRecentErrMsg = (args: AclArgs<'aclGetRecentErrMsg'>) => this.#call('aclGetRecentErrMsg', args, info.aclGetRecentErrMsg);
-  readonly malloc = (args: AclArgs<'malloc'>) => this.#call('malloc', args, host.malloc);
-  readonly free = (args: AclArgs<'free'>) => this.#call('free', args, host.free);
+  /** Runs `fn` by its operation in the simulator's op table. */
+  override call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
+    const op: Op<F> = SIM_OPS[fn];
+    return this.#call(fn, args, op);
+  }
 }

@@ -1,11 +1,11 @@
 import {
-  ACL_FUNCTION_NAMES,
   ACL_FUNCTIONS,
   type AclArgs,
   type AclFunctionName,
   type AclResult,
   type AclRuntime,
   isHex,
+  runtimeFrom,
   type ValueType,
 } from '@pagelens/core';
 
@@ -123,10 +123,6 @@ export function createPacer(callsPerSecond: number, now: () => number, sleep: (m
   };
 }
 
-function isAclRuntime(value: Record<string, unknown>): value is AclRuntime {
-  return ACL_FUNCTION_NAMES.every((name) => typeof value[name] === 'function');
-}
-
 /**
  * An `AclRuntime` whose every function is a call through the agent connection: the playground's
  * code then runs wherever the agent runs (simulator or real device), and every call lands in the
@@ -139,17 +135,11 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AclRuntime {
     options.now ?? (() => Date.now()),
     options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
   );
-  const method =
-    <F extends AclFunctionName>(fn: F) =>
-    async (args: AclArgs<F>): Promise<AclResult<F>> => {
-      await pace();
-      const outcome = await options.call(fn, { ...args }, options.process);
-      const result = toAclResult(fn, outcome);
-      options.onOutcome?.(fn, outcome);
-      return result;
-    };
-  const runtime: Record<string, unknown> = {};
-  for (const name of ACL_FUNCTION_NAMES) runtime[name] = method(name);
-  if (!isAclRuntime(runtime)) throw new Error('the agent runtime is missing catalogue functions');
-  return runtime;
+  return runtimeFrom(async <F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> => {
+    await pace();
+    const outcome = await options.call(fn, { ...args }, options.process);
+    const result = toAclResult(fn, outcome);
+    options.onOutcome?.(fn, outcome);
+    return result;
+  });
 }

@@ -1,0 +1,62 @@
+import type { AclFunctionName } from '../acl/functions.ts';
+import type { Op } from './context.ts';
+import * as copy from './ops-copy.ts';
+import * as device from './ops-device.ts';
+import * as host from './ops-host.ts';
+import * as info from './ops-info.ts';
+import { free, malloc } from './ops-malloc.ts';
+import * as share from './ops-share.ts';
+import * as vmm from './ops-vmm.ts';
+
+/**
+ * The simulator's operation for every catalogue function: a new function is one entry here (the
+ * mapped type makes a missing one a compile error).
+ */
+export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
+  aclInit: device.aclInit,
+  aclFinalize: device.aclFinalize,
+  aclrtSetDevice: device.aclrtSetDevice,
+  aclrtResetDevice: device.aclrtResetDevice,
+  aclrtResetDeviceForce: device.aclrtResetDeviceForce,
+  aclrtGetDevice: device.aclrtGetDevice,
+  aclrtGetDeviceCount: device.aclrtGetDeviceCount,
+  aclrtGetSocName: device.aclrtGetSocName,
+  aclrtCreateStream: device.aclrtCreateStream,
+  aclrtDestroyStream: device.aclrtDestroyStream,
+  aclrtSynchronizeStream: device.aclrtSynchronizeStream,
+  aclrtSynchronizeDevice: device.aclrtSynchronizeDevice,
+  aclrtMalloc: (c, a) => malloc(c, 'aclrtMalloc', a.size, a.policy, null),
+  aclrtMallocAlign32: (c, a) => malloc(c, 'aclrtMallocAlign32', a.size, a.policy, null),
+  aclrtMallocCached: (c, a) => malloc(c, 'aclrtMallocCached', a.size, a.policy, null),
+  aclrtMallocWithCfg: (c, a) => malloc(c, 'aclrtMallocWithCfg', a.size, a.policy, a.cfg),
+  aclrtFree: (c, a) => free(c, a.devPtr),
+  aclrtMallocHost: host.aclrtMallocHost,
+  aclrtMallocHostWithCfg: host.aclrtMallocHostWithCfg,
+  aclrtFreeHost: host.aclrtFreeHost,
+  aclrtMemcpy: copy.aclrtMemcpy,
+  aclrtMemcpyAsync: copy.aclrtMemcpyAsync,
+  aclrtMemset: copy.aclrtMemset,
+  aclrtGetMemInfo: info.aclrtGetMemInfo,
+  aclrtHostRegister: host.aclrtHostRegister,
+  aclrtHostRegisterV2: host.aclrtHostRegisterV2,
+  aclrtHostUnregister: host.aclrtHostUnregister,
+  aclrtHostGetDevicePointer: host.aclrtHostGetDevicePointer,
+  aclrtPointerGetAttributes: info.aclrtPointerGetAttributes,
+  aclrtMemGetAllocationGranularity: vmm.aclrtMemGetAllocationGranularity,
+  aclrtMallocPhysical: vmm.aclrtMallocPhysical,
+  aclrtFreePhysical: vmm.aclrtFreePhysical,
+  aclrtReserveMemAddress: vmm.aclrtReserveMemAddress,
+  aclrtReleaseMemAddress: vmm.aclrtReleaseMemAddress,
+  aclrtMapMem: vmm.aclrtMapMem,
+  aclrtUnmapMem: vmm.aclrtUnmapMem,
+  aclrtMemSetAccess: vmm.aclrtMemSetAccess,
+  aclrtMemGetAccess: vmm.aclrtMemGetAccess,
+  aclrtMemExportToShareableHandle: share.aclrtMemExportToShareableHandle,
+  aclrtMemImportFromShareableHandle: share.aclrtMemImportFromShareableHandle,
+  aclrtMemSetPidToShareableHandle: share.aclrtMemSetPidToShareableHandle,
+  aclrtDeviceCanAccessPeer: share.aclrtDeviceCanAccessPeer,
+  aclrtDeviceEnablePeerAccess: share.aclrtDeviceEnablePeerAccess,
+  aclGetRecentErrMsg: info.aclGetRecentErrMsg,
+  malloc: host.malloc,
+  free: host.free,
+};
