@@ -10,9 +10,11 @@ import { evaluate } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
 import { label } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
-import { type Cell, intValue, type Value } from './values.ts';
+import { type Cell, intValue, isNullPointer, type Value } from './values.ts';
 
 const ACL_ERROR = baseType(['aclError']);
+/** An aclError code as the value of the call expression. */
+const aclErrorValue = (code: number): Value => intValue(ACL_ERROR?.k === 'int' ? ACL_ERROR : INT, BigInt(code));
 
 /** The runtime's answer, with its out-fields as plain entries. */
 interface Answer {
@@ -82,7 +84,7 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
       args[param.name] = toAclArg(a, value);
       continue;
     }
-    if ((value.k === 'ptr' && value.addr === 0n) || (value.k === 'int' && value.v === 0n)) nullOut ??= param.name;
+    if (isNullPointer(value)) nullOut ??= param.name;
     else if (value.k === 'ref') {
       const cell = value.target.cells[value.index];
       if (cell === undefined) throw new InterpError('runtime', `${argName(a)}: "${a.text}" points outside its array`, expr.span);
@@ -107,7 +109,7 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     const message = `${nullOut} is NULL: ${fn} has nowhere to write its result and returns ACL_ERROR_INVALID_PARAM (DM-2); PageLens did not call the runtime`;
     m.marks.call(call.span, { fn, ret: ACL_ERROR_INVALID_PARAM, retName: errorName(ACL_ERROR_INVALID_PARAM), message });
     m.marks.note(call.span, message);
-    return intValue(ACL_ERROR?.k === 'int' ? ACL_ERROR : INT, BigInt(ACL_ERROR_INVALID_PARAM));
+    return aclErrorValue(ACL_ERROR_INVALID_PARAM);
   }
   const answer = await invoke(m.runtime, fn, args, call);
   for (const out of outs) if (out.cell !== undefined && answer.fields.has(out.name)) writeOut(out.cell, answer.fields.get(out.name));
@@ -122,5 +124,5 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     return { k: 'ptr', type: VOID_PTR, addr: parsed?.ok === true ? BigInt(parsed.value) : 0n };
   }
   if (spec.returns === 'void') return { k: 'void' };
-  return intValue(ACL_ERROR?.k === 'int' ? ACL_ERROR : INT, BigInt(answer.ret));
+  return aclErrorValue(answer.ret);
 }

@@ -4,7 +4,7 @@ import { isHex, parseHex, toHex } from '../units/hex.ts';
 import { baseType, type CType, type IntType, SIZE_T, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { type Cell, describeValue, intValue, markInit, unionMember, type Value } from './values.ts';
+import { type Cell, describeValue, intValue, isNullPointer, markInit, unionMember, type Value } from './values.ts';
 
 /*
  * Between interpreter values and the catalogue's representation (functions.ts, runtime.ts):
@@ -82,7 +82,7 @@ function address(a: ArgContext, value: Value, allowInteger: boolean): string {
 /** Cells a pointer argument designates: from the pointee to the end of its array. */
 function pointedCells(a: ArgContext, value: Value, what: string): readonly Cell[] {
   if (value.k === 'ref') return value.target.cells.slice(value.index);
-  if ((value.k === 'ptr' && value.addr === 0n) || (value.k === 'int' && value.v === 0n)) return [];
+  if (isNullPointer(value)) return [];
   return refuse(a, what, value);
 }
 
@@ -133,7 +133,7 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
       return address(a, value, true);
     case 'string':
       if (value.k === 'str') return value.text;
-      if ((value.k === 'ptr' && value.addr === 0n) || (value.k === 'int' && value.v === 0n)) return null;
+      if (isNullPointer(value)) return null;
       return refuse(a, 'a string or NULL', value);
     case 'struct': {
       if (value.k === 'struct') return refuse(a, `a pointer to ${spec.struct} (write &${a.text})`, value);

@@ -1,6 +1,6 @@
 import type { CallExpr } from './ast.ts';
 import { INT } from './c-type-model.ts';
-import { evaluate } from './eval.ts';
+import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
 import { intValue, showValue, type Value } from './values.ts';
 
@@ -55,8 +55,7 @@ export function format(template: string, args: readonly Value[]): string {
 }
 
 export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
-  const values: Value[] = [];
-  for (const arg of call.args) values.push(await evaluate(m, arg, scope));
+  const values = await evaluateAll(m, call.args, scope);
   const name = call.callee;
   const skip = PRINTERS[name];
   if (call.launch !== undefined) {

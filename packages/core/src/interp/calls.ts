@@ -3,7 +3,7 @@ import { callCatalogue } from './acl-call.ts';
 import type { CallExpr, FunctionDef } from './ast.ts';
 import { callUnmodeled } from './builtins.ts';
 import { convert } from './convert.ts';
-import { evaluate } from './eval.ts';
+import { evaluateAll } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
 import { runFunction } from './run-stmt.ts';
@@ -30,8 +30,7 @@ async function callDefined(m: Machine, fn: FunctionDef, call: CallExpr, scope: S
   }
   if (m.depth >= MAX_CALL_DEPTH)
     throw new InterpError('runtime', `calls nest deeper than ${MAX_CALL_DEPTH}: runaway recursion?`, call.span);
-  const values: Value[] = [];
-  for (const arg of call.args) values.push(await evaluate(m, arg, scope));
+  const values = await evaluateAll(m, call.args, scope);
   const params = new Scope(m.globals);
   fn.params.forEach((param, index) => {
     const value = values[index] ?? { k: 'void' };

@@ -70,6 +70,13 @@ async function update(m: Machine, expr: Extract<Expr, { kind: 'update' }>, scope
   return expr.prefix ? after : before;
 }
 
+/** Each expression in turn, left to right (an order C leaves unspecified for arguments). */
+export async function evaluateAll(m: Machine, exprs: readonly Expr[], scope: Scope): Promise<Value[]> {
+  const values: Value[] = [];
+  for (const expr of exprs) values.push(await evaluate(m, expr, scope));
+  return values;
+}
+
 export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Value> {
   const lvalueOf = (e: Expr) => resolveLValue(m, e, scope, (inner, s) => evaluate(m, inner, s));
   switch (expr.kind) {

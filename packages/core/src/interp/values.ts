@@ -106,6 +106,11 @@ export function valueType(value: Value): CType {
   return value.k === 'void' ? { k: 'void' } : value.type;
 }
 
+/** NULL as an argument spells it: a null pointer, or the integer constant 0 (`NULL`, `nullptr` and `0` all pass). */
+export function isNullPointer(value: Value): boolean {
+  return (value.k === 'ptr' && value.addr === 0n) || (value.k === 'int' && value.v === 0n);
+}
+
 export function truthy(value: Value): boolean {
   switch (value.k) {
     case 'int':
