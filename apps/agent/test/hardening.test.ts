@@ -42,6 +42,10 @@ function manualClock(): Clock & { fire(): void } {
     clearTimeout: (handle) => {
       timers = timers.filter((t) => t.handle !== handle);
     },
+    every: () => () => {},
+    defer: (callback) => {
+      timers.push({ callback, handle: next++ as unknown as ReturnType<typeof setTimeout> });
+    },
     fire: () => {
       const due = timers;
       timers = [];
