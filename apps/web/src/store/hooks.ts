@@ -1,4 +1,5 @@
 import type { HostState } from '@pagelens/core';
+import { useMemo } from 'react';
 import type { FormatPrefs } from '../model/format.ts';
 import type { Timeline } from '../model/timeline.ts';
 import { cursorSeq, cursorState } from './replica-slice.ts';
@@ -23,8 +24,9 @@ export function useTimeline(): Timeline | undefined {
   return useAppStore((state) => state.timeline);
 }
 
+/** The unit and address preferences, as one object that changes only when one of them does. */
 export function useFormat(): FormatPrefs {
   const units = useAppStore((state) => state.units);
   const addresses = useAppStore((state) => state.addresses);
-  return { units, addresses };
+  return useMemo(() => ({ units, addresses }), [units, addresses]);
 }

@@ -1,34 +1,23 @@
 import type { HostState } from '@pagelens/core';
-import {
-  type CSSProperties,
-  type PointerEvent,
-  type ReactNode,
-  type RefObject,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { type CSSProperties, type PointerEvent, type ReactNode, type RefObject, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { duration } from '../../model/format.ts';
 import { copyAt, type HostBusy, hostBusyAt } from '../../model/host-copies/copy-lanes.ts';
 import { copyColors } from '../../model/host-copies/copy-style.ts';
-import { centerOn, fitDomain, maxZoom, type TimeView, timeTicks, visibleRange, xToTime } from '../../model/host-copies/time-view.ts';
+import { xToTime } from '../../model/host-copies/time-view.ts';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
 import { selectTheme } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
-import { createCopiesZoom, ZOOM_STEP } from '../../viz/behaviors/copies-zoom.ts';
-import { CanvasSurface } from '../../viz/CanvasSurface.tsx';
-import { drawCopyTimeline } from '../../viz/draw/copies-timeline.ts';
-import { useBehavior } from '../../viz/useBehavior.ts';
+import { ZOOM_STEP } from '../../viz/behaviors/copies-zoom.ts';
+import { Published, usePublished } from '../../viz/published.ts';
+import { mounted, useController } from '../../viz/useController.ts';
 import { CopyFactsList, factsForCopy } from './CopyFactsList.tsx';
+import { CopyPlotController, type PlotInput, type PlotSummary, ROW_HEIGHT } from './copy-plot-controller.ts';
 import { LaneLabels } from './LaneLabels.tsx';
 import { TimeAxis } from './TimeAxis.tsx';
 import type { CopyData } from './useCopyData.ts';
 
-export const ROW_HEIGHT = 30;
 /** Pointer slack for thin bars (CSS px). */
 const HIT_SLACK_PX = 4;
 const GROUP = 'hostCopies.keys.group';
@@ -62,13 +51,17 @@ interface PlotAreaProps {
   readonly plotRef: RefObject<HTMLDivElement | null>;
   readonly height: number;
   readonly label: string;
-  readonly zoom: number;
+  readonly summary: Published<PlotSummary | undefined>;
   readonly onKey: (key: string) => boolean;
   readonly children: ReactNode;
 }
 
-/** The focusable box the zoom behaviour is mounted on. */
-function PlotArea({ plotRef, height, label, zoom, onKey, children }: PlotAreaProps) {
+/**
+ * The focusable box the zoom behaviour is mounted on, with the zoom as data-zoom. It re-renders on
+ * every zoom tick; its children are the plot's elements, unchanged, so React leaves them alone.
+ */
+function PlotArea({ plotRef, height, label, summary, onKey, children }: PlotAreaProps) {
+  const zoom = usePublished(summary)?.view.k;
   return (
     <div
       ref={plotRef}
@@ -80,7 +73,7 @@ function PlotArea({ plotRef, height, label, zoom, onKey, children }: PlotAreaPro
       aria-label={label}
       aria-describedby="hc-keys"
       data-testid="copy-plot"
-      data-zoom={zoom.toFixed(3)}
+      data-zoom={zoom?.toFixed(3)}
       onKeyDown={(event) => {
         if (event.ctrlKey || event.metaKey || event.altKey || !onKey(event.key)) return;
         // Handled here: the global shortcuts (time-travel arrows, zoom keys) must not run as well.
@@ -93,7 +86,10 @@ function PlotArea({ plotRef, height, label, zoom, onKey, children }: PlotAreaPro
   );
 }
 
-/** The zoomable copy timeline: lane names, the canvas of bars, the time axis, and the hover tooltip. */
+/**
+ * The zoomable copy timeline: lane names, the canvas of bars a CopyPlotController draws, the time
+ * axis, and the hover tooltip. Zooming re-renders only the axis and the plot box's data-zoom.
+ */
 export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) {
   const { t } = useTranslation();
   const prefs = useFormat();
@@ -102,24 +98,25 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
   const timeline = useTimeline();
   const { layout, copies } = data;
   const plot = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
-  const [transform, setTransform] = useState({ k: 1, x: 0 });
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [summary] = useState(() => new Published<PlotSummary | undefined>(undefined));
   const [hover, setHover] = useState<Hover | undefined>(undefined);
-  const [d0, d1] = useMemo(() => fitDomain(layout.t0, layout.t1), [layout.t0, layout.t1]);
-  const maxK = maxZoom(d0, d1);
-  const zoom = useBehavior(plot, (element) => createCopiesZoom(element, { maxScale: maxK, onZoom: setTransform }));
-  useEffect(() => zoom.current?.update({ maxScale: maxK }), [zoom, maxK]);
-  useEffect(() => {
-    const element = plot.current;
-    if (element === null) return undefined;
-    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
-    observer.observe(element);
-    setWidth(element.clientWidth);
-    return () => observer.disconnect();
-  }, []);
-
-  const view: TimeView = useMemo(() => ({ d0, d1, width, k: transform.k, x: transform.x }), [d0, d1, width, transform]);
-  const ticks = timeTicks(view, Math.max(2, Math.floor(width / 110)));
+  const hoveredCopy = hover !== undefined && 'copy' in hover ? hover.copy : undefined;
+  const input: PlotInput = {
+    copies,
+    layout,
+    colors: copyColors(theme),
+    prefs,
+    blockedLabel: t('hostCopies.timeline.blocked'),
+    related: data.relatedCopies,
+    selected: data.selected,
+    hovered: hoveredCopy,
+  };
+  const controller = useController(
+    plot,
+    input,
+    (element, first) => new CopyPlotController(element, mounted(canvas, 'the copy canvas'), first, summary),
+  );
   const height = layout.lanes.length * ROW_HEIGHT;
 
   const step = useCallback(
@@ -131,25 +128,26 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
       const copy = next === undefined ? undefined : copies[next];
       if (copy === undefined) return;
       select({ kind: 'copy', id: copy.id, device: copy.device });
-      const [v0, v1] = visibleRange(view);
-      if (copy.submit < v0 || copy.end > v1) zoom.current?.set(centerOn(view, (copy.start + copy.end) / 2));
+      controller.current?.reveal(copy.submit, copy.end, (copy.start + copy.end) / 2);
     },
-    [data, copies, select, view, zoom],
+    [data, copies, select, controller],
   );
-  useShortcut({ key: '+', label: 'hostCopies.keys.zoomIn', group: GROUP }, () => zoom.current?.zoomBy(ZOOM_STEP));
-  useShortcut({ key: '=', label: 'hostCopies.keys.zoomIn', group: GROUP }, () => zoom.current?.zoomBy(ZOOM_STEP));
-  useShortcut({ key: '-', label: 'hostCopies.keys.zoomOut', group: GROUP }, () => zoom.current?.zoomBy(1 / ZOOM_STEP));
-  useShortcut({ key: '0', label: 'hostCopies.keys.fit', group: GROUP }, () => zoom.current?.reset());
+  useShortcut({ key: '+', label: 'hostCopies.keys.zoomIn', group: GROUP }, () => controller.current?.zoomBy(ZOOM_STEP));
+  useShortcut({ key: '=', label: 'hostCopies.keys.zoomIn', group: GROUP }, () => controller.current?.zoomBy(ZOOM_STEP));
+  useShortcut({ key: '-', label: 'hostCopies.keys.zoomOut', group: GROUP }, () => controller.current?.zoomBy(1 / ZOOM_STEP));
+  useShortcut({ key: '0', label: 'hostCopies.keys.fit', group: GROUP }, () => controller.current?.reset());
   useShortcut({ key: ']', label: 'hostCopies.keys.next', group: GROUP }, () => step(1));
   useShortcut({ key: '[', label: 'hostCopies.keys.prev', group: GROUP }, () => step(-1));
 
   const onPointerMove = (event: PointerEvent<HTMLCanvasElement>) => {
+    const view = controller.current?.view();
+    if (view === undefined) return;
     const rect = event.currentTarget.getBoundingClientRect();
     const px = event.clientX - rect.left;
     const py = event.clientY - rect.top;
     const lane = Math.floor(py / ROW_HEIGHT);
     const time = xToTime(view, px);
-    const slack = (HIT_SLACK_PX * (d1 - d0)) / Math.max(1, width * transform.k);
+    const slack = (HIT_SLACK_PX * (view.d1 - view.d0)) / Math.max(1, view.width * view.k);
     const index = copyAt(layout, copies, lane, time, slack);
     const cx = event.clientX;
     const cy = event.clientY;
@@ -171,21 +169,6 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
     if (copy !== undefined) select({ kind: 'copy', id: copy.id, device: copy.device });
   };
 
-  const hoveredCopy = hover !== undefined && 'copy' in hover ? hover.copy : undefined;
-  const scene = {
-    copies,
-    layout,
-    view,
-    rowHeight: ROW_HEIGHT,
-    colors: copyColors(theme),
-    prefs,
-    blockedLabel: t('hostCopies.timeline.blocked'),
-    grid: ticks.map((tick) => tick.x),
-    related: data.relatedCopies,
-    ...(data.selected === undefined ? {} : { selected: data.selected }),
-    ...(hoveredCopy === undefined ? {} : { hovered: hoveredCopy }),
-  };
-
   return (
     <div className="hc-plot-grid">
       <div className="hc-toolbar">
@@ -193,13 +176,13 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
           {t('hostCopies.timeline.keysHint')}
         </span>
         <span className="hc-zoom-buttons">
-          <button type="button" onClick={() => zoom.current?.zoomBy(1 / ZOOM_STEP)} title={`${t('hostCopies.timeline.zoomOut')} (-)`}>
+          <button type="button" onClick={() => controller.current?.zoomBy(1 / ZOOM_STEP)} title={`${t('hostCopies.timeline.zoomOut')} (-)`}>
             −
           </button>
-          <button type="button" onClick={() => zoom.current?.zoomBy(ZOOM_STEP)} title={`${t('hostCopies.timeline.zoomIn')} (+)`}>
+          <button type="button" onClick={() => controller.current?.zoomBy(ZOOM_STEP)} title={`${t('hostCopies.timeline.zoomIn')} (+)`}>
             +
           </button>
-          <button type="button" onClick={() => zoom.current?.reset()} title={`${t('hostCopies.timeline.fit')} (0)`}>
+          <button type="button" onClick={() => controller.current?.reset()} title={`${t('hostCopies.timeline.fit')} (0)`}>
             {t('hostCopies.timeline.fit')}
           </button>
         </span>
@@ -209,13 +192,14 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
         plotRef={plot}
         height={height}
         label={t('hostCopies.timeline.title')}
-        zoom={transform.k}
-        onKey={(key) => zoom.current?.key(key) ?? false}
+        summary={summary}
+        onKey={(key) => controller.current?.key(key) ?? false}
       >
-        <CanvasSurface
-          draw={(frame) => drawCopyTimeline(frame.ctx, frame.width, frame.height, scene)}
-          revision={scene}
-          label={t('hostCopies.timeline.canvasLabel', { count: copies.length, lanes: layout.lanes.length })}
+        <canvas
+          ref={canvas}
+          className="hc-canvas"
+          role="img"
+          aria-label={t('hostCopies.timeline.canvasLabel', { count: copies.length, lanes: layout.lanes.length })}
           onPointerMove={onPointerMove}
           onPointerLeave={() => setHover(undefined)}
           onClick={onClick}
@@ -235,7 +219,7 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
         )}
       </PlotArea>
       <div />
-      <TimeAxis ticks={ticks} width={width} />
+      <TimeAxis summary={summary} />
     </div>
   );
 }

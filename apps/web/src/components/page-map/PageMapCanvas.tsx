@@ -1,12 +1,16 @@
-import { memo, type RefObject, useEffect, useRef } from 'react';
+import { memo, type RefObject, useLayoutEffect, useRef } from 'react';
 import type { Hit } from '../../model/page-map/hit.ts';
-import { type MapControls, type MapInput, PageMapController } from './page-map-controller.ts';
+import type { Published } from '../../viz/published.ts';
+import { mounted, useController } from '../../viz/useController.ts';
+import { type MapControls, type MapInput, PageMapController, type ViewSummary } from './page-map-controller.ts';
 import { installMapHooks } from './page-map-hooks.ts';
 
 export interface PageMapCanvasProps extends MapInput {
   readonly label: string;
   readonly describedBy: string;
   readonly controls: RefObject<MapControls | null>;
+  /** Where the controller publishes the view for the status line. */
+  readonly summary: Published<ViewSummary | undefined>;
   onHover(hit: Hit | undefined, x: number, y: number): void;
   onPick(hit: Hit): void;
 }
@@ -16,31 +20,27 @@ export const PageMapCanvas = memo(function PageMapCanvas(props: PageMapCanvasPro
   const wrap = useRef<HTMLDivElement>(null);
   const base = useRef<HTMLCanvasElement>(null);
   const overlay = useRef<HTMLCanvasElement>(null);
-  const controller = useRef<PageMapController | null>(null);
   const latest = useRef(props);
   latest.current = props;
+  const controller = useController(
+    wrap,
+    props,
+    (element, first) =>
+      new PageMapController(element, mounted(base, 'the page map'), mounted(overlay, 'the page map overlay'), first, first.summary),
+  );
 
-  useEffect(() => {
-    controller.current?.setInput(latest.current);
-  });
-
-  useEffect(() => {
-    const element = wrap.current;
-    if (element === null || base.current === null || overlay.current === null) return undefined;
-    const created = new PageMapController(element, base.current, overlay.current, latest.current);
-    controller.current = created;
-    latest.current.controls.current = created;
-    const observer = new ResizeObserver(() => created.resize());
-    observer.observe(element);
+  // The toolbar, the shortcuts and the browser tests reach the controller for as long as it lives.
+  useLayoutEffect(() => {
+    const created = controller.current;
+    if (created === undefined) return undefined;
+    const { controls } = latest.current;
+    controls.current = created;
     const uninstall = installMapHooks(window, created.hooks());
     return () => {
-      observer.disconnect();
       uninstall();
-      created.destroy();
-      controller.current = null;
-      latest.current.controls.current = null;
+      controls.current = null;
     };
-  }, []);
+  }, [controller]);
 
   const point = (clientX: number, clientY: number): [number, number] => {
     const box = wrap.current?.getBoundingClientRect();

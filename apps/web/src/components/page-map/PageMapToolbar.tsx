@@ -2,6 +2,7 @@ import type { RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColorBy } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { type Published, usePublished } from '../../viz/published.ts';
 import type { MapControls, ViewSummary } from './page-map-controller.ts';
 
 export interface PageMapToolbarProps {
@@ -60,21 +61,33 @@ export function PageMapToolbar({ colorBy, controls, canZoomToSelection, onZoomTo
   );
 }
 
-/** Where the view is: the frames on screen, the zoom factor and whether cells are frames or pages. */
-export function PageMapStatus({ summary, total, pageSize }: { summary: ViewSummary | undefined; total: number; pageSize: string }) {
+/**
+ * Where the view is: the frames on screen, the zoom factor and whether cells are frames or pages.
+ * It follows the controller's published summary, so zooming re-renders this line, not the view.
+ */
+export function PageMapStatus({
+  summary,
+  total,
+  pageSize,
+}: {
+  summary: Published<ViewSummary | undefined>;
+  total: number;
+  pageSize: string;
+}) {
   const { t } = useTranslation();
-  if (summary === undefined || summary.last < 0) return <span className="page-map-status" />;
+  const shown = usePublished(summary);
+  if (shown === undefined || shown.last < 0) return <span className="page-map-status" />;
   return (
-    <span className="page-map-status" data-testid="page-map-status" data-level={summary.level}>
+    <span className="page-map-status" data-testid="page-map-status" data-level={shown.level}>
       {t('pageMap.status.frames', {
-        first: summary.first.toLocaleString('en-US'),
-        last: summary.last.toLocaleString('en-US'),
+        first: shown.first.toLocaleString('en-US'),
+        last: shown.last.toLocaleString('en-US'),
         total: total.toLocaleString('en-US'),
       })}
       {' · '}
-      {t('pageMap.status.zoom', { zoom: summary.zoom < 10 ? summary.zoom.toFixed(1) : Math.round(summary.zoom) })}
+      {t('pageMap.status.zoom', { zoom: shown.zoom < 10 ? shown.zoom.toFixed(1) : Math.round(shown.zoom) })}
       {' · '}
-      {summary.level === 'pages' ? t('pageMap.status.levelPages', { size: pageSize }) : t('pageMap.status.levelFrames')}
+      {shown.level === 'pages' ? t('pageMap.status.levelPages', { size: pageSize }) : t('pageMap.status.levelFrames')}
     </span>
   );
 }

@@ -11,6 +11,7 @@ import { mapSelection } from '../../model/page-map/selection.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
 import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { Published } from '../../viz/published.ts';
 import { PageMapCanvas } from './PageMapCanvas.tsx';
 import { PageMapLegend } from './PageMapLegend.tsx';
 import { PageMapStatus, PageMapToolbar } from './PageMapToolbar.tsx';
@@ -94,7 +95,7 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
   const select = useAppStore((s) => s.select);
   const controls = useRef<MapControls | null>(null);
   const [hover, setHover] = useState<{ hit: Hit; x: number; y: number } | undefined>(undefined);
-  const [summary, setSummary] = useState<ViewSummary | undefined>(undefined);
+  const [summary] = useState(() => new Published<ViewSummary | undefined>(undefined));
   const mapBox = useRef<HTMLDivElement>(null);
 
   const device = state.devices[deviceId];
@@ -153,7 +154,7 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
             controls={controls}
             onHover={onHover}
             onPick={onPick}
-            onView={setSummary}
+            summary={summary}
           />
           {empty && (
             <p className="page-map-empty" data-testid="page-map-empty">

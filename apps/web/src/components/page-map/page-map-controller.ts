@@ -20,9 +20,11 @@ import {
   zoomToFrame,
 } from '../../model/page-map/viewport.ts';
 import { createZoom, type ZoomBehaviorHandle } from '../../viz/behaviors/zoom.ts';
+import { canvasFrame } from '../../viz/canvas-frame.ts';
 import { drawPageMap } from '../../viz/draw/page-map-draw.ts';
 import { drawHover } from '../../viz/draw/page-map-hover.ts';
 import { createRasterTarget } from '../../viz/draw/page-map-target.ts';
+import type { Published } from '../../viz/published.ts';
 import { frameScheduler } from '../../viz/scheduler.ts';
 import type { PageMapHooks } from './page-map-hooks.ts';
 
@@ -46,7 +48,6 @@ export interface MapInput {
   readonly scheme: ColorScheme;
   readonly selection: MapSelection | undefined;
   readonly contentKey: string;
-  onView(summary: ViewSummary): void;
 }
 
 interface Geometry {
@@ -61,20 +62,10 @@ const ZOOM_STEP = 2;
 /** "Zoom to" goes deep enough that each page is this many CSS pixels wide. */
 const FOCUS_PAGE_PX = 6;
 
-function sizeCanvas(canvas: HTMLCanvasElement, width: number, height: number): CanvasRenderingContext2D | null {
-  const dpr = window.devicePixelRatio || 1;
-  if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-  }
-  const ctx = canvas.getContext('2d');
-  ctx?.setTransform(dpr, 0, 0, dpr, 0, 0);
-  return ctx;
-}
-
 /**
  * The page map's imperative half, outside React: geometry, the zoom transform, hover, and
- * drawing through the one frame scheduler. Pan and zoom change a transform here, never React state.
+ * drawing through the one frame scheduler. Pan and zoom change a transform here, never React state;
+ * React hears of them through the published ViewSummary, only when the status line would change.
  */
 export class PageMapController implements MapControls {
   readonly #element: HTMLElement;
@@ -86,6 +77,8 @@ export class PageMapController implements MapControls {
   #hover: Hit | undefined;
   readonly #target = createRasterTarget(document);
   readonly #handle: ZoomBehaviorHandle;
+  readonly #observer: ResizeObserver;
+  readonly #published: Published<ViewSummary | undefined>;
   #summary: ViewSummary | undefined;
   #summaryKey = '';
   #paints = 0;
@@ -101,11 +94,18 @@ export class PageMapController implements MapControls {
   };
   readonly #paintHover = (): void => this.#drawHover();
 
-  constructor(element: HTMLElement, base: HTMLCanvasElement, overlay: HTMLCanvasElement, input: MapInput) {
+  constructor(
+    element: HTMLElement,
+    base: HTMLCanvasElement,
+    overlay: HTMLCanvasElement,
+    input: MapInput,
+    published: Published<ViewSummary | undefined>,
+  ) {
     this.#element = element;
     this.#base = base;
     this.#overlay = overlay;
     this.#input = input;
+    this.#published = published;
     this.#geometry = this.#measure();
     this.#handle = createZoom(element, {
       ...this.#limits(),
@@ -114,6 +114,8 @@ export class PageMapController implements MapControls {
         this.#redraw();
       },
     });
+    this.#observer = new ResizeObserver(() => this.resize());
+    this.#observer.observe(element);
     this.#redraw();
   }
 
@@ -256,6 +258,7 @@ export class PageMapController implements MapControls {
 
   destroy(): void {
     this.#handle.destroy();
+    this.#observer.disconnect();
     frameScheduler.cancel(this.#paint);
     frameScheduler.cancel(this.#paintHover);
   }
@@ -289,8 +292,8 @@ export class PageMapController implements MapControls {
 
   #drawMap(): void {
     const { layout, width, height } = this.#geometry;
-    const ctx = sizeCanvas(this.#base, width, height);
-    if (ctx === null) return;
+    const ctx = canvasFrame(this.#base, width, height)?.ctx;
+    if (ctx === undefined) return;
     const view = this.#view();
     const { table, scheme, selection, contentKey } = this.#input;
     drawPageMap(ctx, { table, layout, view, scheme, selection, contentKey: `${contentKey}|${layout.tilesAcross}` }, this.#target);
@@ -302,13 +305,13 @@ export class PageMapController implements MapControls {
     if (key === this.#summaryKey) return;
     this.#summaryKey = key;
     this.#summary = summary;
-    this.#input.onView(summary);
+    this.#published.set(summary);
   }
 
   #drawHover(): void {
     const { layout, width, height } = this.#geometry;
-    const ctx = sizeCanvas(this.#overlay, width, height);
-    if (ctx === null) return;
+    const ctx = canvasFrame(this.#overlay, width, height)?.ctx;
+    if (ctx === undefined) return;
     const { palette } = this.#input.scheme;
     drawHover(ctx, layout, this.#view(), this.#hover, palette.text, palette.background);
   }
