@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ASCEND_910B2 } from '@pagelens/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { SimBackend } from '../src/backends/sim/sim-backend.ts';
 import { noJournal } from '../src/journal/entries.ts';
+import { startAgentServer } from '../src/server/http-server.ts';
 import { type Logger, silentLogger } from '../src/server/logger.ts';
 import { type Clock, Hub } from '../src/session/hub.ts';
 import type { PeerSocket } from '../src/session/peer-socket.ts';
@@ -263,5 +268,47 @@ describe('bounded memory per client, however it sends', () => {
     const refusedNow = socket.texts().filter((t) => t.includes('"code":"rate-limited"'));
     expect(refusedNow.length).toBe(30 - Math.floor((16 * 1024 * 1024) / length));
     expect(refusedNow[0]).toContain('of calls are already waiting');
+  });
+});
+
+describe('a bug in handling one message', () => {
+  it('closes that client with 1011 and leaves the agent serving the others', async () => {
+    const webDir = mkdtempSync(join(tmpdir(), 'pagelens-web-'));
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html>');
+    const errors: string[] = [];
+    const server = await startAgentServer({
+      host: '127.0.0.1',
+      port: 0,
+      webDir,
+      policy: { token: TOKEN, allowedHosts: new Set(), allowedOrigins: new Set() },
+      log: { info: () => {}, warn: () => {}, error: (m) => errors.push(m) },
+      accept: (socket) => ({
+        message: (text) => {
+          if (text === 'boom') throw new Error('a bug');
+          socket.send(`echo ${text}`);
+        },
+        closed: () => {},
+      }),
+    });
+    try {
+      const open = async () => {
+        const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${TOKEN}`);
+        await new Promise((resolve) => ws.once('open', resolve));
+        return ws;
+      };
+      const victim = await open();
+      const closed = new Promise<number>((resolve) => victim.once('close', (code) => resolve(code)));
+      victim.send('boom');
+      expect(await closed).toBe(1011);
+      expect(errors.join('\n')).toContain('a bug');
+      const other = await open();
+      const reply = new Promise<string>((resolve) => other.once('message', (data: Buffer) => resolve(data.toString())));
+      other.send('hi');
+      expect(await reply).toBe('echo hi');
+      other.close();
+    } finally {
+      await server.close();
+      rmSync(webDir, { recursive: true, force: true });
+    }
   });
 });

@@ -183,7 +183,13 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
           ws.close(1003, 'binary frames are not part of the protocol; send JSON text');
           return;
         }
-        handler.message(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
+        try {
+          handler.message(Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString('utf8'));
+        } catch (error) {
+          // A bug, not a client's fault: the agent keeps serving everyone else, and this client is told.
+          log.error(`handling a message from ${remote} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+          ws.close(1011, 'internal error handling a message');
+        }
       });
       ws.on('close', (code, reason) => {
         uncount();

@@ -1,4 +1,5 @@
 import { describeIssue } from '../protocol/parse.ts';
+import { quote } from '../protocol/quote.ts';
 import { BUILTIN_PROFILES } from './builtin.ts';
 import { DeviceProfile } from './profile.ts';
 
@@ -26,7 +27,7 @@ export function loadProfileJson(text: string, source = 'profile'): ProfileLoad {
     if (parent === undefined) {
       return {
         ok: false,
-        message: `${source}: "extends": ${JSON.stringify(base)} is not a built-in profile; use one of ${BUILTIN_PROFILES.map((p) => p.name).join(', ')}`,
+        message: `${source}: "extends": ${quote(base)} is not a built-in profile; use one of ${BUILTIN_PROFILES.map((p) => p.name).join(', ')}`,
       };
     }
     const { extends: _ignored, ...own } = candidate;
