@@ -4,7 +4,10 @@ import {
   ACL_ERROR_REPEAT_INITIALIZE,
   ACL_ERROR_RT_NO_PERMISSION,
   ACL_FUNCTIONS,
+  ACL_HOST_REG,
+  type AclArgs,
   type AclFunctionName,
+  type AclOut,
   type CallEvent,
   type DeviceProfile,
   errorName,
@@ -94,7 +97,7 @@ export class CallRunner {
     return present && (this.#config.allowMutations || !ACL_FUNCTIONS[fn].mutates);
   }
 
-  call(pid: number, fn: AclFunctionName, args: Readonly<Record<string, unknown>>): Promise<RawResult> {
+  call<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<RawResult> {
     if (ACL_FUNCTIONS[fn].mutates && !this.#config.allowMutations) {
       return Promise.resolve({
         ret: ACL_ERROR_RT_NO_PERMISSION,
@@ -140,7 +143,7 @@ export class CallRunner {
     return { fn: 'malloc', ret: 0, out: { ptr: ptr ?? '0x0' }, durationNs: aligned.durationNs };
   }
 
-  async #run(pid: number, fn: AclFunctionName, args: Readonly<Record<string, unknown>>): Promise<RawResult> {
+  async #run<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<RawResult> {
     const { host, declarations } = this.#config;
     const process = host.state.processes.get(pid);
     if (process === undefined) throw new Error(`process ${pid} is not open on the acl backend`);
@@ -228,10 +231,10 @@ export class CallRunner {
     return `${what}, so it released it again with ${undo.fn} (${errorName(undone.ret)})`;
   }
 
-  #record(
+  #record<F extends AclFunctionName>(
     pid: number,
-    fn: AclFunctionName,
-    args: Readonly<Record<string, unknown>>,
+    fn: F,
+    args: AclArgs<F>,
     out: Readonly<Record<string, OutValue>>,
     notes: string[],
     around: { t0: number; t1: number; native: EffectContext['native']; before: Observation['before']; device: number },
@@ -250,8 +253,8 @@ export class CallRunner {
       const pageSize = readPointerPageSize(declarations, devPtr);
       if (pageSize !== undefined) observation.pointerPageSize = pageSize;
     }
-    const ptr = hexOf(args.ptr);
-    if (fn === 'aclrtHostRegisterV2' && ptr !== undefined && (numberOf(args, 'flag') & 0x2) !== 0) {
+    const ptr = hexOf(Reflect.get(args, 'ptr'));
+    if (fn === 'aclrtHostRegisterV2' && ptr !== undefined && (numberOf(args, 'flag') & ACL_HOST_REG.byName.ACL_HOST_REG_MAPPED) !== 0) {
       const pointer = readDevicePointer(declarations, ptr);
       if (pointer !== undefined) observation.devicePointer = pointer;
     }
@@ -268,7 +271,9 @@ export class CallRunner {
       profileOf: (device) => this.#config.profileOf(device),
       emit: emitter(host),
     };
-    const reasons = recordEffects(context, fn, args, out);
+    // readOuts (marshal.ts) builds the out-fields of `fn` from the catalogue, the table AclOut<F> is
+    // derived from; TypeScript cannot follow that link, hence the one cast.
+    const reasons = recordEffects(context, fn, args, out as Partial<AclOut<F>>);
     this.#trackContexts(fn, args, process.deviceRefs);
     if (observation.after !== undefined) this.emitSample(around.device, observation.after);
     if (fn === 'aclrtSetDevice') this.#firstReading(numberOf(args, 'deviceId'));

@@ -1,5 +1,15 @@
-import { ACL_HOST_REG, type AclFunctionName, aclrtMallocAttrType, type Reason } from '@pagelens/core';
-import { address, type EffectContext, numberArg } from './effects-context.ts';
+import {
+  ACL_HOST_REG,
+  type AclArgs,
+  type AclFunctionName,
+  type AclOut,
+  aclrtMallocAttrType,
+  type aclrtMallocConfig,
+  type aclrtMemAccessDesc,
+  type MallocFn,
+  type Reason,
+} from '@pagelens/core';
+import { address, type EffectContext } from './effects-context.ts';
 import {
   recordCreateStream,
   recordDestroyStream,
@@ -32,211 +42,216 @@ import {
   recordSharePids,
   recordUnmap,
 } from './effects-vmm.ts';
-import type { OutValue } from './marshal.ts';
 
 const NONE: readonly Reason[] = [];
 const REG = ACL_HOST_REG.byName;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** HM-6: VA_FLAG among the first numAttrs attributes of an aclrtMallocConfig. */
-function vaFlagOf(cfg: unknown): boolean {
-  if (!isRecord(cfg) || !Array.isArray(cfg.attrs)) return false;
-  const count = typeof cfg.numAttrs === 'number' ? cfg.numAttrs : cfg.attrs.length;
+function vaFlagOf(cfg: aclrtMallocConfig | null): boolean {
+  if (cfg === null) return false;
   return cfg.attrs
-    .slice(0, count)
-    .some(
-      (item) =>
-        isRecord(item) &&
-        item.attr === aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_VA_FLAG &&
-        isRecord(item.value) &&
-        item.value.vaFlag === 1,
-    );
+    .slice(0, cfg.numAttrs)
+    .some((item) => item.attr === aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_VA_FLAG && item.value.vaFlag === 1);
 }
 
-function grantsOf(desc: unknown, count: number): { device: number; flags: number }[] {
-  if (!Array.isArray(desc)) return [];
-  return desc
-    .slice(0, count)
-    .flatMap((item) =>
-      isRecord(item) && isRecord(item.location) && typeof item.location.id === 'number' && typeof item.flags === 'number'
-        ? [{ device: item.location.id, flags: item.flags >>> 0 }]
-        : [],
-    );
+function grantsOf(desc: readonly aclrtMemAccessDesc[], count: number): { device: number; flags: number }[] {
+  return desc.slice(0, count).map((item) => ({ device: item.location.id, flags: item.flags >>> 0 }));
 }
+
+/**
+ * What a successful call of `F` changed, recorded from its (validated) arguments and the runtime's
+ * out-values. Enum and flag values are read as the C side received them (`>>> 0`: marshal.ts passes
+ * negatives as 32-bit patterns).
+ */
+type Effect<F extends AclFunctionName> = (
+  context: EffectContext,
+  args: AclArgs<F>,
+  out: Partial<AclOut<F>>,
+) => readonly Reason[] | undefined;
+
+const at = (context: EffectContext, value: string | undefined, what: string): number | undefined => address(context, value, what);
+
+function deviceMalloc(fn: MallocFn) {
+  return (context: EffectContext, args: { readonly size: number; readonly policy: number }, out: { readonly devPtr?: string }) => {
+    const addr = at(context, out.devPtr, 'devPtr');
+    return addr === undefined ? NONE : recordAlloc(context, fn, args.size, args.policy >>> 0, addr);
+  };
+}
+
+function register(
+  fn: 'aclrtHostRegister' | 'aclrtHostRegisterV2',
+  context: EffectContext,
+  ptrHex: string,
+  size: number,
+  flags: number,
+  devPtr: string | undefined,
+) {
+  const ptr = at(context, ptrHex, 'ptr');
+  if (ptr === undefined) return;
+  const v2 = fn === 'aclrtHostRegisterV2';
+  const devicePointer = at(context, devPtr, 'device pointer');
+  recordRegister(context, {
+    fn,
+    ptr,
+    size,
+    flags,
+    pinned: !v2 || (flags & REG.ACL_HOST_REG_PINNED) !== 0,
+    mapped: !v2 || (flags & REG.ACL_HOST_REG_MAPPED) !== 0,
+    ...(devicePointer === undefined ? {} : { devicePointer }),
+  });
+}
+
+/**
+ * The state change of every function that makes one. A function missing here is a query
+ * (GetDevice, GetMemInfo, PointerGetAttributes, …) and changes no state.
+ */
+const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
+  aclInit: (context) => void recordInit(context),
+  aclFinalize: (context) => void recordFinalize(context),
+  aclrtSetDevice: (context, { deviceId }) => void recordSetDevice(context, deviceId),
+  aclrtResetDevice: (context, { deviceId }) => void recordResetDevice(context, deviceId, false),
+  aclrtResetDeviceForce: (context, { deviceId }) => void recordResetDevice(context, deviceId, true),
+  aclrtCreateStream: (context, _args, out) => {
+    const handle = at(context, out.stream, 'stream');
+    if (handle !== undefined) recordCreateStream(context, handle);
+    return NONE;
+  },
+  aclrtDestroyStream: (context, { stream }) => {
+    const handle = at(context, stream, 'stream');
+    if (handle !== undefined) recordDestroyStream(context, handle);
+    return NONE;
+  },
+  aclrtSynchronizeStream: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
+  aclrtSynchronizeDevice: (context) => void recordSync(context, undefined),
+  aclrtMalloc: deviceMalloc('aclrtMalloc'),
+  aclrtMallocAlign32: deviceMalloc('aclrtMallocAlign32'),
+  aclrtMallocCached: deviceMalloc('aclrtMallocCached'),
+  aclrtMallocWithCfg: deviceMalloc('aclrtMallocWithCfg'),
+  aclrtFree: (context, { devPtr }) => {
+    const addr = at(context, devPtr, 'devPtr');
+    if (addr !== undefined) recordFree(context, addr);
+    return NONE;
+  },
+  aclrtMallocHost: (context, { size }, out) => {
+    const addr = at(context, out.hostPtr, 'pointer');
+    if (addr !== undefined) recordHostAlloc(context, 'aclrtMallocHost', addr, size, 'pinned', false);
+    return NONE;
+  },
+  aclrtMallocHostWithCfg: (context, { size, cfg }, out) => {
+    const addr = at(context, out.ptr, 'pointer');
+    if (addr !== undefined) recordHostAlloc(context, 'aclrtMallocHostWithCfg', addr, size, 'pinned', vaFlagOf(cfg));
+    return NONE;
+  },
+  malloc: (context, { size }, out) => {
+    const addr = at(context, out.ptr, 'ptr');
+    // malloc answers NULL when it cannot allocate: no buffer.
+    if (addr !== undefined && addr !== 0) recordHostAlloc(context, 'malloc', addr, size, 'pageable', false);
+    return NONE;
+  },
+  aclrtFreeHost: (context, { hostPtr }) => {
+    const addr = at(context, hostPtr, 'pointer');
+    if (addr !== undefined && addr !== 0) recordHostFree(context, addr);
+    return NONE;
+  },
+  free: (context, { ptr }) => {
+    const addr = at(context, ptr, 'pointer');
+    if (addr !== undefined && addr !== 0) recordHostFree(context, addr);
+    return NONE;
+  },
+  aclrtMemcpy: (context, { dst, src, count, kind }) => {
+    const [to, from] = [at(context, dst, 'dst'), at(context, src, 'src')];
+    if (to !== undefined && from !== undefined) recordCopy(context, { fn: 'aclrtMemcpy', dst: to, src: from, count, kind: kind >>> 0 });
+    return NONE;
+  },
+  aclrtMemcpyAsync: (context, { dst, src, count, kind, stream }) => {
+    const [to, from, streamHandle] = [at(context, dst, 'dst'), at(context, src, 'src'), at(context, stream, 'stream')];
+    if (to === undefined || from === undefined) return NONE;
+    recordCopy(context, {
+      fn: 'aclrtMemcpyAsync',
+      dst: to,
+      src: from,
+      count,
+      kind: kind >>> 0,
+      ...(streamHandle === undefined ? {} : { streamHandle }),
+    });
+    return NONE;
+  },
+  aclrtMemset: (context, { devPtr, count, value }) => {
+    const addr = at(context, devPtr, 'devPtr');
+    if (addr !== undefined) recordMemset(context, addr, count, value);
+    return NONE;
+  },
+  aclrtHostRegister: (context, { ptr, size, type }, out) => void register('aclrtHostRegister', context, ptr, size, type >>> 0, out.devPtr),
+  aclrtHostRegisterV2: (context, { ptr, size, flag }) =>
+    void register('aclrtHostRegisterV2', context, ptr, size, flag >>> 0, context.observation.devicePointer),
+  aclrtHostUnregister: (context, { ptr }) => {
+    const addr = at(context, ptr, 'ptr');
+    if (addr !== undefined) recordUnregister(context, addr);
+    return NONE;
+  },
+  aclrtMallocPhysical: (context, { size, prop }, out) => {
+    const handle = at(context, out.handle, 'handle');
+    if (handle === undefined || prop === null) return NONE;
+    return recordPhysAlloc(context, { size, memAttr: prop.memAttr >>> 0, device: prop.location.id, handle });
+  },
+  aclrtFreePhysical: (context, { handle }) => {
+    const value = at(context, handle, 'handle');
+    if (value !== undefined) recordFreePhysical(context, value);
+    return NONE;
+  },
+  aclrtReserveMemAddress: (context, { size, flags }, out) => {
+    const addr = at(context, out.virPtr, 'virPtr');
+    if (addr !== undefined) recordReserve(context, addr, size, flags);
+    return NONE;
+  },
+  aclrtReleaseMemAddress: (context, { virPtr }) => {
+    const addr = at(context, virPtr, 'virPtr');
+    if (addr !== undefined) recordRelease(context, addr);
+    return NONE;
+  },
+  aclrtUnmapMem: (context, { virPtr }) => {
+    const addr = at(context, virPtr, 'virPtr');
+    if (addr !== undefined) recordUnmap(context, addr);
+    return NONE;
+  },
+  aclrtMapMem: (context, { virPtr, size, handle }) => {
+    const [addr, value] = [at(context, virPtr, 'virPtr'), at(context, handle, 'handle')];
+    if (addr !== undefined && value !== undefined) recordMap(context, addr, size, value);
+    return NONE;
+  },
+  aclrtMemSetAccess: (context, { virPtr, desc, count }) => {
+    const addr = at(context, virPtr, 'virPtr');
+    if (addr !== undefined) recordSetAccess(context, addr, grantsOf(desc, count));
+    return NONE;
+  },
+  aclrtMemExportToShareableHandle: (context, { handle, flags }, out) => {
+    const [value, shareable] = [at(context, handle, 'handle'), at(context, out.shareableHandle, 'shareableHandle')];
+    if (value !== undefined && shareable !== undefined) recordExport(context, value, flags, shareable);
+    return NONE;
+  },
+  aclrtMemImportFromShareableHandle: (context, { shareableHandle, deviceId }, out) => {
+    const [shareable, handle] = [at(context, shareableHandle, 'shareableHandle'), at(context, out.handle, 'handle')];
+    if (shareable !== undefined && handle !== undefined) recordImport(context, shareable, deviceId, handle);
+    return NONE;
+  },
+  aclrtMemSetPidToShareableHandle: (context, { shareableHandle, pid, pidNum }) => {
+    const shareable = at(context, shareableHandle, 'shareableHandle');
+    if (shareable !== undefined) recordSharePids(context, shareable, pid.slice(0, pidNum));
+    return NONE;
+  },
+  aclrtDeviceEnablePeerAccess: (context, { peerDeviceId }) => void recordPeerAccess(context, peerDeviceId),
+};
 
 /**
  * Records the state change of a call the runtime answered with ACL_SUCCESS, and returns the
  * reasons that explain it (which pool served an allocation). Queries change nothing.
  */
-export function recordEffects(
+export function recordEffects<F extends AclFunctionName>(
   context: EffectContext,
-  fn: AclFunctionName,
-  args: Readonly<Record<string, unknown>>,
-  out: Readonly<Record<string, OutValue>>,
+  fn: F,
+  args: AclArgs<F>,
+  out: Partial<AclOut<F>>,
 ): readonly Reason[] {
-  const n = (name: string): number => numberArg(args, name);
-  // Enum and flag values as the C side received them (marshal.ts passes negatives as 32-bit patterns).
-  const u = (name: string): number => numberArg(args, name) >>> 0;
-  const at = (value: unknown, what: string): number | undefined => address(context, value, what);
-  switch (fn) {
-    case 'aclInit':
-      recordInit(context);
-      return NONE;
-    case 'aclFinalize':
-      recordFinalize(context);
-      return NONE;
-    case 'aclrtSetDevice':
-      recordSetDevice(context, n('deviceId'));
-      return NONE;
-    case 'aclrtResetDevice':
-    case 'aclrtResetDeviceForce':
-      recordResetDevice(context, n('deviceId'), fn === 'aclrtResetDeviceForce');
-      return NONE;
-    case 'aclrtCreateStream': {
-      const handle = at(out.stream, 'stream');
-      if (handle !== undefined) recordCreateStream(context, handle);
-      return NONE;
-    }
-    case 'aclrtDestroyStream': {
-      const handle = at(args.stream, 'stream');
-      if (handle !== undefined) recordDestroyStream(context, handle);
-      return NONE;
-    }
-    case 'aclrtSynchronizeStream':
-      recordSync(context, at(args.stream, 'stream') ?? 0);
-      return NONE;
-    case 'aclrtSynchronizeDevice':
-      recordSync(context, undefined);
-      return NONE;
-    case 'aclrtMalloc':
-    case 'aclrtMallocAlign32':
-    case 'aclrtMallocCached':
-    case 'aclrtMallocWithCfg': {
-      const addr = at(out.devPtr, 'devPtr');
-      return addr === undefined ? NONE : recordAlloc(context, fn, n('size'), u('policy'), addr);
-    }
-    case 'aclrtFree': {
-      const addr = at(args.devPtr, 'devPtr');
-      if (addr !== undefined) recordFree(context, addr);
-      return NONE;
-    }
-    case 'aclrtMallocHost':
-    case 'aclrtMallocHostWithCfg': {
-      const addr = at(fn === 'aclrtMallocHost' ? out.hostPtr : out.ptr, 'pointer');
-      if (addr !== undefined)
-        recordHostAlloc(context, fn, addr, n('size'), 'pinned', fn === 'aclrtMallocHostWithCfg' && vaFlagOf(args.cfg));
-      return NONE;
-    }
-    case 'malloc': {
-      const addr = at(out.ptr, 'ptr');
-      // malloc answers NULL when it cannot allocate: no buffer.
-      if (addr !== undefined && addr !== 0) recordHostAlloc(context, fn, addr, n('size'), 'pageable', false);
-      return NONE;
-    }
-    case 'aclrtFreeHost':
-    case 'free': {
-      const addr = at(fn === 'free' ? args.ptr : args.hostPtr, 'pointer');
-      if (addr !== undefined && addr !== 0) recordHostFree(context, addr);
-      return NONE;
-    }
-    case 'aclrtMemcpy':
-    case 'aclrtMemcpyAsync': {
-      const dst = at(args.dst, 'dst');
-      const src = at(args.src, 'src');
-      const stream = fn === 'aclrtMemcpyAsync' ? at(args.stream, 'stream') : undefined;
-      if (dst === undefined || src === undefined) return NONE;
-      recordCopy(context, { fn, dst, src, count: n('count'), kind: u('kind'), ...(stream === undefined ? {} : { streamHandle: stream }) });
-      return NONE;
-    }
-    case 'aclrtMemset': {
-      const addr = at(args.devPtr, 'devPtr');
-      if (addr !== undefined) recordMemset(context, addr, n('count'), n('value'));
-      return NONE;
-    }
-    case 'aclrtHostRegister':
-    case 'aclrtHostRegisterV2': {
-      const ptr = at(args.ptr, 'ptr');
-      if (ptr === undefined) return NONE;
-      const flags = fn === 'aclrtHostRegister' ? u('type') : u('flag');
-      const v2 = fn === 'aclrtHostRegisterV2';
-      const devicePointer = at(v2 ? context.observation.devicePointer : out.devPtr, 'device pointer');
-      recordRegister(context, {
-        fn,
-        ptr,
-        size: n('size'),
-        flags,
-        pinned: !v2 || (flags & REG.ACL_HOST_REG_PINNED) !== 0,
-        mapped: !v2 || (flags & REG.ACL_HOST_REG_MAPPED) !== 0,
-        ...(devicePointer === undefined ? {} : { devicePointer }),
-      });
-      return NONE;
-    }
-    case 'aclrtHostUnregister': {
-      const ptr = at(args.ptr, 'ptr');
-      if (ptr !== undefined) recordUnregister(context, ptr);
-      return NONE;
-    }
-    case 'aclrtMallocPhysical': {
-      const handle = at(out.handle, 'handle');
-      const prop = args.prop;
-      if (handle === undefined || !isRecord(prop) || !isRecord(prop.location)) return NONE;
-      const memAttr = typeof prop.memAttr === 'number' ? prop.memAttr >>> 0 : 0;
-      const device = typeof prop.location.id === 'number' ? prop.location.id : context.process.currentDevice;
-      return recordPhysAlloc(context, { size: n('size'), memAttr, device, handle });
-    }
-    case 'aclrtFreePhysical': {
-      const handle = at(args.handle, 'handle');
-      if (handle !== undefined) recordFreePhysical(context, handle);
-      return NONE;
-    }
-    case 'aclrtReserveMemAddress': {
-      const addr = at(out.virPtr, 'virPtr');
-      if (addr !== undefined) recordReserve(context, addr, n('size'), n('flags'));
-      return NONE;
-    }
-    case 'aclrtReleaseMemAddress':
-    case 'aclrtUnmapMem': {
-      const addr = at(args.virPtr, 'virPtr');
-      if (addr !== undefined) (fn === 'aclrtUnmapMem' ? recordUnmap : recordRelease)(context, addr);
-      return NONE;
-    }
-    case 'aclrtMapMem': {
-      const addr = at(args.virPtr, 'virPtr');
-      const handle = at(args.handle, 'handle');
-      if (addr !== undefined && handle !== undefined) recordMap(context, addr, n('size'), handle);
-      return NONE;
-    }
-    case 'aclrtMemSetAccess': {
-      const addr = at(args.virPtr, 'virPtr');
-      if (addr !== undefined) recordSetAccess(context, addr, grantsOf(args.desc, n('count')));
-      return NONE;
-    }
-    case 'aclrtMemExportToShareableHandle': {
-      const handle = at(args.handle, 'handle');
-      const shareable = at(out.shareableHandle, 'shareableHandle');
-      if (handle !== undefined && shareable !== undefined) recordExport(context, handle, n('flags'), shareable);
-      return NONE;
-    }
-    case 'aclrtMemImportFromShareableHandle': {
-      const shareable = at(args.shareableHandle, 'shareableHandle');
-      const handle = at(out.handle, 'handle');
-      if (shareable !== undefined && handle !== undefined) recordImport(context, shareable, n('deviceId'), handle);
-      return NONE;
-    }
-    case 'aclrtMemSetPidToShareableHandle': {
-      const shareable = at(args.shareableHandle, 'shareableHandle');
-      const pids = Array.isArray(args.pid) ? args.pid.slice(0, n('pidNum')).filter((p): p is number => typeof p === 'number') : [];
-      if (shareable !== undefined) recordSharePids(context, shareable, pids);
-      return NONE;
-    }
-    case 'aclrtDeviceEnablePeerAccess':
-      recordPeerAccess(context, n('peerDeviceId'));
-      return NONE;
-    default:
-      // Queries (GetDevice, GetMemInfo, PointerGetAttributes, …) change no state.
-      return NONE;
-  }
+  const effect: Effect<F> | undefined = EFFECTS[fn];
+  return effect?.(context, args, out) ?? NONE;
 }
