@@ -1,9 +1,6 @@
 import { Socket } from 'node:net';
+import { isObject } from '@pagelens/core';
 import WebSocket from 'ws';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 export interface BenchClientOptions {
   /**
@@ -45,7 +42,7 @@ export class BenchClient {
         return;
       }
       const record: unknown = JSON.parse(data.toString('utf8'));
-      if (!isRecord(record)) return;
+      if (!isObject(record)) return;
       if (record.type === 'events' && Array.isArray(record.events)) {
         this.events += record.events.length;
         if (typeof record.to === 'number' && record.to > this.lastSeq) this.lastSeq = record.to;

@@ -157,6 +157,7 @@ export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles
 // The wire protocol
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
+export { isObject } from './protocol/guards.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
 export { jsonNesting, MAX_AGENT_NESTING, MAX_CLIENT_NESTING, nestingProblem } from './protocol/nesting.ts';

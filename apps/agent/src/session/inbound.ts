@@ -1,4 +1,4 @@
-import { jsonNesting, MAX_CLIENT_NESTING, type ParsedClientMessage, type ParseResult, parseClientMessage } from '@pagelens/core';
+import { isObject, jsonNesting, MAX_CLIENT_NESTING, type ParsedClientMessage, type ParseResult, parseClientMessage } from '@pagelens/core';
 
 type ParsedCall = Extract<ParsedClientMessage, { type: 'call' }>;
 
@@ -8,10 +8,6 @@ const CALL_KEYS: ReadonlySet<string> = new Set(['type', 'id', 'fn', 'args', 'pro
 const MAX_FN_LENGTH = 64;
 /** Highest `process` index the `Call` schema accepts. */
 const MAX_PROCESS_INDEX = 3;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * The parsed call when `value` is, beyond doubt, a message core's `Call` schema accepts, with the

@@ -1,4 +1,4 @@
-import { mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
+import { isObject, mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
 import { type AclStructName, isAclStructName, parseCType } from './ctypes.ts';
 import { type CallSpec, isReturnedValue } from './declarations.ts';
 import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unrepresentable } from './pointers.ts';
@@ -19,10 +19,6 @@ export interface Prepared {
   readonly args: unknown[];
   /** Out-parameters: what koffi writes into, by C name. */
   readonly holders: ReadonlyMap<string, { readonly param: ParamSpec; readonly holder: Holder }>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function integer(value: unknown, what: string): number {
@@ -79,7 +75,7 @@ function mallocConfig(value: Record<string, unknown>, what: string): Record<stri
   return {
     attrs: attrs.map((item, index) => {
       const path = `${what}.attrs[${index}]`;
-      if (!isRecord(item) || !isRecord(item.value)) throw new Unrepresentable(`${path}: expected {attr, value}`);
+      if (!isObject(item) || !isObject(item.value)) throw new Unrepresentable(`${path}: expected {attr, value}`);
       const attr = u32(item.attr, `${path}.attr`);
       return { attr, value: { rsv: unionBytes(attr, item.value) } };
     }),
@@ -89,7 +85,7 @@ function mallocConfig(value: Record<string, unknown>, what: string): Record<stri
 
 /** A struct argument in koffi's form, field by field from its §4 layout; missing reserved bytes are zero. */
 export function structValue(name: AclStructName, value: unknown, what: string): Record<string, unknown> {
-  if (!isRecord(value)) throw new Unrepresentable(`${what}: expected a ${name} object`);
+  if (!isObject(value)) throw new Unrepresentable(`${what}: expected a ${name} object`);
   if (name === 'aclrtMallocConfig') return mallocConfig(value, what);
   const out: Record<string, unknown> = {};
   for (const field of STRUCT_LAYOUTS[name].fields) {
@@ -166,7 +162,7 @@ export function prepareArgs(spec: CallSpec, args: Readonly<Record<string, unknow
 }
 
 function ptrAttributes(raw: unknown): OutValue {
-  if (!isRecord(raw) || !isRecord(raw.location)) throw new Unrepresentable('attributes: koffi returned no struct');
+  if (!isObject(raw) || !isObject(raw.location)) throw new Unrepresentable('attributes: koffi returned no struct');
   const location = {
     id: Number(integerValue(raw.location.id, 'location.id')),
     type: Number(integerValue(raw.location.type, 'location.type')),

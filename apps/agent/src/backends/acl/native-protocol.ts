@@ -1,4 +1,4 @@
-import { isAclFunctionName } from '@pagelens/core';
+import { isAclFunctionName, isObject } from '@pagelens/core';
 import { isExtraFunctionName, type NativeName } from './declarations.ts';
 import type { NativeOutcome } from './native-call.ts';
 
@@ -25,21 +25,17 @@ export interface NativeReply {
   readonly failure?: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 export function isNativeName(name: unknown): name is NativeName {
   return typeof name === 'string' && (isAclFunctionName(name) || isExtraFunctionName(name));
 }
 
 function isNativeCall(value: unknown): value is NativeCall {
-  return isRecord(value) && isNativeName(value.fn) && isRecord(value.args);
+  return isObject(value) && isNativeName(value.fn) && isObject(value.args);
 }
 
 export function isNativeRequest(value: unknown): value is NativeRequest {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     typeof value.id === 'number' &&
     (value.context === null || typeof value.context === 'string') &&
     Array.isArray(value.calls) &&
@@ -49,17 +45,17 @@ export function isNativeRequest(value: unknown): value is NativeRequest {
 
 function isOutcome(value: unknown): value is NativeOutcome {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     isNativeName(value.fn) &&
     typeof value.ret === 'number' &&
-    isRecord(value.out) &&
+    isObject(value.out) &&
     typeof value.durationNs === 'number'
   );
 }
 
 export function isNativeReply(value: unknown): value is NativeReply {
   return (
-    isRecord(value) &&
+    isObject(value) &&
     typeof value.id === 'number' &&
     Array.isArray(value.outcomes) &&
     value.outcomes.every(isOutcome) &&

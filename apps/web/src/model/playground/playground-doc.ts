@@ -1,4 +1,5 @@
 import type { InputDecl, Scenario } from '@pagelens/core';
+import { isObject } from '@pagelens/core';
 
 /** What the playground edits and runs: a scenario's code with what it needs to run. */
 export interface PlaygroundDoc {
@@ -38,10 +39,6 @@ export function isIdentifier(text: string): boolean {
   return IDENTIFIER.test(text);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function text(record: Record<string, unknown>, field: string, max: number, optional = false): Checked<string | undefined> {
   const value = record[field];
   if (value === undefined && optional) return { ok: true, value: undefined };
@@ -51,7 +48,7 @@ function text(record: Record<string, unknown>, field: string, max: number, optio
 }
 
 function parseInput(value: unknown, index: number): Checked<InputDecl> {
-  if (!isRecord(value)) return { ok: false, problem: { key: 'fieldType', values: { field: `inputs[${index}]` } } };
+  if (!isObject(value)) return { ok: false, problem: { key: 'fieldType', values: { field: `inputs[${index}]` } } };
   const name = text(value, 'name', DOC_LIMITS.inputName);
   if (!name.ok) return name;
   const ctype = text(value, 'ctype', DOC_LIMITS.ctype);
@@ -67,7 +64,7 @@ function parseInput(value: unknown, index: number): Checked<InputDecl> {
 
 /** Reads a playground document from untrusted JSON data; every field is checked and bounded. */
 export function parseDoc(value: unknown): Checked<PlaygroundDoc> {
-  if (!isRecord(value)) return { ok: false, problem: { key: 'notScenario' } };
+  if (!isObject(value)) return { ok: false, problem: { key: 'notScenario' } };
   const name = text(value, 'name', DOC_LIMITS.name);
   if (!name.ok) return name;
   const code = text(value, 'code', DOC_LIMITS.code);

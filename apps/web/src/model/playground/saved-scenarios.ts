@@ -1,3 +1,4 @@
+import { isObject } from '@pagelens/core';
 import { type Checked, DOC_LIMITS, docData, type PlaygroundDoc, parseDoc } from './playground-doc.ts';
 
 /** The user's own scenarios, kept in this browser's local storage under one key as a JSON list. */
@@ -12,10 +13,6 @@ export interface SavedScenario {
 }
 
 export type ScenarioStorage = Pick<Storage, 'getItem' | 'setItem'>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * Every saved scenario, or a problem when the stored list cannot be read. An unreadable list is
@@ -39,7 +36,7 @@ export function loadSaved(storage: ScenarioStorage | undefined): Checked<readonl
   if (!Array.isArray(list)) return { ok: false, problem: { key: 'storageCorrupt', values: { key: SAVED_KEY } } };
   const saved: SavedScenario[] = [];
   for (const item of list) {
-    if (!isRecord(item) || typeof item.id !== 'string' || typeof item.savedAt !== 'number') {
+    if (!isObject(item) || typeof item.id !== 'string' || typeof item.savedAt !== 'number') {
       return { ok: false, problem: { key: 'storageCorrupt', values: { key: SAVED_KEY } } };
     }
     const doc = parseDoc(item.doc);
