@@ -2,7 +2,7 @@
 
 // ACL vocabulary (acl-api.md §3–§6)
 export { type ArgCheck, argsAreValid, checkArgs, inputNames } from './acl/check-args.ts';
-export { type AclEnum, defineEnum, flagNames } from './acl/enum-table.ts';
+export { type AclEnum, defineEnum, flagNames, shortName } from './acl/enum-table.ts';
 export {
   ACL_CONSTANTS,
   ACL_ENUM_TYPES,
@@ -20,6 +20,7 @@ export {
   aclrtMemHandleType,
   aclrtMemLocationType,
   aclrtMemMallocPolicy,
+  enumByCName,
   MEM_POLICY_MASK,
   MEM_TYPE_MASK,
 } from './acl/enums.ts';
@@ -65,7 +66,9 @@ export {
   AclRuntimeBase,
   runtimeFrom,
 } from './acl/runtime.ts';
+export { type FieldType, type StructField, structField, structFields } from './acl/struct-fields.ts';
 export {
+  type AclStructName,
   type aclrtMallocAttribute,
   type aclrtMallocConfig,
   type aclrtMemAccessDesc,
@@ -157,6 +160,7 @@ export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles
 // The wire protocol
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
+export type { CallReply } from './protocol/call-reply.ts';
 export { isObject } from './protocol/guards.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { AgentMessage, ClientMessage, type PackedSnapshotMessage } from './protocol/messages.ts';

@@ -1,5 +1,13 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { type AclCall, type MemoryEvent, planTeardown } from '@pagelens/core';
+import {
+  type AclCall,
+  type AclFunctionName,
+  type AclResult,
+  type CallReply,
+  errorName,
+  type MemoryEvent,
+  planTeardown,
+} from '@pagelens/core';
 import type { Backend, BackendProcess } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import { RateLimiter } from './quotas.ts';
@@ -12,23 +20,11 @@ export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** Processes a session may use: its own and three more for export/import lessons. */
 export const MAX_PROCESSES = 4;
 
-export interface Executed {
-  readonly fn: string;
-  readonly ret: number;
-  readonly out: Readonly<Record<string, unknown>>;
-  readonly message?: string;
-  readonly events: readonly number[];
-  readonly durationNs: number;
-}
-
-/** Any AclResult: the call's code, its message, and its out-fields. */
-export interface RawResult {
-  readonly ret: number;
-  readonly message?: string;
-}
+/** Any runtime answer: its code and message (the out-fields are the rest). */
+export type RuntimeAnswer = Pick<AclResult<AclFunctionName>, 'ret' | 'message'>;
 
 /** The out-fields of a runtime answer: everything but ret and message. */
-function outFields(result: RawResult): Record<string, unknown> {
+function outFields(result: RuntimeAnswer): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(result)) if (key !== 'ret' && key !== 'message') out[key] = Reflect.get(result, key);
   return out;
@@ -178,17 +174,24 @@ export class CallRecorder {
 export async function execute(
   opened: BackendProcess,
   fn: string,
-  run: (runtime: BackendProcess['runtime']) => Promise<RawResult>,
+  run: (runtime: BackendProcess['runtime']) => Promise<RuntimeAnswer>,
   recorders: Set<CallRecorder>,
-): Promise<Executed> {
+): Promise<CallReply> {
   const recorder = new CallRecorder(opened.pid, fn);
   recorders.add(recorder);
   const started = process.hrtime.bigint();
   try {
     const result = await run(opened.runtime);
     const wallNs = Number(process.hrtime.bigint() - started);
-    const executed = { fn, ret: result.ret, out: outFields(result), events: recorder.seqs, durationNs: recorder.durationNs ?? wallNs };
-    return result.message === undefined ? executed : { ...executed, message: result.message };
+    const reply: CallReply = {
+      fn,
+      ret: result.ret,
+      retName: errorName(result.ret),
+      out: outFields(result),
+      events: recorder.seqs,
+      durationNs: recorder.durationNs ?? wallNs,
+    };
+    return result.message === undefined ? reply : { ...reply, message: result.message };
   } finally {
     recorders.delete(recorder);
   }

@@ -1,9 +1,9 @@
-import { type AclArgs, type AclFunctionName, type AclRuntime, errorName, invokeAcl, invokeCall } from '@pagelens/core';
+import { type AclArgs, type AclFunctionName, type AclRuntime, type CallReply, errorName, invokeAcl, invokeCall } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
 import { type Connection, holderOf, send, sendError } from './connection.ts';
-import { type CallRecorder, type DriverSession, type Executed, execute, type RawResult } from './driver-session.ts';
+import { type CallRecorder, type DriverSession, execute, type RuntimeAnswer } from './driver-session.ts';
 import { demandOf, type Limits, quotaProblem } from './quotas.ts';
 import type { UsageTracker } from './usage-tracker.ts';
 
@@ -25,8 +25,8 @@ export async function runAndJournal(
   index: number,
   id: number,
   call: { readonly fn: AclFunctionName; readonly args: Readonly<Record<string, unknown>>; readonly source: 'client' | 'teardown' },
-  run: (runtime: AclRuntime) => Promise<RawResult>,
-): Promise<Executed> {
+  run: (runtime: AclRuntime) => Promise<RuntimeAnswer>,
+): Promise<CallReply> {
   const { journal } = context;
   const opened = session.process(index, context.backend, journal);
   journal.write({ type: 'call', session: session.id, process: index, id, fn: call.fn, args: call.args, source: call.source });
@@ -36,7 +36,7 @@ export async function runAndJournal(
     session: session.id,
     id,
     ret: result.ret,
-    out: result.out,
+    out: result.out ?? {},
     ...(result.message === undefined ? {} : { message: result.message }),
   });
   return result;
@@ -57,7 +57,7 @@ export async function performCall<F extends AclFunctionName>(
   args: AclArgs<F>,
 ): Promise<void> {
   const answerTo = (): Connection => holderOf(context.connections, session) ?? connection;
-  let result: Executed;
+  let result: CallReply;
   try {
     const opened = session.process(index, context.backend, context.journal);
     // Quotas are judged in the call's turn, on what the session holds after every call before it.
@@ -75,17 +75,7 @@ export async function performCall<F extends AclFunctionName>(
     });
     return;
   }
-  send(answerTo(), {
-    type: 'result',
-    id,
-    fn,
-    ret: result.ret,
-    retName: errorName(result.ret),
-    out: result.out,
-    ...(result.message === undefined ? {} : { message: result.message }),
-    events: result.events,
-    durationNs: result.durationNs,
-  });
+  send(answerTo(), { type: 'result', id, ...result });
 }
 
 /** Releases everything the session holds, through the backend, in RULES.md order; idempotent. */

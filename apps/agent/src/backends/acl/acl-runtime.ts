@@ -15,10 +15,7 @@ export class AclFfiRuntime extends AclRuntimeBase {
     this.#runner = runner;
   }
 
-  override async call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
-    const result = await this.#runner.call(this.pid, fn, args);
-    // The runner builds the out-fields of `fn` from the catalogue (marshal.ts readOuts), by the same
-    // table AclResult<F> is derived from; TypeScript cannot follow that link, hence the one cast.
-    return result as AclResult<F>;
+  override call<F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
+    return this.#runner.call(this.pid, fn, args);
   }
 }

@@ -8,6 +8,7 @@ import {
   type AclArgs,
   type AclFunctionName,
   type AclOut,
+  type AclResult,
   type CallEvent,
   type DeviceProfile,
   errorName,
@@ -55,7 +56,20 @@ export interface RunnerConfig {
   profileOf(device: number): DeviceProfile;
 }
 
-export type RawResult = { readonly ret: number; readonly message?: string } & Readonly<Record<string, unknown>>;
+/** An answer with no out-fields: C leaves them untouched on failure. */
+function failed<F extends AclFunctionName>(ret: number, message: string): AclResult<F> {
+  const none: Partial<AclOut<F>> = {};
+  return { ...none, ret, message };
+}
+
+/**
+ * The out-fields of `fn` as typed values. readOuts (marshal.ts) builds them from the catalogue, the
+ * table AclOut<F> is derived from; TypeScript cannot follow that link, so this is the one place it
+ * is asserted.
+ */
+function catalogueOuts<F extends AclFunctionName>(_fn: F, out: Readonly<Record<string, OutValue>>): Partial<AclOut<F>> {
+  return out as Partial<AclOut<F>>;
+}
 
 function snapshot(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(snapshot);
@@ -97,18 +111,22 @@ export class CallRunner {
     return present && (this.#config.allowMutations || !ACL_FUNCTIONS[fn].mutates);
   }
 
-  call<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<RawResult> {
+  call<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
     if (ACL_FUNCTIONS[fn].mutates && !this.#config.allowMutations) {
-      return Promise.resolve({
-        ret: ACL_ERROR_RT_NO_PERMISSION,
-        message: `refused by the PageLens agent: ${fn} changes device or host state, and the agent was started read-only; restart it with --allow-mutations to allow it (S-9). Nothing reached the ACL runtime.`,
-      });
+      return Promise.resolve(
+        failed<F>(
+          ACL_ERROR_RT_NO_PERMISSION,
+          `refused by the PageLens agent: ${fn} changes device or host state, and the agent was started read-only; restart it with --allow-mutations to allow it (S-9). Nothing reached the ACL runtime.`,
+        ),
+      );
     }
     if (fn !== 'malloc' && !this.#config.declarations.functions.has(fn)) {
-      return Promise.resolve({
-        ret: ACL_ERROR_API_NOT_SUPPORT,
-        message: `${fn} is not available: the ACL library does not export the symbol ${fn} (an older CANN?), so PageLens turned it off. Nothing reached the ACL runtime.`,
-      });
+      return Promise.resolve(
+        failed<F>(
+          ACL_ERROR_API_NOT_SUPPORT,
+          `${fn} is not available: the ACL library does not export the symbol ${fn} (an older CANN?), so PageLens turned it off. Nothing reached the ACL runtime.`,
+        ),
+      );
     }
     return this.lock.run(() => this.#run(pid, fn, args));
   }
@@ -143,7 +161,7 @@ export class CallRunner {
     return { fn: 'malloc', ret: 0, out: { ptr: ptr ?? '0x0' }, durationNs: aligned.durationNs };
   }
 
-  async #run<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<RawResult> {
+  async #run<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
     const { host, declarations } = this.#config;
     const process = host.state.processes.get(pid);
     if (process === undefined) throw new Error(`process ${pid} is not open on the acl backend`);
@@ -160,7 +178,7 @@ export class CallRunner {
         const why =
           outcome.refused ??
           `could not make the session's context current on the native thread: ${outcome.errMsg ?? errorName(outcome.ret)}`;
-        return { ret: outcome.ret, message: why };
+        return failed<F>(outcome.ret, why);
       }
       const notes: string[] = [];
       let out: Readonly<Record<string, OutValue>> = outcome.out;
@@ -205,7 +223,7 @@ export class CallRunner {
         ...(reasons.length === 0 ? {} : { reasons }),
       };
       host.endCall(event);
-      const answer: Record<string, unknown> = ret === outcome.ret ? { ...out } : {};
+      const answer: Partial<AclOut<F>> = ret === outcome.ret ? { ...catalogueOuts(fn, out) } : {};
       return { ...answer, ret, ...(message === undefined ? {} : { message }) };
     } catch (error) {
       host.abandonCall(seq);
@@ -271,9 +289,7 @@ export class CallRunner {
       profileOf: (device) => this.#config.profileOf(device),
       emit: emitter(host),
     };
-    // readOuts (marshal.ts) builds the out-fields of `fn` from the catalogue, the table AclOut<F> is
-    // derived from; TypeScript cannot follow that link, hence the one cast.
-    const reasons = recordEffects(context, fn, args, out as Partial<AclOut<F>>);
+    const reasons = recordEffects(context, fn, args, catalogueOuts(fn, out));
     this.#trackContexts(fn, args, process.deviceRefs);
     if (observation.after !== undefined) this.emitSample(around.device, observation.after);
     if (fn === 'aclrtSetDevice') this.#firstReading(numberOf(args, 'deviceId'));
