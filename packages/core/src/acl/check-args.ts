@@ -1,7 +1,9 @@
 import { clip, quote } from '../protocol/quote.ts';
 import { hexDigitsValue, parseHex } from '../units/hex.ts';
-import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type StructName, type ValueType } from './functions.ts';
+import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type ValueType } from './functions.ts';
 import type { AclArgs } from './runtime.ts';
+import { type FieldType, structField, structFields } from './struct-fields.ts';
+import type { AclStructName } from './structs.ts';
 
 /**
  * Checks that the arguments of a call have the runtime shapes the catalogue demands: integers in
@@ -11,23 +13,8 @@ import type { AclArgs } from './runtime.ts';
  */
 export type ArgCheck = { ok: true } | { ok: false; field: string; message: string };
 
-export type FieldSpec = Readonly<Record<string, ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }>>;
-
-const LOCATION = { t: 'struct', struct: 'aclrtMemLocation' } as const;
-
-export const STRUCT_FIELDS: Readonly<Record<StructName, FieldSpec>> = {
-  aclrtMemLocation: { id: { t: 'uint' }, type: { t: 'enum', enum: 'aclrtMemLocationType' } },
-  aclrtPhysicalMemProp: {
-    handleType: { t: 'enum', enum: 'aclrtMemHandleType' },
-    allocationType: { t: 'enum', enum: 'aclrtMemAllocationType' },
-    memAttr: { t: 'enum', enum: 'aclrtMemAttr' },
-    location: LOCATION,
-    reserve: { t: 'u64' },
-  },
-  aclrtMemAccessDesc: { flags: { t: 'enum', enum: 'aclrtMemAccessFlags' }, location: LOCATION, rsv: { t: 'bytes' } },
-  aclrtMallocConfig: {},
-  aclrtPtrAttributes: { location: LOCATION, pageSize: { t: 'uint' } },
-};
+/** What a value is checked against: a parameter's type, a struct field's, or an aclrtMallocAttrValue member. */
+type Checked = ValueType | FieldType | { readonly t: 'optionalInt' };
 
 const MAX_ARRAY = 1024;
 const MAX_STRING = 4096;
@@ -56,7 +43,7 @@ function checkInteger(field: string, value: unknown, min: number, limit: number,
   return isIntegerIn(value, min, limit) ? OK : bad(field, value, what);
 }
 
-function checkValue(field: string, type: ValueType | { readonly t: 'optionalInt' } | { readonly t: 'bytes' }, value: unknown): ArgCheck {
+function checkValue(field: string, type: Checked, value: unknown): ArgCheck {
   switch (type.t) {
     case 'int':
       return checkInteger(field, value, INT32_MIN, 2 ** 31, 'an int32_t integer');
@@ -86,12 +73,16 @@ function checkValue(field: string, type: ValueType | { readonly t: 'optionalInt'
       if (typeof value !== 'string' || value.length > MAX_STRING)
         return bad(field, value, `a string of at most ${MAX_STRING} characters, or null`);
       return OK;
-    case 'bytes':
+    case 'array': {
+      // Reserved words (rsv) the runtime wants zero: judging them is its job, only the shape is checked here.
       if (value === undefined) return OK;
-      if (!Array.isArray(value) || value.length > 64 || !value.every((b) => Number.isInteger(b) && b >= 0 && b < 256)) {
-        return bad(field, value, 'an array of byte values');
+      const bytes = type.element === 'uint8_t';
+      const limit = bytes ? 256 : 2 ** 53;
+      if (!Array.isArray(value) || value.length > 64 || !value.every((item) => isIntegerIn(item, 0, limit))) {
+        return bad(field, value, bytes ? 'an array of byte values' : `an array of ${type.element} values`);
       }
       return OK;
+    }
     case 'intArray':
       if (!Array.isArray(value) || value.length > MAX_ARRAY) return bad(field, value, `an array of at most ${MAX_ARRAY} int32_t values`);
       for (const [index, item] of value.entries()) {
@@ -140,17 +131,17 @@ function checkMallocConfig(field: string, value: Record<string, unknown>): ArgCh
   return OK;
 }
 
-function checkStruct(field: string, struct: StructName, value: unknown): ArgCheck {
+function checkStruct(field: string, struct: AclStructName, value: unknown): ArgCheck {
   if (!isRecord(value)) return bad(field, value, `a ${struct} object`);
   if (struct === 'aclrtMallocConfig') return checkMallocConfig(field, value);
-  const fields = STRUCT_FIELDS[struct];
-  for (const [name, type] of Object.entries(fields)) {
+  const fields = structFields(struct);
+  for (const { name, type } of fields) {
     const check = checkValue(`${field}.${name}`, type, value[name]);
     if (!check.ok) return check;
   }
   for (const key of Object.keys(value)) {
-    if (!Object.hasOwn(fields, key))
-      return bad(`${field}.${clip(key)}`, value[key], `only the fields of ${struct}: ${Object.keys(fields).join(', ')}`);
+    if (structField(struct, key) === undefined)
+      return bad(`${field}.${clip(key)}`, value[key], `only the fields of ${struct}: ${fields.map((f) => f.name).join(', ')}`);
   }
   return OK;
 }

@@ -10,6 +10,8 @@ export interface AclEnum<N extends string> {
   readonly byName: Readonly<Record<N, number>>;
   /** In declaration order. */
   readonly names: readonly N[];
+  /** What the members' names start with, up to an underscore ("ACL_MEMCPY_"); `shortName` drops it. */
+  readonly prefix: string;
   /** The first declared name with this value, so an alias never hides the canonical name. */
   nameOf(value: number): N | undefined;
   valueOf(name: string): number | undefined;
@@ -18,7 +20,28 @@ export interface AclEnum<N extends string> {
 
 const UINT32_MAX = 0xffff_ffff;
 
-export function defineEnum<const N extends string>(cName: string, byName: Record<N, number>, kind: 'enum' | 'flags' = 'enum'): AclEnum<N> {
+/** The longest start that every name shares, cut back to its last underscore: ["ACL_A_X", "ACL_A_Y"] → "ACL_A_". */
+function sharedPrefix(names: readonly string[]): string {
+  const [first = '', ...rest] = names;
+  let length = first.length;
+  for (const name of rest) {
+    let same = 0;
+    while (same < length && same < name.length && name[same] === first[same]) same += 1;
+    length = same;
+  }
+  return first.slice(0, first.lastIndexOf('_', length - 1) + 1);
+}
+
+/**
+ * `prefix` names what `shortName` drops when the members do not all share it: the base policies of
+ * aclrtMemMallocPolicy are ACL_MEM_MALLOC_*, its bandwidth bits ACL_MEM_TYPE_*.
+ */
+export function defineEnum<const N extends string>(
+  cName: string,
+  byName: Record<N, number>,
+  kind: 'enum' | 'flags' = 'enum',
+  prefix?: string,
+): AclEnum<N> {
   const names = Object.keys(byName).filter((key): key is N => Object.hasOwn(byName, key));
   const valueByName = new Map<string, number>();
   const nameByValue = new Map<number, N>();
@@ -35,10 +58,22 @@ export function defineEnum<const N extends string>(cName: string, byName: Record
     kind,
     byName: Object.freeze({ ...byName }),
     names: Object.freeze(names),
+    prefix: prefix ?? sharedPrefix(names),
     nameOf: (value: number) => nameByValue.get(value),
     valueOf: (name: string) => valueByName.get(name),
     has: (name: string): name is N => valueByName.has(name),
   });
+}
+
+/**
+ * A member without its table's prefix, for labels where the table is plain from context:
+ * (aclrtMemcpyKind, "ACL_MEMCPY_HOST_TO_DEVICE" or 1) → "HOST_TO_DEVICE". A name without the prefix
+ * comes back whole, and a value with no name as its decimal number.
+ */
+export function shortName(table: AclEnum<string>, member: string | number): string {
+  const name = typeof member === 'number' ? table.nameOf(member) : member;
+  if (name === undefined) return String(member);
+  return name.startsWith(table.prefix) && name.length > table.prefix.length ? name.slice(table.prefix.length) : name;
 }
 
 /**

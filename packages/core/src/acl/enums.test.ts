@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineEnum, flagNames } from './enum-table.ts';
+import { defineEnum, flagNames, shortName } from './enum-table.ts';
 import {
   ACL_CONSTANTS,
   ACL_ENUM_TYPES,
@@ -23,6 +23,7 @@ import {
   aclrtMemManagedLocationType,
   aclrtMemSharedHandleType,
   collectConstants,
+  enumByCName,
   MEM_POLICY_MASK,
   MEM_TYPE_MASK,
 } from './enums.ts';
@@ -270,6 +271,40 @@ describe('defineEnum', () => {
   it('defaults to kind enum', () => {
     expect(aclrtMemMallocPolicy.kind).toBe('enum');
     expect(ACL_HOST_REG.kind).toBe('flags');
+  });
+});
+
+describe('enumByCName', () => {
+  it('finds C enum types and macro families by their C name, and nothing else', () => {
+    expect(enumByCName('aclrtMemcpyKind')).toBe(aclrtMemcpyKind);
+    expect(enumByCName('ACL_HOST_REG')).toBe(ACL_HOST_REG);
+    for (const table of ALL_ENUMS) expect(enumByCName(table.cName)).toBe(table);
+    expect(enumByCName('aclrtMemLocation')).toBeUndefined();
+    expect(enumByCName('constructor')).toBeUndefined();
+  });
+});
+
+describe('shortName', () => {
+  it.each([
+    [aclrtMemcpyKind, 'ACL_MEMCPY_HOST_TO_DEVICE', 'HOST_TO_DEVICE'],
+    [aclrtMemcpyKind, 1, 'HOST_TO_DEVICE'],
+    [aclrtMallocAttrType, 'ACL_RT_MEM_ATTR_VA_FLAG', 'VA_FLAG'],
+    [aclrtMemMallocPolicy, 'ACL_MEM_MALLOC_HUGE1G_ONLY_P2P', 'HUGE1G_ONLY_P2P'],
+    [aclrtMemMallocPolicy, 0, 'HUGE_FIRST'],
+    // The bandwidth bits do not carry the base policies' prefix, so they keep their whole name.
+    [aclrtMemMallocPolicy, 'ACL_MEM_TYPE_HIGH_BAND_WIDTH', 'ACL_MEM_TYPE_HIGH_BAND_WIDTH'],
+    [aclrtMemAllocationType, 'ACL_MEM_ALLOCATION_TYPE_PINNED', 'PINNED'],
+    [ACL_HOST_REG, 'ACL_HOST_REG_PINNED', 'PINNED'],
+    [aclrtMemcpyKind, 99, '99'],
+  ] as const)('%# (%s, %s) → %s', (table, member, expected) => {
+    expect(shortName(table, member)).toBe(expected);
+  });
+
+  it('takes the prefix every member shares, up to an underscore', () => {
+    expect(aclrtMemcpyKind.prefix).toBe('ACL_MEMCPY_');
+    expect(aclrtMemLocationType.prefix).toBe('ACL_MEM_LOCATION_TYPE_');
+    expect(defineEnum('t', { ACL_AB_X: 0, ACL_AC_Y: 1 }).prefix).toBe('ACL_');
+    expect(defineEnum('t', {}).prefix).toBe('');
   });
 });
 

@@ -9,19 +9,24 @@ import { ACL_ERROR_CONSTANTS } from './errors.ts';
  * type. Only aclrtMallocWithCfg accepts an OR of the two; aclrtMalloc, aclrtMallocAlign32 and
  * aclrtMallocCached take one member as is.
  */
-export const aclrtMemMallocPolicy = defineEnum('aclrtMemMallocPolicy', {
-  ACL_MEM_MALLOC_HUGE_FIRST: 0,
-  ACL_MEM_MALLOC_HUGE_ONLY: 1,
-  ACL_MEM_MALLOC_NORMAL_ONLY: 2,
-  ACL_MEM_MALLOC_HUGE_FIRST_P2P: 3,
-  ACL_MEM_MALLOC_HUGE_ONLY_P2P: 4,
-  ACL_MEM_MALLOC_NORMAL_ONLY_P2P: 5,
-  ACL_MEM_MALLOC_HUGE1G_ONLY: 6,
-  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P: 7,
-  ACL_MEM_TYPE_LOW_BAND_WIDTH: 0x100,
-  ACL_MEM_TYPE_HIGH_BAND_WIDTH: 0x1000,
-  ACL_MEM_ACCESS_USER_SPACE_READONLY: 0x100000,
-});
+export const aclrtMemMallocPolicy = defineEnum(
+  'aclrtMemMallocPolicy',
+  {
+    ACL_MEM_MALLOC_HUGE_FIRST: 0,
+    ACL_MEM_MALLOC_HUGE_ONLY: 1,
+    ACL_MEM_MALLOC_NORMAL_ONLY: 2,
+    ACL_MEM_MALLOC_HUGE_FIRST_P2P: 3,
+    ACL_MEM_MALLOC_HUGE_ONLY_P2P: 4,
+    ACL_MEM_MALLOC_NORMAL_ONLY_P2P: 5,
+    ACL_MEM_MALLOC_HUGE1G_ONLY: 6,
+    ACL_MEM_MALLOC_HUGE1G_ONLY_P2P: 7,
+    ACL_MEM_TYPE_LOW_BAND_WIDTH: 0x100,
+    ACL_MEM_TYPE_HIGH_BAND_WIDTH: 0x1000,
+    ACL_MEM_ACCESS_USER_SPACE_READONLY: 0x100000,
+  },
+  'enum',
+  'ACL_MEM_MALLOC_',
+);
 /** Base-policy bits of an aclrtMemMallocPolicy value (runtime DevMalloc). Not a C identifier. */
 export const MEM_POLICY_MASK = 0xff;
 /** Bandwidth-type bits of an aclrtMemMallocPolicy value (runtime DevMalloc). Not a C identifier. */
@@ -231,6 +236,16 @@ export const ACL_ENUM_TYPES: readonly AclEnum<string>[] = [
 export const ACL_MACRO_FAMILIES: readonly AclEnum<string>[] = [ACL_HOST_REG, ACL_RT_VMM_EXPORT_FLAG, ACL_RT_MEM_ATTACH];
 
 export const ALL_ENUMS: readonly AclEnum<string>[] = [...ACL_ENUM_TYPES, ...ACL_MACRO_FAMILIES];
+
+const BY_C_NAME: ReadonlyMap<string, AclEnum<string>> = new Map(ALL_ENUMS.map((table) => [table.cName, table]));
+
+/**
+ * The table a catalogue type names, `{ t: 'enum', enum: 'aclrtMemcpyKind' }` → aclrtMemcpyKind (C
+ * enum types and macro families alike); undefined for a name core does not define.
+ */
+export function enumByCName(cName: string): AclEnum<string> | undefined {
+  return BY_C_NAME.get(cName);
+}
 
 /**
  * Merges table members and extra name → value pairs into one map. Throws when one name would

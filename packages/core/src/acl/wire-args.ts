@@ -1,8 +1,9 @@
 import { quote } from '../protocol/quote.ts';
-import { type FieldSpec, STRUCT_FIELDS } from './check-args.ts';
 import type { AclEnum } from './enum-table.ts';
-import { ALL_ENUMS } from './enums.ts';
+import { aclrtMallocAttrType, enumByCName } from './enums.ts';
 import { ACL_FUNCTIONS, type AclFunctionName, type ValueType } from './functions.ts';
+import { type FieldType, structField } from './struct-fields.ts';
+import type { AclStructName } from './structs.ts';
 
 /**
  * Turns call arguments as people and scripts write them into the runtime's form: enum and flag
@@ -11,8 +12,6 @@ import { ACL_FUNCTIONS, type AclFunctionName, type ValueType } from './functions
  * through unchanged for `checkArgs` to judge. Unknown identifiers are refused with the names allowed.
  */
 export type Normalized = { ok: true; value: unknown } | { ok: false; field: string; message: string };
-
-const ENUMS = new Map<string, AclEnum<string>>(ALL_ENUMS.map((table) => [table.cName, table]));
 
 function namesOf(table: AclEnum<string>): string {
   const names = table.names;
@@ -43,11 +42,11 @@ function enumValue(field: string, table: AclEnum<string>, value: unknown, flags:
   return { ok: true, value: total };
 }
 
-function normalize(field: string, type: ValueType | FieldSpec[string], value: unknown): Normalized {
+function normalize(field: string, type: ValueType | FieldType, value: unknown): Normalized {
   switch (type.t) {
     case 'enum':
     case 'flags': {
-      const table = ENUMS.get(type.enum);
+      const table = enumByCName(type.enum);
       return table === undefined ? { ok: true, value } : enumValue(field, table, value, type.t === 'flags');
     }
     case 'ptr':
@@ -55,12 +54,12 @@ function normalize(field: string, type: ValueType | FieldSpec[string], value: un
       return { ok: true, value: value === null ? '0x0' : value };
     case 'struct':
       if (type.struct === 'aclrtMallocConfig') return normalizeConfig(field, value);
-      return normalizeStruct(field, STRUCT_FIELDS[type.struct], value);
+      return normalizeStruct(field, type.struct, value);
     case 'structArray': {
       if (!Array.isArray(value)) return { ok: true, value };
       const items: unknown[] = [];
       for (const [index, item] of value.entries()) {
-        const result = normalizeStruct(`${field}[${index}]`, STRUCT_FIELDS[type.struct], item);
+        const result = normalizeStruct(`${field}[${index}]`, type.struct, item);
         if (!result.ok) return result;
         items.push(result.value);
       }
@@ -75,16 +74,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-function normalizeStruct(field: string, fields: FieldSpec, value: unknown): Normalized {
+function normalizeStruct(field: string, struct: AclStructName, value: unknown): Normalized {
   if (!isRecord(value)) return { ok: true, value };
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const spec = Object.hasOwn(fields, key) ? fields[key] : undefined;
+    const spec = structField(struct, key);
     if (spec === undefined) {
       copy[key] = item;
       continue;
     }
-    const result = normalize(`${field}.${key}`, spec, item);
+    const result = normalize(`${field}.${key}`, spec.type, item);
     if (!result.ok) return result;
     copy[key] = result.value;
   }
@@ -93,14 +92,13 @@ function normalizeStruct(field: string, fields: FieldSpec, value: unknown): Norm
 
 function normalizeConfig(field: string, value: unknown): Normalized {
   if (!isRecord(value) || !Array.isArray(value.attrs)) return { ok: true, value };
-  const table = ENUMS.get('aclrtMallocAttrType');
   const attrs: unknown[] = [];
   for (const [index, attribute] of value.attrs.entries()) {
-    if (!isRecord(attribute) || table === undefined) {
+    if (!isRecord(attribute)) {
       attrs.push(attribute);
       continue;
     }
-    const kind = enumValue(`${field}.attrs[${index}].attr`, table, attribute.attr, false);
+    const kind = enumValue(`${field}.attrs[${index}].attr`, aclrtMallocAttrType, attribute.attr, false);
     if (!kind.ok) return kind;
     attrs.push({ ...attribute, attr: kind.value });
   }
