@@ -2,9 +2,11 @@ import {
   ACL_FUNCTIONS,
   type AclEnum,
   type AclFunctionName,
-  ALL_ENUMS,
+  type AclStructName,
+  enumByCName,
   type ParamSpec,
-  type StructName,
+  type StructField,
+  structFields,
   type ValueType,
 } from '@pagelens/core';
 
@@ -37,14 +39,12 @@ export type FieldSpec =
   | (Named & { readonly kind: 'pointer'; readonly picks: readonly PickKind[] })
   | (Named & { readonly kind: 'string' })
   | (Named & { readonly kind: 'intArray'; readonly countParam: string })
-  | (Named & { readonly kind: 'struct'; readonly struct: StructName; readonly fields: readonly FieldSpec[]; readonly nullable: boolean })
-  | (Named & { readonly kind: 'structArray'; readonly struct: StructName; readonly item: FieldSpec; readonly countParam: string })
+  | (Named & { readonly kind: 'struct'; readonly struct: AclStructName; readonly fields: readonly FieldSpec[]; readonly nullable: boolean })
+  | (Named & { readonly kind: 'structArray'; readonly struct: AclStructName; readonly item: FieldSpec; readonly countParam: string })
   | (Named & { readonly kind: 'mallocConfig'; readonly nullable: boolean });
 
-const ENUMS = new Map<string, AclEnum<string>>(ALL_ENUMS.map((table) => [table.cName, table]));
-
 function table(name: string): AclEnum<string> {
-  const found = ENUMS.get(name);
+  const found = enumByCName(name);
   if (found === undefined) throw new Error(`the catalogue names enum ${name}, which core does not define`);
   return found;
 }
@@ -53,27 +53,44 @@ const INT32 = { min: -(2 ** 31), limit: 2 ** 31 };
 const UINT32 = { min: 0, limit: 2 ** 32 };
 const UINT64 = { min: 0, limit: 2 ** 53 };
 
-const LOCATION_FIELDS: readonly FieldSpec[] = [
-  { kind: 'int', name: 'id', ctype: 'uint32_t', ...UINT32 },
-  { kind: 'enum', name: 'type', ctype: 'aclrtMemLocationType', table: table('aclrtMemLocationType') },
-];
+const STRUCT_FORMS = new Map<AclStructName, readonly FieldSpec[]>();
 
-/** The input structs of acl-api.md §4 as sub-forms (rsv bytes stay zero and are left out). */
-const STRUCT_FORMS: Readonly<Record<Exclude<StructName, 'aclrtMallocConfig'>, readonly FieldSpec[]>> = {
-  aclrtMemLocation: LOCATION_FIELDS,
-  aclrtPhysicalMemProp: [
-    { kind: 'enum', name: 'handleType', ctype: 'aclrtMemHandleType', table: table('aclrtMemHandleType') },
-    { kind: 'enum', name: 'allocationType', ctype: 'aclrtMemAllocationType', table: table('aclrtMemAllocationType') },
-    { kind: 'enum', name: 'memAttr', ctype: 'aclrtMemAttr', table: table('aclrtMemAttr') },
-    { kind: 'struct', name: 'location', ctype: 'aclrtMemLocation', struct: 'aclrtMemLocation', fields: LOCATION_FIELDS, nullable: false },
-    { kind: 'int', name: 'reserve', ctype: 'uint64_t', ...UINT64 },
-  ],
-  aclrtMemAccessDesc: [
-    { kind: 'enum', name: 'flags', ctype: 'aclrtMemAccessFlags', table: table('aclrtMemAccessFlags') },
-    { kind: 'struct', name: 'location', ctype: 'aclrtMemLocation', struct: 'aclrtMemLocation', fields: LOCATION_FIELDS, nullable: false },
-  ],
-  aclrtPtrAttributes: [],
-};
+/**
+ * A struct as a sub-form: one field per member of acl-api.md §4, from core's struct fields. Reserved
+ * arrays (rsv) stay zero and are left out; a nested struct is always there (it is not a pointer).
+ */
+function structForm(struct: AclStructName): readonly FieldSpec[] {
+  let form = STRUCT_FORMS.get(struct);
+  if (form === undefined) {
+    form = structFields(struct).flatMap(memberOf);
+    STRUCT_FORMS.set(struct, form);
+  }
+  return form;
+}
+
+function memberOf({ name, ctype, type }: StructField): FieldSpec[] {
+  const named = { name, ctype };
+  switch (type.t) {
+    case 'int':
+      return [{ kind: 'int', ...named, ...INT32 }];
+    case 'uint':
+      return [{ kind: 'int', ...named, ...UINT32 }];
+    case 'u64':
+      return [{ kind: 'int', ...named, ...UINT64 }];
+    case 'size':
+      return [{ kind: 'size', ...named }];
+    case 'enum':
+      return [{ kind: 'enum', ...named, table: table(type.enum) }];
+    case 'struct':
+      return [{ kind: 'struct', ...named, struct: type.struct, fields: structForm(type.struct), nullable: false }];
+    case 'array':
+    case 'ptr':
+    case 'string':
+    case 'structArray':
+      // rsv arrays stay zero; the other kinds are members only of aclrtMallocConfig (its own form) and output structs.
+      return [];
+  }
+}
 
 /** Which live objects make sense for a pointer or handle parameter of a function. */
 export function picksFor(fn: AclFunctionName, param: ParamSpec): readonly PickKind[] {
@@ -146,7 +163,7 @@ function fieldOf(fn: AclFunctionName, param: ParamSpec, params: readonly ParamSp
       return { kind: 'intArray', ...named, countParam: value.count };
     case 'struct':
       if (value.struct === 'aclrtMallocConfig') return { kind: 'mallocConfig', ...named, nullable: true };
-      return { kind: 'struct', ...named, struct: value.struct, fields: STRUCT_FORMS[value.struct], nullable: true };
+      return { kind: 'struct', ...named, struct: value.struct, fields: structForm(value.struct), nullable: true };
     case 'structArray': {
       const item: FieldSpec =
         value.struct === 'aclrtMallocConfig'
@@ -156,7 +173,7 @@ function fieldOf(fn: AclFunctionName, param: ParamSpec, params: readonly ParamSp
               name: value.struct,
               ctype: value.struct,
               struct: value.struct,
-              fields: STRUCT_FORMS[value.struct],
+              fields: structForm(value.struct),
               nullable: false,
             };
       return { kind: 'structArray', ...named, struct: value.struct, item, countParam: value.count };

@@ -1,6 +1,6 @@
 import { ACL_FUNCTION_NAMES, checkArgs, MiB } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { formFields } from './form-spec.ts';
+import { type FieldSpec, formFields } from './form-spec.ts';
 import { buildArgs, defaultValues, readInt, readPointer, setField, sizesFromPick, sizeText } from './form-values.ts';
 
 describe('generic form → call arguments', () => {
@@ -60,6 +60,44 @@ describe('generic form → call arguments', () => {
     expect(readPointer('NULL')).toBe('0x0');
     expect(readPointer('0x1000DEADBEEF')).toBe('0x1000deadbeef');
     expect(readPointer('12345')).toBeUndefined();
+  });
+
+  it('builds struct sub-forms from core’s struct fields: enums as dropdowns, nested location, no rsv (acl-api.md §4)', () => {
+    const prop = formFields('aclrtMallocPhysical').find((field) => field.name === 'prop');
+    if (prop?.kind !== 'struct') throw new Error('prop is a struct field');
+    const shape = (fields: readonly FieldSpec[]): unknown[] =>
+      fields.map((field) =>
+        field.kind === 'enum'
+          ? [field.name, field.table.cName]
+          : field.kind === 'struct'
+            ? [field.name, shape(field.fields)]
+            : [field.name, field.kind],
+      );
+    expect(shape(prop.fields)).toEqual([
+      ['handleType', 'aclrtMemHandleType'],
+      ['allocationType', 'aclrtMemAllocationType'],
+      ['memAttr', 'aclrtMemAttr'],
+      [
+        'location',
+        [
+          ['id', 'int'],
+          ['type', 'aclrtMemLocationType'],
+        ],
+      ],
+      ['reserve', 'int'],
+    ]);
+    const desc = formFields('aclrtMemSetAccess').find((field) => field.name === 'desc');
+    if (desc?.kind !== 'structArray' || desc.item.kind !== 'struct') throw new Error('desc is an array of structs');
+    expect(shape(desc.item.fields)).toEqual([
+      ['flags', 'aclrtMemAccessFlags'],
+      [
+        'location',
+        [
+          ['id', 'int'],
+          ['type', 'aclrtMemLocationType'],
+        ],
+      ],
+    ]);
   });
 
   it('shows a pointer picker for pointers and handles, of the right kind', () => {

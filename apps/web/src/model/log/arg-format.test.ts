@@ -58,6 +58,30 @@ describe('renderCallArgs', () => {
     );
   });
 
+  it('names enum members by each struct’s own fields: access descriptors, malloc attributes, returned attributes', () => {
+    const access = call('aclrtMemSetAccess', {
+      virPtr: '0x1000',
+      size: 2 * 1024 * 1024,
+      desc: [{ flags: 3, location: { id: 0, type: 1 } }],
+      count: 1,
+    });
+    expect(renderCallArgs(access, HEX).find((arg) => arg.name === 'desc')?.text).toBe(
+      '[{flags: ACL_RT_MEM_ACCESS_FLAGS_READWRITE, location: {id: 0, type: ACL_MEM_LOCATION_TYPE_DEVICE}}]',
+    );
+    const cfg = call('aclrtMallocWithCfg', { size: 4096, policy: 0, cfg: { attrs: [{ attr: 3, value: { vaFlag: 1 } }], numAttrs: 1 } });
+    expect(renderCallArgs(cfg, HEX).find((arg) => arg.name === 'cfg')?.text).toBe(
+      '{attrs: [{attr: ACL_RT_MEM_ATTR_VA_FLAG, value: {vaFlag: 1}}], numAttrs: 1}',
+    );
+    const attributes = call(
+      'aclrtPointerGetAttributes',
+      { ptr: '0x1000' },
+      { attributes: { location: { id: 0, type: 1 }, pageSize: 4096 } },
+    );
+    expect(renderCallArgs(attributes, HEX).find((arg) => arg.name === 'attributes')?.text).toBe(
+      '{location: {id: 0, type: ACL_MEM_LOCATION_TYPE_DEVICE}, pageSize: 4096}',
+    );
+  });
+
   it('renders an unknown enum value and functions outside the catalogue plainly', () => {
     expect(valueText({ t: 'enum', enum: 'aclrtMemMallocPolicy' }, 99, HEX)).toBe('99 (?)');
     expect(callSignature(call('notAnAclFunction', { a: 1, b: 'x' }), HEX)).toBe('notAnAclFunction(a = 1, b = "x")');

@@ -1,14 +1,16 @@
 import {
   ACL_FUNCTIONS,
-  type AclEnum,
-  ALL_ENUMS,
+  type AclStructName,
   type CallEvent,
+  enumByCName,
+  type FieldType,
   flagNames,
   formatInteger,
   isAclFunctionName,
   type ParamSpec,
   parseHex,
   parseSize,
+  structField,
   type ValueType,
 } from '@pagelens/core';
 import { address, bytes, type FormatPrefs } from '../format.ts';
@@ -19,18 +21,6 @@ export interface RenderedArg {
   readonly text: string;
   readonly dir: 'in' | 'out';
 }
-
-const ENUMS: ReadonlyMap<string, AclEnum<string>> = new Map(ALL_ENUMS.map((table) => [table.cName, table]));
-
-/** Enum-typed fields inside the ACL structs (acl-api.md §4), so struct arguments show names too. */
-const STRUCT_ENUM_FIELDS: Readonly<Record<string, string>> = {
-  memAttr: 'aclrtMemAttr',
-  handleType: 'aclrtMemHandleType',
-  allocationType: 'aclrtMemAllocationType',
-  type: 'aclrtMemLocationType',
-  flags: 'aclrtMemAccessFlags',
-  attr: 'aclrtMallocAttrType',
-};
 
 /**
  * A byte count with units when the unit form is exact ("3 MiB"), otherwise the exact count with the
@@ -46,7 +36,7 @@ export function sizeText(value: number, prefs: FormatPrefs): string {
 }
 
 function enumText(cName: string, value: number, flags: boolean): string {
-  const table = ENUMS.get(cName);
+  const table = enumByCName(cName);
   if (table === undefined) return String(value);
   if (flags) {
     const names = flagNames(table, value);
@@ -65,12 +55,47 @@ function pointerText(value: unknown, prefs: FormatPrefs): string {
 
 function objectText(value: object, prefs: FormatPrefs): string {
   if (Array.isArray(value)) return `[${value.map((item: unknown) => genericText(item, prefs)).join(', ')}]`;
+  return `{${Object.entries(value)
+    .map(([key, item]) => `${key}: ${genericText(item, prefs)}`)
+    .join(', ')}}`;
+}
+
+/**
+ * A struct field by field in the value's own key order, enum members by name (acl-api.md §4 via
+ * core's struct fields), nested structs likewise; other members, and keys the struct does not
+ * have, as plain values.
+ */
+function structText(struct: AclStructName, value: unknown, prefs: FormatPrefs): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return genericText(value, prefs);
   const parts = Object.entries(value).map(([key, item]) => {
-    const enumName = STRUCT_ENUM_FIELDS[key];
-    const text = enumName !== undefined && typeof item === 'number' ? enumText(enumName, item, false) : genericText(item, prefs);
-    return `${key}: ${text}`;
+    const type = structField(struct, key)?.type;
+    return `${key}: ${type === undefined ? genericText(item, prefs) : memberText(type, item, prefs)}`;
   });
   return `{${parts.join(', ')}}`;
+}
+
+function structArrayText(struct: AclStructName, value: unknown, prefs: FormatPrefs): string {
+  if (!Array.isArray(value)) return genericText(value, prefs);
+  return `[${value.map((item: unknown) => structText(struct, item, prefs)).join(', ')}]`;
+}
+
+function memberText(type: FieldType, value: unknown, prefs: FormatPrefs): string {
+  switch (type.t) {
+    case 'enum':
+      return typeof value === 'number' ? enumText(type.enum, value, false) : genericText(value, prefs);
+    case 'struct':
+      return structText(type.struct, value, prefs);
+    case 'structArray':
+      return structArrayText(type.struct, value, prefs);
+    case 'int':
+    case 'uint':
+    case 'u64':
+    case 'size':
+    case 'ptr':
+    case 'string':
+    case 'array':
+      return genericText(value, prefs);
+  }
 }
 
 /** Values of unknown type: numbers as they are, text quoted, objects field by field. */
@@ -97,11 +122,13 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
       return value === null || value === '0x0' ? 'NULL' : genericText(value, prefs);
     case 'string':
       return value === null ? 'NULL' : genericText(value, prefs);
+    case 'struct':
+      return structText(type.struct, value, prefs);
+    case 'structArray':
+      return structArrayText(type.struct, value, prefs);
     case 'int':
     case 'uint':
     case 'u64':
-    case 'struct':
-    case 'structArray':
     case 'intArray':
       return genericText(value, prefs);
   }
