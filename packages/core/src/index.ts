@@ -123,7 +123,19 @@ export type {
   Reason,
 } from './model/events.ts';
 export { FRAMES_PER_GIANT, FrameKind, type FrameTable, pageOwner } from './model/frames.ts';
-export { HUGE_FIRST_THRESHOLD, type MallocFn, paddedSize, pageBytes, planMalloc } from './model/malloc-policy.ts';
+export {
+  BASE_POLICIES,
+  type BasePolicy,
+  type BasePolicyKey,
+  type BasePolicyName,
+  basePolicy,
+  HUGE_FIRST_THRESHOLD,
+  type MallocFn,
+  type PolicyPages,
+  paddedSize,
+  pageBytes,
+  planMalloc,
+} from './model/malloc-policy.ts';
 export { freeGiantBlocks, freeNormalPages } from './model/placement.ts';
 export { type DevicePools, devicePools, usedBytes } from './model/pools.ts';
 export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type ReasonCode, sortRules } from './model/reasons.ts';

@@ -1,3 +1,4 @@
+import { shortName } from '../acl/enum-table.ts';
 import { aclrtMemMallocPolicy, MEM_POLICY_MASK } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
 import type { DeviceProfile } from '../profiles/profile.ts';
@@ -9,6 +10,69 @@ import type { DeviceAllocation } from './state.ts';
 export type MallocFn = 'aclrtMalloc' | 'aclrtMallocAlign32' | 'aclrtMallocCached' | 'aclrtMallocWithCfg';
 
 const P = aclrtMemMallocPolicy.byName;
+
+/** What a base policy asks for: the page logic that decides its pages (DM-4 … DM-7). */
+export type PolicyPages = 'hugeFirst' | 'hugeOnly' | 'normalOnly' | 'giant';
+
+interface BasePolicyFacts {
+  readonly pages: PolicyPages;
+  /** Marked for device-to-device copies, so only on products with P2P memory (DM-8). */
+  readonly p2p: boolean;
+  /** Among the four aclrtMallocCached accepts (DM-3). */
+  readonly cached: boolean;
+  /** The RULES.md IDs that decide its pages, in the order its explanation cites them. */
+  readonly rules: readonly string[];
+}
+
+/**
+ * The base policies, the low byte of aclrtMemMallocPolicy (MEM_POLICY_MASK), with the facts the
+ * rules give them: the one table planMalloc decides from and the UI lists and explains.
+ */
+const BASE_POLICY_FACTS = {
+  ACL_MEM_MALLOC_HUGE_FIRST: { pages: 'hugeFirst', p2p: false, cached: true, rules: ['DM-4'] },
+  ACL_MEM_MALLOC_HUGE_ONLY: { pages: 'hugeOnly', p2p: false, cached: true, rules: ['DM-5'] },
+  ACL_MEM_MALLOC_NORMAL_ONLY: { pages: 'normalOnly', p2p: false, cached: true, rules: ['DM-6'] },
+  ACL_MEM_MALLOC_HUGE_FIRST_P2P: { pages: 'hugeFirst', p2p: true, cached: false, rules: ['DM-8', 'DM-4'] },
+  ACL_MEM_MALLOC_HUGE_ONLY_P2P: { pages: 'hugeOnly', p2p: true, cached: false, rules: ['DM-8', 'DM-5'] },
+  ACL_MEM_MALLOC_NORMAL_ONLY_P2P: { pages: 'normalOnly', p2p: true, cached: false, rules: ['DM-8', 'DM-6'] },
+  ACL_MEM_MALLOC_HUGE1G_ONLY: { pages: 'giant', p2p: false, cached: true, rules: ['DM-7'] },
+  ACL_MEM_MALLOC_HUGE1G_ONLY_P2P: { pages: 'giant', p2p: true, cached: false, rules: ['DM-7', 'DM-8'] },
+} as const satisfies Partial<Record<keyof typeof P, BasePolicyFacts>>;
+
+export type BasePolicyName = keyof typeof BASE_POLICY_FACTS;
+/** A base policy without its ACL_MEM_MALLOC_ prefix, "HUGE_FIRST": the UI's label and message key. */
+export type BasePolicyKey = BasePolicyName extends infer N ? (N extends `ACL_MEM_MALLOC_${infer K}` ? K : never) : never;
+
+export interface BasePolicy extends BasePolicyFacts {
+  readonly name: BasePolicyName;
+  readonly key: BasePolicyKey;
+  readonly value: number;
+}
+
+function isBasePolicyKey(key: string): key is BasePolicyKey {
+  return Object.hasOwn(BASE_POLICY_FACTS, `${aclrtMemMallocPolicy.prefix}${key}`);
+}
+
+function isBasePolicyName(name: string): name is BasePolicyName {
+  return Object.hasOwn(BASE_POLICY_FACTS, name);
+}
+
+/** Every base policy in value order (0 … 7). */
+export const BASE_POLICIES: readonly BasePolicy[] = Object.entries(BASE_POLICY_FACTS)
+  .map(([name, facts]) => {
+    const key = shortName(aclrtMemMallocPolicy, name);
+    if (!isBasePolicyName(name) || !isBasePolicyKey(key)) throw new Error(`${name} is not an ACL_MEM_MALLOC_ policy`);
+    return { name, key, value: P[name], ...facts };
+  })
+  .sort((a, b) => a.value - b.value);
+
+const BASE_BY_VALUE: ReadonlyMap<number, BasePolicy> = new Map(BASE_POLICIES.map((policy) => [policy.value, policy]));
+
+/** The base policy with this value (after MEM_POLICY_MASK), or undefined for a value none has (DM-10). */
+export function basePolicy(value: number): BasePolicy | undefined {
+  return BASE_BY_VALUE.get(value);
+}
+
 /** The size at or below which HUGE_FIRST uses normal pages (runtime HUGE_PAGE_MEM_CRITICAL_VALUE). */
 export const HUGE_FIRST_THRESHOLD = MiB;
 const HUGE_PAGE = 2 * MiB;
@@ -32,8 +96,8 @@ export interface MallocRefusal {
 }
 
 /** DM-3: the runtime's rounding, before any page is chosen. */
-export function paddedSize(fn: MallocFn, size: number, basePolicy: number, padding: number, reasons?: Reason[]): number {
-  const giant = basePolicy === P.ACL_MEM_MALLOC_HUGE1G_ONLY || basePolicy === P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
+export function paddedSize(fn: MallocFn, size: number, base: number, padding: number, reasons?: Reason[]): number {
+  const giant = basePolicy(base)?.pages === 'giant';
   if (fn === 'aclrtMallocAlign32' || fn === 'aclrtMallocWithCfg' || giant || padding === 0) {
     const padded = Math.ceil(size / 32) * 32;
     reasons?.push(reason('align32', ['DM-3'], { size, padded, fn }));
@@ -75,19 +139,10 @@ export function planMalloc(fn: MallocFn, size: number, policy: number, profile: 
     }
     reasons?.push(reason('bandwidth-hint', ['DM-9'], { bits: `0x${hints.toString(16)}` }));
   }
-  const isGiant = base === P.ACL_MEM_MALLOC_HUGE1G_ONLY || base === P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
-  const p2p =
-    base === P.ACL_MEM_MALLOC_HUGE_FIRST_P2P ||
-    base === P.ACL_MEM_MALLOC_HUGE_ONLY_P2P ||
-    base === P.ACL_MEM_MALLOC_NORMAL_ONLY_P2P ||
-    base === P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P;
-  if (
-    fn === 'aclrtMallocCached' &&
-    base !== P.ACL_MEM_MALLOC_HUGE_FIRST &&
-    base !== P.ACL_MEM_MALLOC_HUGE_ONLY &&
-    base !== P.ACL_MEM_MALLOC_NORMAL_ONLY &&
-    base !== P.ACL_MEM_MALLOC_HUGE1G_ONLY
-  ) {
+  const facts = basePolicy(base);
+  const isGiant = facts?.pages === 'giant';
+  const p2p = facts?.p2p === true;
+  if (fn === 'aclrtMallocCached' && facts?.cached !== true) {
     return refuse(ACL_ERROR_INVALID_PARAM, `aclrtMallocCached does not accept ${policyName(base)}`, [reason('cached-policy', ['DM-3'])]);
   }
   if (isGiant && !profile.features.giantPages) {
@@ -104,7 +159,7 @@ export function planMalloc(fn: MallocFn, size: number, policy: number, profile: 
   const padded = paddedSize(fn, size, base, profile.padding, reasons);
   if (hint !== undefined) reasons?.push(hint);
   if (p2p) reasons?.push(reason('p2p-marked', ['DM-8']));
-  const choice = choosePages(fn, base, size, padded, reasons);
+  const choice = choosePages(fn, base, facts, size, padded, reasons);
   const why = reasons ?? NO_REASONS;
   return choice.fallback === undefined
     ? { ok: true, padded, pageClass: choice.pageClass, p2p, reasons: why }
@@ -122,32 +177,34 @@ const HUGE_OR_NORMAL: PageChoice = { pageClass: 'huge', fallback: 'normal' };
 const GIANT: PageChoice = { pageClass: 'giant' };
 
 /** DM-4 … DM-10: the page class a (valid) policy asks for, with the reason appended. */
-function choosePages(fn: MallocFn, base: number, size: number, padded: number, reasons: Reason[] | undefined): PageChoice {
-  switch (base) {
-    case P.ACL_MEM_MALLOC_HUGE_FIRST_P2P:
-    case P.ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+function choosePages(
+  fn: MallocFn,
+  base: number,
+  facts: BasePolicy | undefined,
+  size: number,
+  padded: number,
+  reasons: Reason[] | undefined,
+): PageChoice {
+  if (facts === undefined) {
+    // DM-10: an out-of-range policy behaves as the default.
+    reasons?.push(reason('unknown-policy', ['DM-10'], { policy: base }));
+    return size >= HUGE_PAGE ? HUGE_OR_NORMAL : NORMAL;
+  }
+  switch (facts.pages) {
+    case 'hugeFirst':
+    case 'hugeOnly':
       // HUGE_FIRST_P2P and HUGE_ONLY_P2P follow the huge-page logic only through aclrtMallocWithCfg (DM-8).
-      if (fn !== 'aclrtMallocWithCfg') {
-        reasons?.push(reason('p2p-generic', ['DM-8'], { fn, policyName: policyName(base) }));
+      if (facts.p2p && fn !== 'aclrtMallocWithCfg') {
+        reasons?.push(reason('p2p-generic', ['DM-8'], { fn, policyName: facts.name }));
         return NORMAL;
       }
-      return base === P.ACL_MEM_MALLOC_HUGE_ONLY_P2P ? hugeOnly(reasons) : hugeFirst(padded, reasons);
-    case P.ACL_MEM_MALLOC_HUGE_FIRST:
-      return hugeFirst(padded, reasons);
-    case P.ACL_MEM_MALLOC_HUGE_ONLY:
-      return hugeOnly(reasons);
-    case P.ACL_MEM_MALLOC_NORMAL_ONLY:
-    case P.ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+      return facts.pages === 'hugeOnly' ? hugeOnly(reasons) : hugeFirst(padded, reasons);
+    case 'normalOnly':
       reasons?.push(reason('normal-only', ['DM-6']));
       return NORMAL;
-    case P.ACL_MEM_MALLOC_HUGE1G_ONLY:
-    case P.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+    case 'giant':
       reasons?.push(reason('giant', ['DM-7']));
       return GIANT;
-    default:
-      // DM-10: an out-of-range policy behaves as the default.
-      reasons?.push(reason('unknown-policy', ['DM-10'], { policy: base }));
-      return size >= HUGE_PAGE ? HUGE_OR_NORMAL : NORMAL;
   }
 }
 
