@@ -1,5 +1,6 @@
 import { SIZE_SYNTAX_HELP } from '@pagelens/core';
 import { defineMessages } from '../define.ts';
+import { POLICY_LINES } from '../policy-lines.ts';
 
 /** The actions panel: quick allocate, any call, memcpy, host memory, the VMM wizard. */
 export const actions = defineMessages(
@@ -36,19 +37,7 @@ export const actions = defineMessages(
     },
     policy: {
       label: 'Policy',
-      explain: {
-        HUGE_FIRST:
-          'Up to 1 MiB after padding takes normal pages; larger takes 2 MiB huge pages, falling back to normal pages when the huge pool is short (DM-4).',
-        HUGE_ONLY: '2 MiB huge pages only; fails with 207001 when the huge pool cannot serve it (DM-5).',
-        NORMAL_ONLY: 'Normal pages only: good for many small or short-lived buffers (DM-6).',
-        HUGE_FIRST_P2P:
-          'HUGE_FIRST marked for device-to-device copies; plain aclrtMalloc takes normal pages, WithCfg the huge logic (DM-8, DM-4).',
-        HUGE_ONLY_P2P:
-          'HUGE_ONLY marked for device-to-device copies; plain aclrtMalloc takes normal pages, WithCfg the huge logic (DM-8, DM-5).',
-        NORMAL_ONLY_P2P: 'Normal pages, marked for device-to-device copies (DM-8, DM-6).',
-        HUGE1G_ONLY: '1 GiB pages only, size rounded up to whole GiB; only on products with 1 GiB pages, else 207000 (DM-7).',
-        HUGE1G_ONLY_P2P: '1 GiB pages for device-to-device copies; needs 1 GiB pages and P2P, else 207000 (DM-7, DM-8).',
-      },
+      explain: POLICY_LINES.en,
       unsupported: {
         giant: 'not on {{profile}}',
         p2p: 'no P2P on {{profile}}',
@@ -319,16 +308,7 @@ export const actions = defineMessages(
     },
     policy: {
       label: '策略',
-      explain: {
-        HUGE_FIRST: '填充后不超过 1 MiB 时使用普通页；更大时使用 2 MiB 大页，大页池不足时退回普通页（DM-4）。',
-        HUGE_ONLY: '只用 2 MiB 大页；大页池无法满足时返回 207001（DM-5）。',
-        NORMAL_ONLY: '只用普通页：适合大量小块或短生命周期的缓冲区（DM-6）。',
-        HUGE_FIRST_P2P: '标记为 Device 间拷贝的 HUGE_FIRST；普通 aclrtMalloc 使用普通页，WithCfg 走大页逻辑（DM-8、DM-4）。',
-        HUGE_ONLY_P2P: '标记为 Device 间拷贝的 HUGE_ONLY；普通 aclrtMalloc 使用普通页，WithCfg 走大页逻辑（DM-8、DM-5）。',
-        NORMAL_ONLY_P2P: '普通页，并标记为用于 Device 间拷贝（DM-8、DM-6）。',
-        HUGE1G_ONLY: '只用 1 GiB 大页，大小向上取整到整 GiB；仅支持 1 GiB 页的产品可用，否则返回 207000（DM-7）。',
-        HUGE1G_ONLY_P2P: '用于 Device 间拷贝的 1 GiB 大页；需要 1 GiB 页和 P2P 支持，否则返回 207000（DM-7、DM-8）。',
-      },
+      explain: POLICY_LINES.zh,
       unsupported: {
         giant: '{{profile}} 不支持',
         p2p: '{{profile}} 无 P2P',

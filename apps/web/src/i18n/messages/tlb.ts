@@ -1,4 +1,5 @@
 import { defineMessages } from '../define.ts';
+import { POLICY_LINES } from '../policy-lines.ts';
 
 /** The TLB coverage view: PTEs and reach, the policy what-if and the TLB simulator. */
 export const tlb = defineMessages(
@@ -131,14 +132,7 @@ export const tlb = defineMessages(
         refused: 'Refused',
       },
       policiesHeading: 'What each policy does',
-      policies: {
-        HUGE_FIRST:
-          'DM-4: 2 MiB huge pages when the padded size is over 1 MiB, normal pages otherwise; falls back to normal pages when the huge pool runs short.',
-        HUGE_ONLY: 'DM-5: 2 MiB huge pages only; fails with 207001 (ACL_ERROR_RT_MEMORY_ALLOCATION) when the huge pool cannot serve it.',
-        NORMAL_ONLY: 'DM-6: normal pages only — the least rounding waste, the most PTEs.',
-        HUGE1G_ONLY:
-          'DM-7: 1 GiB pages only, the size rounded up to whole GiB; only on parts with 1 GiB pages (Atlas A2 910B, A3 910_93), elsewhere 207000.',
-      },
+      policies: POLICY_LINES.en,
       adviceHeading: 'Which to use (DM-14)',
       advice:
         'HUGE_FIRST for most compute inputs, outputs and workspaces; NORMAL_ONLY for many small or short-lived buffers; HUGE_ONLY or HUGE1G_ONLY to fail early when huge pages run short; the P2P policies for cross-device copies. Allocate up front and reuse buffers instead of calling aclrtMalloc and aclrtFree often.',
@@ -354,13 +348,7 @@ export const tlb = defineMessages(
         refused: '拒绝',
       },
       policiesHeading: '各策略的含义',
-      policies: {
-        HUGE_FIRST: 'DM-4：填充后大小超过 1 MiB 时使用 2 MiB 大页，否则使用普通页；大页内存池不足时回退到普通页。',
-        HUGE_ONLY: 'DM-5：只使用 2 MiB 大页；大页内存池无法满足时返回 207001（ACL_ERROR_RT_MEMORY_ALLOCATION）。',
-        NORMAL_ONLY: 'DM-6：只使用普通页——取整浪费最少，PTE 最多。',
-        HUGE1G_ONLY:
-          'DM-7：只使用 1 GiB 巨页，大小向上取整到整 GiB；仅支持 1 GiB 页的产品可用（Atlas A2 910B、A3 910_93），其他产品返回 207000。',
-      },
+      policies: POLICY_LINES.zh,
       adviceHeading: '如何选择（DM-14）',
       advice:
         '大多数计算的输入、输出和工作空间用 HUGE_FIRST；大量小块或短生命周期的缓冲区用 NORMAL_ONLY；希望大页不足时尽早失败，用 HUGE_ONLY 或 HUGE1G_ONLY；跨设备拷贝用 P2P 策略。尽量预先分配并复用缓冲区，避免频繁调用 aclrtMalloc 和 aclrtFree。',

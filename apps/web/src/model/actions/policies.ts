@@ -1,19 +1,11 @@
-import { aclrtMemMallocPolicy, type DeviceProfile, type MallocFn } from '@pagelens/core';
+import { aclrtMemMallocPolicy, BASE_POLICIES, type BasePolicyKey, type DeviceProfile, type MallocFn } from '@pagelens/core';
 
 const P = aclrtMemMallocPolicy.byName;
 
 /** The allocating functions the quick form offers, in the order a newcomer meets them. */
 export const MALLOC_FNS: readonly MallocFn[] = ['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg'];
 
-export type PolicyKey =
-  | 'HUGE_FIRST'
-  | 'HUGE_ONLY'
-  | 'NORMAL_ONLY'
-  | 'HUGE_FIRST_P2P'
-  | 'HUGE_ONLY_P2P'
-  | 'NORMAL_ONLY_P2P'
-  | 'HUGE1G_ONLY'
-  | 'HUGE1G_ONLY_P2P';
+export type PolicyKey = BasePolicyKey;
 
 export interface PolicyOption {
   /** The C identifier, e.g. ACL_MEM_MALLOC_HUGE_FIRST. */
@@ -27,27 +19,13 @@ export interface PolicyOption {
   readonly unsupported?: 'giant' | 'p2p';
 }
 
-/** Each base policy with the rules that decide its pages (DM-4 … DM-8). */
-const BASE: readonly { key: PolicyKey; rules: readonly string[]; giant: boolean; p2p: boolean }[] = [
-  { key: 'HUGE_FIRST', rules: ['DM-4'], giant: false, p2p: false },
-  { key: 'HUGE_ONLY', rules: ['DM-5'], giant: false, p2p: false },
-  { key: 'NORMAL_ONLY', rules: ['DM-6'], giant: false, p2p: false },
-  { key: 'HUGE_FIRST_P2P', rules: ['DM-8', 'DM-4'], giant: false, p2p: true },
-  { key: 'HUGE_ONLY_P2P', rules: ['DM-8', 'DM-5'], giant: false, p2p: true },
-  { key: 'NORMAL_ONLY_P2P', rules: ['DM-8', 'DM-6'], giant: false, p2p: true },
-  { key: 'HUGE1G_ONLY', rules: ['DM-7'], giant: true, p2p: false },
-  { key: 'HUGE1G_ONLY_P2P', rules: ['DM-7', 'DM-8'], giant: true, p2p: true },
-];
-
-/** Every base policy, marked where `profile` lacks the feature it needs. */
+/** Every base policy (core's table), marked where `profile` lacks the feature it needs. */
 export function policyOptions(profile: DeviceProfile | undefined): PolicyOption[] {
-  return BASE.map(({ key, rules, giant, p2p }) => {
-    const name = `ACL_MEM_MALLOC_${key}`;
-    const value = aclrtMemMallocPolicy.valueOf(name) ?? 0;
+  return BASE_POLICIES.map(({ name, key, value, rules, pages, p2p }) => {
     const unsupported =
       profile === undefined
         ? undefined
-        : giant && !profile.features.giantPages
+        : pages === 'giant' && !profile.features.giantPages
           ? 'giant'
           : p2p && !profile.features.p2p
             ? 'p2p'
