@@ -1,3 +1,4 @@
+import { isObject } from '../protocol/guards.ts';
 import { clip, quote } from '../protocol/quote.ts';
 import { hexDigitsValue, parseHex } from '../units/hex.ts';
 import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type ValueType } from './functions.ts';
@@ -30,10 +31,6 @@ function bad(field: string, value: unknown, allowed: string): ArgCheck {
 }
 
 const OK: ArgCheck = { ok: true };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function isIntegerIn(value: unknown, min: number, limit: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value < limit;
@@ -111,13 +108,13 @@ function checkMallocConfig(field: string, value: Record<string, unknown>): ArgCh
     return bad(`${field}.attrs`, attrs, 'an array of at most 64 aclrtMallocAttribute objects');
   for (const [index, attr] of attrs.entries()) {
     const path = `${field}.attrs[${index}]`;
-    if (!isRecord(attr)) return bad(path, attr, 'an object {attr, value}');
+    if (!isObject(attr)) return bad(path, attr, 'an object {attr, value}');
     for (const key of Object.keys(attr)) {
       if (key !== 'attr' && key !== 'value') return bad(`${path}.${clip(key)}`, attr[key], 'only the fields attr and value');
     }
     const kind = checkValue(`${path}.attr`, { t: 'enum', enum: 'aclrtMallocAttrType' }, attr.attr);
     if (!kind.ok) return kind;
-    if (!isRecord(attr.value)) return bad(`${path}.value`, attr.value, 'an object with moduleId, deviceId or vaFlag');
+    if (!isObject(attr.value)) return bad(`${path}.value`, attr.value, 'an object with moduleId, deviceId or vaFlag');
     for (const [key, member] of Object.entries(attr.value)) {
       if (key !== 'moduleId' && key !== 'deviceId' && key !== 'vaFlag')
         return bad(`${path}.value.${clip(key)}`, member, 'only moduleId, deviceId or vaFlag');
@@ -132,7 +129,7 @@ function checkMallocConfig(field: string, value: Record<string, unknown>): ArgCh
 }
 
 function checkStruct(field: string, struct: AclStructName, value: unknown): ArgCheck {
-  if (!isRecord(value)) return bad(field, value, `a ${struct} object`);
+  if (!isObject(value)) return bad(field, value, `a ${struct} object`);
   if (struct === 'aclrtMallocConfig') return checkMallocConfig(field, value);
   const fields = structFields(struct);
   for (const { name, type } of fields) {
@@ -189,7 +186,7 @@ function checkInOrder(inputs: readonly ParamSpec[], args: Record<string, unknown
 
 /** Checks every input parameter of `fn` in `args` (an object keyed by C parameter names). */
 export function checkArgs(fn: AclFunctionName, args: unknown): ArgCheck {
-  if (!isRecord(args)) return bad('args', args, 'an object keyed by the C parameter names');
+  if (!isObject(args)) return bad('args', args, 'an object keyed by the C parameter names');
   return checkInOrder(signatureOf(fn).inputs, args) ?? checkEachParam(fn, args);
 }
 

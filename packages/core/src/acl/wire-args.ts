@@ -1,3 +1,4 @@
+import { isObject } from '../protocol/guards.ts';
 import { quote } from '../protocol/quote.ts';
 import type { AclEnum } from './enum-table.ts';
 import { aclrtMallocAttrType, enumByCName } from './enums.ts';
@@ -70,12 +71,8 @@ function normalize(field: string, type: ValueType | FieldType, value: unknown): 
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 function normalizeStruct(field: string, struct: AclStructName, value: unknown): Normalized {
-  if (!isRecord(value)) return { ok: true, value };
+  if (!isObject(value)) return { ok: true, value };
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     const spec = structField(struct, key);
@@ -91,10 +88,10 @@ function normalizeStruct(field: string, struct: AclStructName, value: unknown): 
 }
 
 function normalizeConfig(field: string, value: unknown): Normalized {
-  if (!isRecord(value) || !Array.isArray(value.attrs)) return { ok: true, value };
+  if (!isObject(value) || !Array.isArray(value.attrs)) return { ok: true, value };
   const attrs: unknown[] = [];
   for (const [index, attribute] of value.attrs.entries()) {
-    if (!isRecord(attribute)) {
+    if (!isObject(attribute)) {
       attrs.push(attribute);
       continue;
     }
@@ -107,7 +104,7 @@ function normalizeConfig(field: string, value: unknown): Normalized {
 }
 
 export function normalizeArgs(fn: AclFunctionName, args: unknown): Normalized {
-  if (!isRecord(args)) return { ok: true, value: args };
+  if (!isObject(args)) return { ok: true, value: args };
   const copy: Record<string, unknown> = { ...args };
   for (const param of ACL_FUNCTIONS[fn].params) {
     if (param.dir !== 'in' || !Object.hasOwn(args, param.name)) continue;

@@ -1,4 +1,12 @@
-import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, flagNames, mallocAttrMember, type ParamSpec } from '@pagelens/core';
+import {
+  ACL_FUNCTIONS,
+  type AclFunctionName,
+  aclrtMallocAttrType,
+  flagNames,
+  isObject,
+  mallocAttrMember,
+  type ParamSpec,
+} from '@pagelens/core';
 import { type FieldSpec, formFields } from './form-spec.ts';
 
 /** `aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy)`, as the header declares it. */
@@ -11,10 +19,6 @@ export function cSignature(fn: AclFunctionName, multiline = false): string {
   // A narrow panel shows one parameter per line, as headers often do.
   if (multiline && list.length > 0) return `${spec.returns} ${fn}(\n  ${list.join(',\n  ')})`;
   return `${spec.returns} ${fn}(${list.join(', ') || 'void'})`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function scalar(field: FieldSpec, value: unknown): string {
@@ -37,20 +41,20 @@ function scalar(field: FieldSpec, value: unknown): string {
 }
 
 function initializer(field: FieldSpec, value: unknown): string {
-  if (field.kind === 'struct' && isRecord(value)) {
+  if (field.kind === 'struct' && isObject(value)) {
     return `{ ${field.fields.map((member) => `.${member.name} = ${initializer(member, value[member.name])}`).join(', ')} }`;
   }
   return scalar(field, value);
 }
 
 function configLines(name: string, value: unknown): string[] {
-  if (!isRecord(value) || !Array.isArray(value.attrs)) return [];
+  if (!isObject(value) || !Array.isArray(value.attrs)) return [];
   const attrs: unknown[] = value.attrs;
   const items = attrs.map((item) => {
-    if (!isRecord(item) || typeof item.attr !== 'number') return '{ 0 }';
+    if (!isObject(item) || typeof item.attr !== 'number') return '{ 0 }';
     const attrName = aclrtMallocAttrType.nameOf(item.attr) ?? String(item.attr);
     const member = mallocAttrMember(item.attr);
-    const memberValue = member !== undefined && isRecord(item.value) ? item.value[member] : undefined;
+    const memberValue = member !== undefined && isObject(item.value) ? item.value[member] : undefined;
     return member === undefined ? `{ .attr = ${attrName} }` : `{ .attr = ${attrName}, .value.${member} = ${String(memberValue)} }`;
   });
   const attrsName = `${name}Attrs`;
