@@ -8,7 +8,7 @@ import { DeviceProfile } from '../profiles/profile.ts';
 import { SimHost } from '../sim/sim-host.ts';
 import { SimRuntime } from '../sim/sim-runtime.ts';
 import type { Hex } from '../units/hex.ts';
-import { memoryEvent } from './event-guards.ts';
+import { memoryEvent, snapshot } from './event-guards.ts';
 import { MemoryEventSchema, SnapshotSchema } from './event-schemas.ts';
 import { isBulkAgentMessage } from './fast-agent-message.ts';
 import type { Guard } from './guards.ts';
@@ -24,7 +24,6 @@ import {
   TRICKY_VALUES,
   viaJson,
 } from './schema-arbitrary.test-helper.ts';
-import { snapshot } from './snapshot-guards.ts';
 
 /**
  * The guard's contract: yes exactly when zod accepts the value and returns it unchanged. (zod accepts

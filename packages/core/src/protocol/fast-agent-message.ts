@@ -1,8 +1,7 @@
 import type { z } from 'zod';
-import { memoryEvent } from './event-guards.ts';
+import { memoryEvent, snapshot } from './event-guards.ts';
 import { arrayOf, boolean, count, isObject, oneOf, strict } from './guards.ts';
 import type { EventsMessage, SnapshotMessage } from './session-messages.ts';
-import { snapshot } from './snapshot-guards.ts';
 
 const eventsMessage = strict({ type: oneOf('events'), from: count, to: count, events: arrayOf(memoryEvent) });
 const snapshotMessage = strict({ type: oneOf('snapshot'), seq: count, reset: boolean, snapshot });

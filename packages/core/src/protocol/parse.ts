@@ -97,8 +97,9 @@ function unpackMessage(value: unknown): ParseResult<unknown> {
 }
 
 /**
- * Event batches and snapshots, nearly all the agent's bytes, are checked by hand-written guards that
- * accept exactly what the schema accepts; a value they refuse is parsed by zod, which words the error.
+ * Event batches and snapshots, nearly all the agent's bytes, are checked by guards made from the same
+ * tables as the schemas, which accept exactly what the schema accepts; a value they refuse is parsed
+ * by zod, which words the error.
  *
  * Their nesting is not measured: walking every value would add 10–25 % to parsing a batch or a
  * snapshot, and they come from the agent the page connected to, not from a stranger. The guards and
