@@ -130,6 +130,8 @@ export {
   type BasePolicyName,
   basePolicy,
   HUGE_FIRST_THRESHOLD,
+  isMallocFn,
+  MALLOC_FNS,
   type MallocFn,
   type PolicyPages,
   paddedSize,

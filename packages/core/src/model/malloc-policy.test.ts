@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
 import { ASCEND_310P3, ASCEND_910B2 } from '../profiles/builtin.ts';
 import { MiB } from '../units/bytes.ts';
-import { BASE_POLICIES, basePolicy, planMalloc } from './malloc-policy.ts';
+import { BASE_POLICIES, basePolicy, isMallocFn, MALLOC_FNS, type MallocFn, planMalloc } from './malloc-policy.ts';
 
 describe('the base-policy table (DM-3 … DM-10)', () => {
   it('holds the eight base policies of acl-api.md §3, in value order, each keyed by its short name', () => {
@@ -45,5 +45,15 @@ describe('the base-policy table (DM-3 … DM-10)', () => {
     };
     const expected = { hugeFirst: 'huge', hugeOnly: 'huge', normalOnly: 'normal', giant: 'giant' } as const;
     for (const policy of BASE_POLICIES) expect(classOf(policy.value), policy.key).toBe(expected[policy.pages]);
+  });
+});
+
+describe('the aclrtMalloc family (the catalogue functions that take an aclrtMemMallocPolicy)', () => {
+  it('is the four allocators, in catalogue order, in the type and at run time', () => {
+    // Compiles only while MallocFn is exactly these four: a missing key or an extra one is a type error.
+    const family: Record<MallocFn, number> = { aclrtMalloc: 0, aclrtMallocAlign32: 1, aclrtMallocCached: 2, aclrtMallocWithCfg: 3 };
+    expect(MALLOC_FNS).toEqual(Object.keys(family));
+    expect(isMallocFn('aclrtMallocHost')).toBe(false);
+    expect(isMallocFn('aclrtMallocCached')).toBe(true);
   });
 });

@@ -1,13 +1,33 @@
 import { shortName } from '../acl/enum-table.ts';
 import { aclrtMemMallocPolicy, MEM_POLICY_MASK } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
+import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName } from '../acl/functions.ts';
 import type { DeviceProfile } from '../profiles/profile.ts';
 import { GiB, MiB } from '../units/bytes.ts';
 import type { Fallback, PageClass, Reason } from './events.ts';
 import { reason } from './reasons.ts';
 import type { DeviceAllocation } from './state.ts';
 
-export type MallocFn = 'aclrtMalloc' | 'aclrtMallocAlign32' | 'aclrtMallocCached' | 'aclrtMallocWithCfg';
+type PolicyParam = { readonly value: { readonly t: 'enum'; readonly enum: 'aclrtMemMallocPolicy' } };
+
+/**
+ * The aclrtMalloc family: the catalogue functions that take an aclrtMemMallocPolicy, so a new one
+ * joins by its signature alone ('aclrtMalloc' | 'aclrtMallocAlign32' | 'aclrtMallocCached' | 'aclrtMallocWithCfg').
+ */
+export type MallocFn = {
+  [F in AclFunctionName]: [Extract<(typeof ACL_FUNCTIONS)[F]['params'][number], PolicyParam>] extends [never] ? never : F;
+}[AclFunctionName];
+
+function takesPolicy(fn: AclFunctionName): fn is MallocFn {
+  return ACL_FUNCTIONS[fn].params.some((param) => param.value.t === 'enum' && param.value.enum === 'aclrtMemMallocPolicy');
+}
+
+/** In catalogue order: the order a newcomer meets them. */
+export const MALLOC_FNS: readonly MallocFn[] = ACL_FUNCTION_NAMES.filter(takesPolicy);
+
+export function isMallocFn(name: string): name is MallocFn {
+  return MALLOC_FNS.some((fn) => fn === name);
+}
 
 const P = aclrtMemMallocPolicy.byName;
 
@@ -243,17 +263,7 @@ export function fallbackReason(fallback: Fallback): Reason {
  * page choice, any fallback, and what it occupies (DM-3 … DM-11). Events carry only the facts.
  */
 export function allocationReasons(allocation: DeviceAllocation, profile: DeviceProfile): Reason[] {
-  const plan = planMalloc(
-    allocation.fn === 'aclrtMalloc' ||
-      allocation.fn === 'aclrtMallocAlign32' ||
-      allocation.fn === 'aclrtMallocCached' ||
-      allocation.fn === 'aclrtMallocWithCfg'
-      ? allocation.fn
-      : 'aclrtMalloc',
-    allocation.size,
-    allocation.policy,
-    profile,
-  );
+  const plan = planMalloc(isMallocFn(allocation.fn) ? allocation.fn : 'aclrtMalloc', allocation.size, allocation.policy, profile);
   const reasons = [...plan.reasons];
   if (allocation.fallback !== undefined) reasons.push(fallbackReason(allocation.fallback));
   const occupied = allocation.pages * allocation.pageSize;

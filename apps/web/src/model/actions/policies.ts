@@ -1,9 +1,9 @@
 import { aclrtMemMallocPolicy, BASE_POLICIES, type BasePolicyKey, type DeviceProfile, type MallocFn } from '@pagelens/core';
 
-const P = aclrtMemMallocPolicy.byName;
+/** The allocating functions the quick form offers: core's aclrtMalloc family, in catalogue order. */
+export { isMallocFn, MALLOC_FNS } from '@pagelens/core';
 
-/** The allocating functions the quick form offers, in the order a newcomer meets them. */
-export const MALLOC_FNS: readonly MallocFn[] = ['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg'];
+const P = aclrtMemMallocPolicy.byName;
 
 export type PolicyKey = BasePolicyKey;
 
@@ -57,8 +57,4 @@ export function hintOptions(fn: MallocFn): readonly HintOption[] {
 export function composePolicy(fn: MallocFn, base: number, hints: readonly number[]): number {
   if (fn !== 'aclrtMallocWithCfg') return base;
   return hints.reduce((value, bit) => (value | bit) >>> 0, base);
-}
-
-export function isMallocFn(name: string): name is MallocFn {
-  return (MALLOC_FNS as readonly string[]).includes(name);
 }
