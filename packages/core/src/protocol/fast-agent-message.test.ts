@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { EVENT_TABLE } from '../model/event-table.ts';
 import type { MemoryEvent } from '../model/events.ts';
+import { deviceProfile, either, type Shape } from '../model/shape.ts';
 import { encodeSnapshot } from '../model/snapshot.ts';
+import { SNAPSHOT_SHAPE } from '../model/snapshot-table.ts';
 import { BUILTIN_PROFILES } from '../profiles/builtin.ts';
-import { DeviceProfile } from '../profiles/profile.ts';
 import { SimHost } from '../sim/sim-host.ts';
 import { SimRuntime } from '../sim/sim-runtime.ts';
 import type { Hex } from '../units/hex.ts';
@@ -23,7 +25,7 @@ import {
   sameJson,
   TRICKY_VALUES,
   viaJson,
-} from './schema-arbitrary.test-helper.ts';
+} from './shape-arbitrary.test-helper.ts';
 
 /**
  * The guard's contract: yes exactly when zod accepts the value and returns it unchanged. (zod accepts
@@ -83,24 +85,33 @@ function mutate(value: unknown, site: number, mutation: (typeof MUTATIONS)[numbe
 }
 
 /** Valid values, and valid values with one random mutation somewhere. */
-function withMutations(schema: z.ZodType, schemaOverrides: Overrides = new Map()): fc.Arbitrary<unknown> {
-  const valid = arbitraryFor(schema, schemaOverrides).map(viaJson);
+function withMutations(shape: Shape, shapeOverrides: Overrides = new Map()): fc.Arbitrary<unknown> {
+  const valid = arbitraryFor(shape, shapeOverrides).map(viaJson);
   const mutated = fc
     .tuple(valid, fc.nat(), fc.constantFrom(...MUTATIONS), fc.nat())
     .map(([value, site, mutation, pick]) => mutate(value, site, mutation, pick));
   return fc.oneof(valid, mutated);
 }
 
-/** Device profiles: the built-in ones (valid), or random ones (which the profile's refinements mostly refuse). */
+/** Device profiles: the built-in ones (valid), or ones changed in one place (which the profile's schema mostly refuses). */
 const overrides: Overrides = new Map([
   [
-    DeviceProfile,
-    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...BUILTIN_PROFILES) }, { weight: 1, arbitrary: arbitraryFor(DeviceProfile) }),
+    deviceProfile,
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...BUILTIN_PROFILES) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(...BUILTIN_PROFILES).chain((profile) => fc.constantFrom(...oneChangeVariants(deviceProfile, profile))),
+      },
+    ),
   ],
 ]);
 
+/** Any event: one of the table's rows. */
+const anyEvent = either(...Object.values(EVENT_TABLE));
+
 describe('event guards accept exactly what MemoryEventSchema accepts', () => {
-  const kinds = MemoryEventSchema.options.map((option) => ({ name: [...option.shape.kind._zod.values].join('/'), option }));
+  const kinds = Object.values(EVENT_TABLE).map((option) => ({ name: option.fields.kind.values.join('/'), option }));
 
   it.each(kinds)('$name events, valid and mutated', ({ option }) => {
     fc.assert(
@@ -188,15 +199,15 @@ async function sessionEvents(): Promise<MemoryEvent[]> {
 describe('snapshot guards accept exactly what SnapshotSchema accepts', () => {
   it('random snapshots, valid and mutated', () => {
     fc.assert(
-      fc.property(withMutations(SnapshotSchema, overrides), (value) => expectAgreement(snapshot, SnapshotSchema, value)),
+      fc.property(withMutations(SNAPSHOT_SHAPE, overrides), (value) => expectAgreement(snapshot, SnapshotSchema, value)),
       { numRuns: 400 },
     );
   });
 
   it('a snapshot changed in one place: every bound, length, word, key and type of every table', () => {
-    const base = fullSample(SnapshotSchema, new Map([[DeviceProfile, BUILTIN_PROFILES[0]]]));
+    const base = fullSample(SNAPSHOT_SHAPE, new Map([[deviceProfile, BUILTIN_PROFILES[0]]]));
     expect(snapshot(base)).toBe(true);
-    const variants = oneChangeVariants(SnapshotSchema, base);
+    const variants = oneChangeVariants(SNAPSHOT_SHAPE, base);
     expect(variants.length).toBeGreaterThan(1000);
     for (const variant of variants) expectAgreement(snapshot, SnapshotSchema, viaJson(variant));
   });
@@ -220,10 +231,10 @@ describe('snapshot guards accept exactly what SnapshotSchema accepts', () => {
 
 describe('parseAgentMessage with guards answers exactly as with zod alone', () => {
   const eventMessages = fc
-    .tuple(fc.array(withMutations(MemoryEventSchema), { maxLength: 4 }), fc.nat(), fc.nat())
+    .tuple(fc.array(withMutations(anyEvent), { maxLength: 4 }), fc.nat(), fc.nat())
     .map(([events, from, to]) => ({ type: 'events', from, to, events }));
   const snapshotMessages = fc
-    .tuple(withMutations(SnapshotSchema, overrides), fc.nat(), fc.boolean())
+    .tuple(withMutations(SNAPSHOT_SHAPE, overrides), fc.nat(), fc.boolean())
     .map(([snapshot, seq, reset]) => ({ type: 'snapshot', seq, reset, snapshot }));
   const messages = fc
     .tuple(fc.oneof(eventMessages, snapshotMessages), fc.nat(), fc.constantFrom(...MUTATIONS), fc.nat())

@@ -1,15 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { deviceProfile } from '../model/shape.ts';
 import { encodeSnapshot, type Snapshot } from '../model/snapshot.ts';
+import { SNAPSHOT_SHAPE } from '../model/snapshot-table.ts';
 import { BUILTIN_PROFILES } from '../profiles/builtin.ts';
-import { DeviceProfile } from '../profiles/profile.ts';
 import { SimHost } from '../sim/sim-host.ts';
 import { SimRuntime } from '../sim/sim-runtime.ts';
 import type { Hex } from '../units/hex.ts';
 import { SnapshotSchema } from './event-schemas.ts';
 import { PACKED_TABLES, packSnapshot } from './packed-snapshot.ts';
 import { parseAgentMessage } from './parse.ts';
-import { arbitraryFor, sameJson, viaJson } from './schema-arbitrary.test-helper.ts';
+import { arbitraryFor, sameJson, viaJson } from './shape-arbitrary.test-helper.ts';
 import { unpackSnapshot } from './unpack-snapshot.ts';
 
 /** What the agent sends and the client rebuilds: pack, then through JSON text as on the wire. */
@@ -44,7 +45,7 @@ async function simulatorSnapshot(count: number): Promise<Snapshot> {
 
 describe('packed snapshots (the form a client asks for with hello.snapshots = "packed")', () => {
   it('rebuild exactly the rows of any valid snapshot (property)', () => {
-    const snapshots = arbitraryFor(SnapshotSchema, new Map([[DeviceProfile, fc.constantFrom(...BUILTIN_PROFILES)]]))
+    const snapshots = arbitraryFor(SNAPSHOT_SHAPE, new Map([[deviceProfile, fc.constantFrom(...BUILTIN_PROFILES)]]))
       .map(viaJson)
       .filter((value) => SnapshotSchema.safeParse(value).success);
     fc.assert(
