@@ -1,46 +1,10 @@
-import { clip, describeIssue, MAX_AGENT_NESTING, MemoryEventSchema, nestingProblem } from '@pagelens/core';
-import { z } from 'zod';
-
-/** What a journal's header and reset entries record of the backend (entries.ts writes them). */
-export const Config = z.object({
-  backend: z.string(),
-  profile: z.string(),
-  profileJson: z.unknown().optional(),
-  devices: z.number().int().min(1).max(16),
-  seed: z.number().int().nonnegative(),
-});
-export type Config = z.infer<typeof Config>;
-
-const Entry = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('header'), version: z.literal(1), created: z.string(), config: Config }),
-  z.object({ type: z.literal('reset'), config: Config }),
-  z.object({ type: z.literal('session'), session: z.string(), action: z.string() }),
-  z.object({ type: z.literal('process'), session: z.string(), process: z.number().int(), pid: z.number().int(), name: z.string() }),
-  z.object({
-    type: z.literal('call'),
-    session: z.string(),
-    process: z.number().int(),
-    id: z.number().int(),
-    fn: z.string(),
-    args: z.record(z.string(), z.unknown()),
-    source: z.string(),
-  }),
-  z.object({
-    type: z.literal('result'),
-    session: z.string(),
-    id: z.number().int(),
-    ret: z.number().int(),
-    out: z.record(z.string(), z.unknown()).optional(),
-    message: z.string().optional(),
-  }),
-  z.object({ type: z.literal('events'), events: z.array(MemoryEventSchema) }),
-]);
-export type Entry = z.infer<typeof Entry>;
+import { clip, describeIssue, MAX_AGENT_NESTING, nestingProblem } from '@pagelens/core';
+import { type JournalEntry, JournalEntrySchema } from './entries.ts';
 
 /** One entry and the line of the file it was read from (1-based), for messages. */
 export interface JournalLine {
   readonly line: number;
-  readonly entry: Entry;
+  readonly entry: JournalEntry;
 }
 
 export type JournalRead = { ok: true; lines: JournalLine[] } | { ok: false; message: string };
@@ -64,7 +28,7 @@ export function readJournal(text: string, file: string): JournalRead {
     }
     const problem = nestingProblem(json, MAX_AGENT_NESTING, where);
     if (problem !== undefined) return { ok: false, message: problem };
-    const parsed = Entry.safeParse(json);
+    const parsed = JournalEntrySchema.safeParse(json);
     if (!parsed.success) return { ok: false, message: `${where} is not a journal entry (${describeIssue(json, parsed.error).message})` };
     lines.push({ line: index + 1, entry: parsed.data });
   }

@@ -13,7 +13,8 @@ import {
 } from '@pagelens/core';
 import type { BackendProcess } from '../backends/backend.ts';
 import { SimBackend } from '../backends/sim/sim-backend.ts';
-import { type Config, readJournal } from './journal-lines.ts';
+import type { Config } from './entries.ts';
+import { readJournal } from './journal-lines.ts';
 
 export interface ReplayOptions {
   readonly quiet: boolean;
