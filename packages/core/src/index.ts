@@ -52,6 +52,7 @@ export {
   functionSpec,
   isAclFunctionName,
   type ParamSpec,
+  type PointerTarget,
   type StructName,
   type ValueType,
 } from './acl/functions.ts';

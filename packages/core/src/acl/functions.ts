@@ -23,12 +23,21 @@ export type ValueType =
 export type HandleTypeName = 'aclrtStream' | 'aclrtDrvMemHandle' | 'shareableHandle';
 export type StructName = 'aclrtPhysicalMemProp' | 'aclrtMemAccessDesc' | 'aclrtMallocConfig' | 'aclrtMemLocation' | 'aclrtPtrAttributes';
 
+/**
+ * What a pointer argument must point into, as PageLens names live objects: a device allocation,
+ * a VMM mapping or reservation, host memory (pinned from aclrtMallocHost, pageable from malloc),
+ * host memory registered with aclrtHostRegister.
+ */
+export type PointerTarget = 'allocation' | 'mapping' | 'reservation' | 'host' | 'pinnedHost' | 'pageableHost' | 'registered';
+
 export interface ParamSpec {
   readonly name: string;
   /** The C type exactly as the header writes it. */
   readonly ctype: string;
   readonly dir: 'in' | 'out';
   readonly value: ValueType;
+  /** For a pointer input, what it must point into (the action forms offer these); absent: any allocation, mapping or host buffer. */
+  readonly into?: readonly PointerTarget[];
 }
 
 export type FunctionCategory =
@@ -76,6 +85,9 @@ const input = <const N extends string, const V extends ValueType>(name: N, ctype
   ({ name, ctype, dir: 'in', value }) as const;
 const output = <const N extends string, const V extends ValueType>(name: N, ctype: string, value: V) =>
   ({ name, ctype, dir: 'out', value }) as const;
+/** A `void*` input that must point into one of `into` ([] for an address that names no object, such as a hint). */
+const pointer = <const N extends string>(name: N, ctype: string, into: readonly PointerTarget[]) =>
+  ({ name, ctype, dir: 'in', value: PTR, into }) as const;
 
 interface Options {
   readonly returns?: FunctionSpec['returns'];
@@ -132,7 +144,7 @@ export const ACL_FUNCTIONS = {
     [...MALLOC_PARAMS, input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
     M,
   ),
-  aclrtFree: fn('device-memory', ['DM-13'], [input('devPtr', 'void*', PTR)], M),
+  aclrtFree: fn('device-memory', ['DM-13'], [pointer('devPtr', 'void*', ['allocation'])], M),
   aclrtMallocHost: fn('host-memory', ['HM-2'], [output('hostPtr', 'void**', PTR), input('size', 'size_t', SIZE)], {
     mutates: true,
     mayBlock: true,
@@ -143,7 +155,7 @@ export const ACL_FUNCTIONS = {
     [output('ptr', 'void**', PTR), input('size', 'uint64_t', SIZE), input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
     { mutates: true, mayBlock: true },
   ),
-  aclrtFreeHost: fn('host-memory', ['HM-2'], [input('hostPtr', 'void*', PTR)], M),
+  aclrtFreeHost: fn('host-memory', ['HM-2'], [pointer('hostPtr', 'void*', ['pinnedHost'])], M),
   aclrtMemcpy: fn('copy', ['CP-1', 'CP-2', 'CP-3', 'HM-1'], MEMCPY_PARAMS, { mutates: true, mayBlock: true }),
   aclrtMemcpyAsync: fn('copy', ['CP-1', 'CP-2', 'CP-3', 'CP-4', 'HM-3'], [...MEMCPY_PARAMS, input('stream', 'aclrtStream', STREAM)], {
     mutates: true,
@@ -152,7 +164,12 @@ export const ACL_FUNCTIONS = {
   aclrtMemset: fn(
     'copy',
     ['CP-2'],
-    [input('devPtr', 'void*', PTR), input('maxCount', 'size_t', SIZE), input('value', 'int32_t', INT), input('count', 'size_t', SIZE)],
+    [
+      pointer('devPtr', 'void*', ['allocation', 'mapping']),
+      input('maxCount', 'size_t', SIZE),
+      input('value', 'int32_t', INT),
+      input('count', 'size_t', SIZE),
+    ],
     { mutates: true, mayBlock: true },
   ),
   aclrtGetMemInfo: fn(
@@ -164,7 +181,7 @@ export const ACL_FUNCTIONS = {
     'host-memory',
     ['HM-5', 'HM-6'],
     [
-      input('ptr', 'void*', PTR),
+      pointer('ptr', 'void*', ['pageableHost', 'pinnedHost']),
       input('size', 'uint64_t', SIZE),
       input('type', 'aclrtHostRegisterType', enumOf('aclrtHostRegisterType')),
       output('devPtr', 'void**', PTR),
@@ -174,14 +191,18 @@ export const ACL_FUNCTIONS = {
   aclrtHostRegisterV2: fn(
     'host-memory',
     ['HM-5'],
-    [input('ptr', 'void*', PTR), input('size', 'uint64_t', SIZE), input('flag', 'uint32_t', flagsOf('ACL_HOST_REG'))],
+    [
+      pointer('ptr', 'void*', ['pageableHost', 'pinnedHost']),
+      input('size', 'uint64_t', SIZE),
+      input('flag', 'uint32_t', flagsOf('ACL_HOST_REG')),
+    ],
     M,
   ),
-  aclrtHostUnregister: fn('host-memory', ['HM-5'], [input('ptr', 'void*', PTR)], M),
+  aclrtHostUnregister: fn('host-memory', ['HM-5'], [pointer('ptr', 'void*', ['registered'])], M),
   aclrtHostGetDevicePointer: fn(
     'host-memory',
     ['HM-5', 'HM-6', 'HM-7'],
-    [input('pHost', 'void*', PTR), output('pDevice', 'void**', PTR), input('flag', 'uint32_t', UINT)],
+    [pointer('pHost', 'void*', ['registered']), output('pDevice', 'void**', PTR), input('flag', 'uint32_t', UINT)],
   ),
   aclrtPointerGetAttributes: fn(
     'info',
@@ -216,17 +237,17 @@ export const ACL_FUNCTIONS = {
       output('virPtr', 'void**', PTR),
       input('size', 'size_t', SIZE),
       input('alignment', 'size_t', SIZE),
-      input('expectPtr', 'void*', PTR),
+      pointer('expectPtr', 'void*', []),
       input('flags', 'uint64_t', U64),
     ],
     M,
   ),
-  aclrtReleaseMemAddress: fn('vmm', ['VM-8'], [input('virPtr', 'void*', PTR)], M),
+  aclrtReleaseMemAddress: fn('vmm', ['VM-8'], [pointer('virPtr', 'void*', ['reservation'])], M),
   aclrtMapMem: fn(
     'vmm',
     ['VM-6', 'VM-2'],
     [
-      input('virPtr', 'void*', PTR),
+      pointer('virPtr', 'void*', ['reservation']),
       input('size', 'size_t', SIZE),
       input('offset', 'size_t', SIZE),
       input('handle', 'aclrtDrvMemHandle', DRV_HANDLE),
@@ -234,12 +255,12 @@ export const ACL_FUNCTIONS = {
     ],
     M,
   ),
-  aclrtUnmapMem: fn('vmm', ['VM-8'], [input('virPtr', 'void*', PTR)], M),
+  aclrtUnmapMem: fn('vmm', ['VM-8'], [pointer('virPtr', 'void*', ['mapping'])], M),
   aclrtMemSetAccess: fn(
     'vmm',
     ['VM-7'],
     [
-      input('virPtr', 'void*', PTR),
+      pointer('virPtr', 'void*', ['mapping']),
       input('size', 'size_t', SIZE),
       input('desc', 'aclrtMemAccessDesc*', { t: 'structArray', struct: 'aclrtMemAccessDesc', count: 'count' } as const),
       input('count', 'size_t', SIZE),
@@ -249,7 +270,11 @@ export const ACL_FUNCTIONS = {
   aclrtMemGetAccess: fn(
     'vmm',
     ['VM-7'],
-    [input('virPtr', 'void*', PTR), input('location', 'aclrtMemLocation*', structOf('aclrtMemLocation')), output('flag', 'uint64_t*', U64)],
+    [
+      pointer('virPtr', 'void*', ['mapping']),
+      input('location', 'aclrtMemLocation*', structOf('aclrtMemLocation')),
+      output('flag', 'uint64_t*', U64),
+    ],
   ),
   aclrtMemExportToShareableHandle: fn(
     'share',
@@ -294,7 +319,7 @@ export const ACL_FUNCTIONS = {
     mutates: true,
     acl: false,
   }),
-  free: fn('host-memory', ['HM-1'], [input('ptr', 'void*', PTR)], { returns: 'void', mutates: true, acl: false }),
+  free: fn('host-memory', ['HM-1'], [pointer('ptr', 'void*', ['pageableHost'])], { returns: 'void', mutates: true, acl: false }),
 } as const satisfies Record<string, FunctionSpec>;
 
 export type AclFunctionName = keyof typeof ACL_FUNCTIONS;

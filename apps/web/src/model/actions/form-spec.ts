@@ -5,23 +5,14 @@ import {
   type AclStructName,
   enumByCName,
   type ParamSpec,
+  type PointerTarget,
   type StructField,
   structFields,
   type ValueType,
 } from '@pagelens/core';
 
 /** The live objects a pointer or handle parameter can name (the picker lists these). */
-export type PickKind =
-  | 'allocation'
-  | 'mapping'
-  | 'reservation'
-  | 'host'
-  | 'pinnedHost'
-  | 'pageableHost'
-  | 'registered'
-  | 'handle'
-  | 'stream'
-  | 'share';
+export type PickKind = PointerTarget | 'handle' | 'stream' | 'share';
 
 interface Named {
   readonly name: string;
@@ -92,8 +83,10 @@ function memberOf({ name, ctype, type }: StructField): FieldSpec[] {
   }
 }
 
-/** Which live objects make sense for a pointer or handle parameter of a function. */
-export function picksFor(fn: AclFunctionName, param: ParamSpec): readonly PickKind[] {
+const ANY_BUFFER: readonly PickKind[] = ['allocation', 'mapping', 'host'];
+
+/** Which live objects make sense for a pointer or handle parameter: its handle type, or what the catalogue says it points into. */
+export function picksFor(param: ParamSpec): readonly PickKind[] {
   if (param.value.t === 'handle') {
     switch (param.value.of) {
       case 'aclrtStream':
@@ -104,36 +97,10 @@ export function picksFor(fn: AclFunctionName, param: ParamSpec): readonly PickKi
         return ['share'];
     }
   }
-  switch (fn) {
-    case 'aclrtFree':
-      return ['allocation'];
-    case 'aclrtFreeHost':
-      return ['pinnedHost'];
-    case 'free':
-      return ['pageableHost'];
-    case 'aclrtMemset':
-      return ['allocation', 'mapping'];
-    case 'aclrtHostRegister':
-    case 'aclrtHostRegisterV2':
-      return ['pageableHost', 'pinnedHost'];
-    case 'aclrtHostUnregister':
-    case 'aclrtHostGetDevicePointer':
-      return ['registered'];
-    case 'aclrtReserveMemAddress':
-      return [];
-    case 'aclrtReleaseMemAddress':
-    case 'aclrtMapMem':
-      return ['reservation'];
-    case 'aclrtUnmapMem':
-    case 'aclrtMemSetAccess':
-    case 'aclrtMemGetAccess':
-      return ['mapping'];
-    default:
-      return ['allocation', 'mapping', 'host'];
-  }
+  return param.into ?? ANY_BUFFER;
 }
 
-function fieldOf(fn: AclFunctionName, param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
+function fieldOf(param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
   const named = { name: param.name, ctype: param.ctype };
   const value: ValueType = param.value;
   switch (value.t) {
@@ -156,7 +123,7 @@ function fieldOf(fn: AclFunctionName, param: ParamSpec, params: readonly ParamSp
       return { kind: 'flags', ...named, table: table(value.enum) };
     case 'ptr':
     case 'handle':
-      return { kind: 'pointer', ...named, picks: picksFor(fn, param) };
+      return { kind: 'pointer', ...named, picks: picksFor(param) };
     case 'string':
       return { kind: 'string', ...named };
     case 'intArray':
@@ -184,7 +151,7 @@ function fieldOf(fn: AclFunctionName, param: ParamSpec, params: readonly ParamSp
 /** The form for `fn`: one field per input parameter, in C order. */
 export function formFields(fn: AclFunctionName): FieldSpec[] {
   const params: readonly ParamSpec[] = ACL_FUNCTIONS[fn].params;
-  return params.filter((param) => param.dir === 'in').map((param) => fieldOf(fn, param, params));
+  return params.filter((param) => param.dir === 'in').map((param) => fieldOf(param, params));
 }
 
 /** The out-parameters the result will show, by C name. */
