@@ -79,6 +79,7 @@ function structArrayText(struct: AclStructName, value: unknown, prefs: FormatPre
   return `[${value.map((item: unknown) => structText(struct, item, prefs)).join(', ')}]`;
 }
 
+/** A struct member (or a parameter of the same shape); sizes inside structs stay plain numbers. */
 function memberText(type: FieldType, value: unknown, prefs: FormatPrefs): string {
   switch (type.t) {
     case 'enum':
@@ -123,12 +124,11 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
     case 'string':
       return value === null ? 'NULL' : genericText(value, prefs);
     case 'struct':
-      return structText(type.struct, value, prefs);
     case 'structArray':
-      return structArrayText(type.struct, value, prefs);
     case 'int':
     case 'uint':
     case 'u64':
+      return memberText(type, value, prefs);
     case 'intArray':
       return genericText(value, prefs);
   }
