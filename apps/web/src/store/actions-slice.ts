@@ -1,16 +1,9 @@
 import type { StateCreator } from 'zustand';
+import type { OutcomeLike } from '../model/actions/outcome.ts';
 
-/** What the last call from this client answered, for the actions panel and the toast. */
-export interface CallOutcome {
+/** What a call from this client answered, for the actions panel and the toast: its id, and when (ms). */
+export interface CallOutcome extends OutcomeLike {
   readonly id: number;
-  readonly fn: string;
-  readonly ok: boolean;
-  /** ACL code, or undefined when the agent refused the message itself (an `error`). */
-  readonly ret?: number;
-  readonly retName?: string;
-  readonly message?: string;
-  readonly out?: Readonly<Record<string, unknown>>;
-  readonly events: readonly number[];
   readonly at: number;
 }
 

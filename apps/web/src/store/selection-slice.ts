@@ -1,14 +1,9 @@
 import type { StateCreator } from 'zustand';
+import type { Target, TargetKind } from '../model/log/effects.ts';
 
 /** Something a user can select: it is highlighted in every view and the inspector tells its story. */
-export type ObjectKind = 'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'copy' | 'call' | 'frame';
-
-export interface ObjectRef {
-  readonly kind: ObjectKind;
-  /** Object id, or for a call its seq, or for a frame its index. */
-  readonly id: number;
-  readonly device?: number;
-}
+export type ObjectKind = TargetKind;
+export type ObjectRef = Target;
 
 export interface SelectionSlice {
   selection: ObjectRef | undefined;

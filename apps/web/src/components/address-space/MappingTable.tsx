@@ -6,11 +6,11 @@ import {
   DEFAULT_QUERY,
   moveActive,
   type SortKey,
-  scrollToShow,
   type TableQuery,
   toggleSort,
   virtualWindow,
 } from '../../model/address-space/table-view.ts';
+import { scrollToRow } from '../../model/log/windowing.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { type ObjectRef, sameRef } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -58,7 +58,7 @@ export function MappingTable({ rows, device, selection, onChoose }: MappingTable
     (index: number) => {
       const element = scroller.current;
       if (element === null) return;
-      const next = scrollToShow(index, element.scrollTop, body, ROW_HEIGHT);
+      const next = scrollToRow(index, element.scrollTop, body, ROW_HEIGHT);
       if (next !== element.scrollTop) {
         element.scrollTop = next;
         setScrollTop(next);

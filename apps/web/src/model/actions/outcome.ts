@@ -1,10 +1,11 @@
 import { errorMessage, errorName, type MemoryEvent, type Reason } from '@pagelens/core';
-import type { SelectKind } from './live-objects.ts';
+import { createdBy, type Target } from '../log/effects.ts';
 
-/** The parts of a call outcome this module reads (the store's CallOutcome has them all). */
+/** What the agent answered for one call (the store's CallOutcome adds the call's id and time). */
 export interface OutcomeLike {
   readonly ok: boolean;
   readonly fn: string;
+  /** ACL code, or undefined when the agent refused the message itself (an `error`). */
   readonly ret?: number;
   readonly retName?: string;
   readonly message?: string;
@@ -59,40 +60,13 @@ export function callPid(outcome: OutcomeLike, lookup: EventLookup): number | und
   return callEvent(outcome, lookup)?.pid;
 }
 
-export interface CreatedRef {
-  readonly kind: SelectKind;
-  readonly id: number;
-  readonly device?: number;
-}
-
 /** The objects a call created, in the order its events made them (for "select the new allocation"). */
-export function createdObjects(outcome: OutcomeLike, lookup: EventLookup): CreatedRef[] {
-  const created: CreatedRef[] = [];
+export function createdObjects(outcome: OutcomeLike, lookup: EventLookup): Target[] {
+  const created: Target[] = [];
   for (const seq of outcome.events) {
     const event = lookup.eventAtSeq(seq);
-    if (event === undefined) continue;
-    switch (event.kind) {
-      case 'alloc':
-        created.push({ kind: 'allocation', id: event.id, device: event.device });
-        break;
-      case 'physAlloc':
-        created.push({ kind: 'handle', id: event.id, device: event.device });
-        break;
-      case 'reserve':
-        created.push({ kind: 'reservation', id: event.id, device: event.device });
-        break;
-      case 'map':
-        created.push({ kind: 'mapping', id: event.id, device: event.device });
-        break;
-      case 'hostAlloc':
-        created.push({ kind: 'host', id: event.id });
-        break;
-      case 'streamCreate':
-        if (!event.isDefault) created.push({ kind: 'stream', id: event.id, device: event.device });
-        break;
-      default:
-        break;
-    }
+    const made = event === undefined ? undefined : createdBy(event);
+    if (made !== undefined) created.push(made);
   }
   return created;
 }

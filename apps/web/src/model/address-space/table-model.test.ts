@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
+import { scrollToRow } from '../log/windowing.ts';
 import { buildRows, frameRuns, type MappingRow } from './table-rows.ts';
-import { applyQuery, DEFAULT_QUERY, filterWords, moveActive, scrollToShow, toggleSort, virtualWindow } from './table-view.ts';
+import { applyQuery, DEFAULT_QUERY, filterWords, moveActive, toggleSort, virtualWindow } from './table-view.ts';
 
 let scene: AddressScene;
 let rows: MappingRow[];
@@ -97,9 +98,9 @@ describe('virtual window math', () => {
   });
 
   it('scrolls just enough to show a row', () => {
-    expect(scrollToShow(3, 0, 260, 26)).toBe(0);
-    expect(scrollToShow(20, 0, 260, 26)).toBe(21 * 26 - 260);
-    expect(scrollToShow(2, 520, 260, 26)).toBe(52);
+    expect(scrollToRow(3, 0, 260, 26)).toBe(0);
+    expect(scrollToRow(20, 0, 260, 26)).toBe(21 * 26 - 260);
+    expect(scrollToRow(2, 520, 260, 26)).toBe(52);
   });
 
   it('keys move the active row within the table', () => {

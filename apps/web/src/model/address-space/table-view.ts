@@ -75,15 +75,6 @@ export function virtualWindow(scrollTop: number, viewport: number, rowHeight: nu
   return { first, last, offset: first * rowHeight, total };
 }
 
-/** The smallest scroll that shows row `index` whole; the current one when it is visible already. */
-export function scrollToShow(index: number, scrollTop: number, viewport: number, rowHeight: number): number {
-  const top = index * rowHeight;
-  const bottom = top + rowHeight;
-  if (top < scrollTop) return top;
-  if (bottom > scrollTop + viewport) return Math.max(0, bottom - viewport);
-  return scrollTop;
-}
-
 /** Keyboard movement in the table: which row becomes active. */
 export function moveActive(key: string, active: number, count: number, pageRows: number): number | undefined {
   if (count === 0) return undefined;

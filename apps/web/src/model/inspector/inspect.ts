@@ -99,28 +99,32 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
   }
 }
 
+/** The state's table of each kind of live object, by id. */
+const LIVE: Readonly<
+  Record<
+    'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream',
+    (state: HostState) => ReadonlyMap<number, unknown>
+  >
+> = {
+  allocation: (state) => state.allocations,
+  physical: (state) => state.physical,
+  handle: (state) => state.handles,
+  reservation: (state) => state.reservations,
+  mapping: (state) => state.mappings,
+  host: (state) => state.hostBuffers,
+  stream: (state) => state.streams,
+};
+
 /** True when the object is in the state (a call or a frame always is, once it happened). */
 export function existsIn(target: Target, state: HostState): boolean {
   switch (target.kind) {
-    case 'allocation':
-      return state.allocations.has(target.id);
-    case 'physical':
-      return state.physical.has(target.id);
-    case 'handle':
-      return state.handles.has(target.id);
-    case 'reservation':
-      return state.reservations.has(target.id);
-    case 'mapping':
-      return state.mappings.has(target.id);
-    case 'host':
-      return state.hostBuffers.has(target.id);
-    case 'stream':
-      return state.streams.has(target.id);
     case 'copy':
       return state.copies.some((record) => record.id === target.id);
     case 'call':
       return target.id <= state.seq;
     case 'frame':
       return true;
+    default:
+      return LIVE[target.kind](state).has(target.id);
   }
 }

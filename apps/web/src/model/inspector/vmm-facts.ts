@@ -2,16 +2,23 @@ import { aclrtMemAccessFlags, flagNames, formatInteger, type HostState, type Map
 import { address, bytes, type FormatPrefs } from '../format.ts';
 import { type Fact, type Inspection, keyed, size, text } from './fact.ts';
 
+/** Where a VA range of a process lies: process, device, start, end and size. */
+function rangeFacts(range: Reservation | Mapping, prefs: FormatPrefs): Fact[] {
+  return [
+    text('inspector.fact.process', String(range.pid)),
+    text('inspector.fact.device', String(range.device)),
+    text('inspector.fact.address', address(range.addr, prefs)),
+    text('inspector.fact.end', address(range.addr + range.size, prefs)),
+    size('inspector.fact.size', range.size, prefs),
+  ];
+}
+
 /** A reserved VA range: its extent and how much of it is backed by mappings (VM-5, VM-6). */
 export function reservationInspection(reservation: Reservation, state: HostState, prefs: FormatPrefs): Inspection {
   const mappings = [...state.mappings.values()].filter((mapping) => mapping.reservation === reservation.id).sort((a, b) => a.addr - b.addr);
   const mapped = mappings.reduce((sum, mapping) => sum + mapping.size, 0);
   const facts: Fact[] = [
-    text('inspector.fact.process', String(reservation.pid)),
-    text('inspector.fact.device', String(reservation.device)),
-    text('inspector.fact.address', address(reservation.addr, prefs)),
-    text('inspector.fact.end', address(reservation.addr + reservation.size, prefs)),
-    size('inspector.fact.size', reservation.size, prefs),
+    ...rangeFacts(reservation, prefs),
     size('inspector.fact.mapped', mapped, prefs),
     keyed('inspector.fact.mappings', 'inspector.value.mappingCount', { count: mappings.length }),
     text('inspector.fact.flags', String(reservation.flags)),
@@ -32,11 +39,7 @@ export function mappingInspection(mapping: Mapping, state: HostState, prefs: For
   const handle = state.handles.get(mapping.handle);
   const memory = handle === undefined ? undefined : state.physical.get(handle.memory);
   const facts: Fact[] = [
-    text('inspector.fact.process', String(mapping.pid)),
-    text('inspector.fact.device', String(mapping.device)),
-    text('inspector.fact.address', address(mapping.addr, prefs)),
-    text('inspector.fact.end', address(mapping.addr + mapping.size, prefs)),
-    size('inspector.fact.size', mapping.size, prefs),
+    ...rangeFacts(mapping, prefs),
     text('inspector.fact.reservation', `#${mapping.reservation}`, {
       link: { kind: 'reservation', id: mapping.reservation, device: mapping.device },
     }),

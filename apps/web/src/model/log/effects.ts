@@ -1,13 +1,11 @@
 import type { MemoryEvent } from '@pagelens/core';
 
-/**
- * The kinds of object a person can select (the same union as the store's `ObjectKind`; the model
- * layer keeps its own copy so it never imports the store).
- */
+/** The kinds of object a person can select (the store's selection uses these). */
 export type TargetKind = 'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'copy' | 'call' | 'frame';
 
 export interface Target {
   readonly kind: TargetKind;
+  /** Object id, or for a call its seq, or for a frame its index. */
   readonly id: number;
   readonly device?: number;
 }
@@ -19,47 +17,54 @@ export interface Effect {
   readonly target: Target | undefined;
 }
 
+interface TargetRule {
+  readonly kind: TargetKind;
+  /** The target carries the event's device. */
+  readonly device?: true;
+  /** The event made the object (what "select the new …" after a call picks). */
+  readonly creates?: true;
+}
+
+/**
+ * The object each event kind is about, as something to select, by the event's `id`; kinds not
+ * listed (process, init, sync, memset, pool samples, …) are about no one object.
+ */
+const EVENT_TARGETS: Partial<Record<MemoryEvent['kind'], TargetRule>> = {
+  alloc: { kind: 'allocation', device: true, creates: true },
+  free: { kind: 'allocation' },
+  physAlloc: { kind: 'handle', device: true, creates: true },
+  import: { kind: 'handle', device: true },
+  physFree: { kind: 'handle' },
+  export: { kind: 'handle' },
+  physRelease: { kind: 'physical' },
+  reserve: { kind: 'reservation', device: true, creates: true },
+  release: { kind: 'reservation' },
+  map: { kind: 'mapping', device: true, creates: true },
+  unmap: { kind: 'mapping' },
+  setAccess: { kind: 'mapping' },
+  hostAlloc: { kind: 'host', creates: true },
+  hostFree: { kind: 'host' },
+  hostRegister: { kind: 'host' },
+  hostUnregister: { kind: 'host' },
+  streamCreate: { kind: 'stream', device: true, creates: true },
+  streamDestroy: { kind: 'stream' },
+  copy: { kind: 'copy', device: true },
+};
+
 /** The object an event is about, as something to select; undefined for events about no one object. */
 export function targetOf(event: MemoryEvent): Target | undefined {
-  switch (event.kind) {
-    case 'alloc':
-      return { kind: 'allocation', id: event.id, device: event.device };
-    case 'free':
-      return { kind: 'allocation', id: event.id };
-    case 'physAlloc':
-      return { kind: 'handle', id: event.id, device: event.device };
-    case 'import':
-      return { kind: 'handle', id: event.id, device: event.device };
-    case 'physFree':
-    case 'export':
-      return { kind: 'handle', id: event.id };
-    case 'physRelease':
-      return { kind: 'physical', id: event.id };
-    case 'reserve':
-      return { kind: 'reservation', id: event.id, device: event.device };
-    case 'release':
-      return { kind: 'reservation', id: event.id };
-    case 'map':
-      return { kind: 'mapping', id: event.id, device: event.device };
-    case 'unmap':
-    case 'setAccess':
-      return { kind: 'mapping', id: event.id };
-    case 'hostAlloc':
-    case 'hostFree':
-    case 'hostRegister':
-    case 'hostUnregister':
-      return { kind: 'host', id: event.id };
-    case 'streamCreate':
-      return { kind: 'stream', id: event.id, device: event.device };
-    case 'streamDestroy':
-      return { kind: 'stream', id: event.id };
-    case 'copy':
-      return { kind: 'copy', id: event.id, device: event.device };
-    case 'call':
-      return { kind: 'call', id: event.seq };
-    default:
-      return undefined;
-  }
+  if (event.kind === 'call') return { kind: 'call', id: event.seq };
+  const rule = EVENT_TARGETS[event.kind];
+  if (rule === undefined || !('id' in event)) return undefined;
+  if (rule.device === true && 'device' in event && event.device !== undefined)
+    return { kind: rule.kind, id: event.id, device: event.device };
+  return { kind: rule.kind, id: event.id };
+}
+
+/** The object the event made, if it made one (a device's default stream is the runtime's, not the call's). */
+export function createdBy(event: MemoryEvent): Target | undefined {
+  if (EVENT_TARGETS[event.kind]?.creates !== true || (event.kind === 'streamCreate' && event.isDefault)) return undefined;
+  return targetOf(event);
 }
 
 /** Index of the event with this seq in `events` (ascending seqs), or -1. */

@@ -1,5 +1,5 @@
 import type { MemoryEvent } from '@pagelens/core';
-import { callEndSeq, lastIndexAtOrBefore } from '../log/effects.ts';
+import { callEndSeq, lastAtOrBefore, lastIndexAtOrBefore } from '../log/effects.ts';
 import { droppedCalls, type SeenHistory } from '../log/history-shift.ts';
 
 /** Where the cursor stands: following the live state, or fixed at a seq. */
@@ -36,14 +36,7 @@ export class CallEnds {
 
 /** Position (into the calls) of the last call complete at `seq`, or -1. */
 export function callAtSeq(ends: readonly number[], seq: number): number {
-  let low = 0;
-  let high = ends.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((ends[mid] ?? 0) <= seq) low = mid + 1;
-    else high = mid;
-  }
-  return low - 1;
+  return lastAtOrBefore(ends, seq);
 }
 
 export interface Span {
