@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineEnum, flagNames, shortName } from './enum-table.ts';
+import * as exported from './enums.ts';
 import {
   ACL_CONSTANTS,
   ACL_ENUM_TYPES,
@@ -271,6 +272,16 @@ describe('defineEnum', () => {
   it('defaults to kind enum', () => {
     expect(aclrtMemMallocPolicy.kind).toBe('enum');
     expect(ACL_HOST_REG.kind).toBe('flags');
+  });
+});
+
+describe('the lists of tables', () => {
+  it('name every table enums.ts exports, so a new one cannot be left out of lookups and ACL_CONSTANTS', () => {
+    const tables = Object.values(exported).filter(
+      (value): value is (typeof ALL_ENUMS)[number] => typeof value === 'object' && value !== null && 'cName' in value && 'byName' in value,
+    );
+    expect(tables.length).toBeGreaterThan(10);
+    for (const table of tables) expect(ALL_ENUMS, table.cName).toContain(table);
   });
 });
 
