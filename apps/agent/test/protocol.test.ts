@@ -67,6 +67,7 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     });
     await run('aclrtMemcpyAsync', { dst: hostPtr, destMax: 4096, src: small, count: 4096, kind: 2, stream });
     await run('aclrtSynchronizeStream', { stream });
+    await run('aclrtSynchronizeStreamWithTimeout', { stream, timeout: 1000 });
     await run('aclrtSynchronizeDevice');
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
     expect((await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).total).toBe(64 * 1024 ** 3);

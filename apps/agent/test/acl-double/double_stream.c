@@ -66,6 +66,19 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "cannot synchronize");
 }
 
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  call_t c;
+  call_begin(&c, "aclrtSynchronizeStreamWithTimeout");
+  arg_ptr(&c, "stream", stream);
+  arg_i64(&c, "timeout", timeout);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  if (ret == 0 && (timeout == 0 || timeout < -1)) ret = 100000;
+  if (ret == 0 && stream != NULL && !live_stream(stream)) ret = 107000;
+  pthread_mutex_unlock(&g_lock);
+  return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "cannot synchronize");
+}
+
 aclError aclrtSynchronizeDevice(void) {
   call_t c;
   call_begin(&c, "aclrtSynchronizeDevice");

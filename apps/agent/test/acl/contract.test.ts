@@ -80,6 +80,7 @@ describe('the contract session on the acl backend + C double', () => {
     await run('aclrtMemcpy', { dst: devPtr, destMax: 3 * MiB, src: hostPtr, count: 3 * MiB, kind: 'ACL_MEMCPY_HOST_TO_DEVICE' });
     await run('aclrtMemcpyAsync', { dst: hostPtr, destMax: 4096, src: small, count: 4096, kind: 2, stream });
     await run('aclrtSynchronizeStream', { stream });
+    await run('aclrtSynchronizeStreamWithTimeout', { stream, timeout: 1000 });
     await run('aclrtSynchronizeDevice');
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
     // The double's huge pool is 48 GiB per device (its default; a hardware split is not public, §9).

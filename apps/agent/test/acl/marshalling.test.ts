@@ -153,6 +153,20 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect((await recorded('aclrtSynchronizeDevice', () => runtime.aclrtSynchronizeDevice({}))).record.args).toEqual({});
   });
 
+  it('aclrtSynchronizeStreamWithTimeout: the stream and an int32_t timeout, -1 passed as -1', async () => {
+    const stream = must(state.stream, 'stream');
+    const forever = await recorded('aclrtSynchronizeStreamWithTimeout', () =>
+      runtime.aclrtSynchronizeStreamWithTimeout({ stream, timeout: -1 }),
+    );
+    expect(forever.record.args).toEqual({ stream, timeout: -1 });
+    expect(forever.result.ret).toBe(0);
+    const zero = await recorded('aclrtSynchronizeStreamWithTimeout', () =>
+      runtime.aclrtSynchronizeStreamWithTimeout({ stream, timeout: 0 }),
+    );
+    expect(zero.record.args).toEqual({ stream, timeout: 0 });
+    expect(zero.result.ret).toBe(100000);
+  });
+
   it('aclrtGetMemInfo: the aclrtMemAttr enum and two size_t* outs', async () => {
     const { result, record } = await recorded('aclrtGetMemInfo', () => runtime.aclrtGetMemInfo({ attr: 4 }));
     expect(record.args).toEqual({ attr: 4, free: POINTER, total: POINTER });

@@ -134,6 +134,12 @@ export const ACL_FUNCTIONS = {
   aclrtCreateStream: fn('stream', ['CP-4'], [output('stream', 'aclrtStream*', STREAM)], M),
   aclrtDestroyStream: fn('stream', ['CP-4'], [input('stream', 'aclrtStream', STREAM)], M),
   aclrtSynchronizeStream: fn('stream', ['CP-4', 'HM-3'], [input('stream', 'aclrtStream', STREAM)], { mayBlock: true }),
+  aclrtSynchronizeStreamWithTimeout: fn(
+    'stream',
+    ['CP-4', 'CP-5'],
+    [input('stream', 'aclrtStream', STREAM), input('timeout', 'int32_t', INT)],
+    { mayBlock: true },
+  ),
   aclrtSynchronizeDevice: fn('stream', ['CP-4'], [], { mayBlock: true }),
   aclrtMalloc: fn('device-memory', ['DM-2', 'DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-7', 'DM-8', 'DM-10', 'DM-11', 'DM-12'], MALLOC_PARAMS, M),
   aclrtMallocAlign32: fn('device-memory', ['DM-3', 'DM-4'], MALLOC_PARAMS, M),

@@ -4,6 +4,7 @@ import {
   ACL_ERROR_RT_CONTEXT_NULL,
   ACL_ERROR_RT_INVALID_DEVICEID,
   ACL_ERROR_RT_PARAM_INVALID,
+  ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
 } from '../acl/errors.ts';
 import type { Stream } from '../model/state.ts';
 import { toHex } from '../units/hex.ts';
@@ -101,6 +102,32 @@ export const aclrtSynchronizeStream: Op<'aclrtSynchronizeStream'> = (context, { 
     context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: target.busyUntil });
   }
   return done();
+};
+
+/**
+ * CP-5: as aclrtSynchronizeStream, but the host gives up after `timeout` ms (-1 waits for ever).
+ * On the virtual clock the host waits min(the stream's remaining work, timeout); when the work
+ * outlasts it, the call answers 507046 and the stream's work goes on.
+ */
+export const aclrtSynchronizeStreamWithTimeout: Op<'aclrtSynchronizeStreamWithTimeout'> = (context, { stream, timeout }) => {
+  if (timeout !== -1 && timeout <= 0)
+    return invalid(`timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`);
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  const target = resolveStream(context, stream);
+  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
+  const now = context.state.time;
+  const deadline = timeout === -1 ? Number.POSITIVE_INFINITY : now + timeout * 1_000_000;
+  if (target.busyUntil <= now) return done();
+  if (target.busyUntil <= deadline) {
+    context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: target.busyUntil });
+    return done();
+  }
+  context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: deadline });
+  return fail(
+    ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+    `the stream's work runs ${((target.busyUntil - now) / 1e6).toFixed(3)} ms more, past the ${timeout} ms timeout; it goes on (CP-5)`,
+  );
 };
 
 export const aclrtSynchronizeDevice: Op<'aclrtSynchronizeDevice'> = (context) => {

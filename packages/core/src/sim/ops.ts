@@ -24,6 +24,7 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtCreateStream: device.aclrtCreateStream,
   aclrtDestroyStream: device.aclrtDestroyStream,
   aclrtSynchronizeStream: device.aclrtSynchronizeStream,
+  aclrtSynchronizeStreamWithTimeout: device.aclrtSynchronizeStreamWithTimeout,
   aclrtSynchronizeDevice: device.aclrtSynchronizeDevice,
   aclrtMalloc: (c, a) => malloc(c, 'aclrtMalloc', a.size, a.policy, null),
   aclrtMallocAlign32: (c, a) => malloc(c, 'aclrtMallocAlign32', a.size, a.policy, null),

@@ -122,6 +122,7 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     return NONE;
   },
   aclrtSynchronizeStream: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
+  aclrtSynchronizeStreamWithTimeout: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
   aclrtSynchronizeDevice: (context) => void recordSync(context, undefined),
   aclrtMalloc: deviceMalloc('aclrtMalloc'),
   aclrtMallocAlign32: deviceMalloc('aclrtMallocAlign32'),
