@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineEnum, flagNames, shortName } from './enum-table.ts';
+import { type AclEnum, defineEnum, flagNames, shortName } from './enum-table.ts';
 import * as exported from './enums.ts';
 import {
   ACL_CONSTANTS,
@@ -277,8 +277,9 @@ describe('defineEnum', () => {
 
 describe('the lists of tables', () => {
   it('name every table enums.ts exports, so a new one cannot be left out of lookups and ACL_CONSTANTS', () => {
-    const tables = Object.values(exported).filter(
-      (value): value is (typeof ALL_ENUMS)[number] => typeof value === 'object' && value !== null && 'cName' in value && 'byName' in value,
+    const values: readonly unknown[] = Object.values(exported);
+    const tables = values.filter(
+      (value): value is AclEnum<string> => typeof value === 'object' && value !== null && 'cName' in value && 'byName' in value,
     );
     expect(tables.length).toBeGreaterThan(10);
     for (const table of tables) expect(ALL_ENUMS, table.cName).toContain(table);
