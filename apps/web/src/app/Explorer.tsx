@@ -55,7 +55,7 @@ export function Explorer() {
           {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
           {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
         </p>
-        <div className="view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
+        <div className="tabs view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
           {VIEWS.map((id, index) => (
             <button
               key={id}

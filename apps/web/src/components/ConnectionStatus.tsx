@@ -35,6 +35,22 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
   );
 }
 
+/** A connection that cannot go on by itself: what happened (`common.connection.<problem>`), what to do, and the agent's words. */
+function ConnectionError({ problem, detail }: { problem: 'noToken' | 'unauthorized' | 'incompatible'; detail?: string }) {
+  const { t } = useTranslation();
+  return (
+    <section className="panel state-panel state-error" role="alert">
+      <h2>{t(`common.connection.${problem}`)}</h2>
+      <p>{t(`common.connection.${problem}Help`)}</p>
+      {detail !== undefined && (
+        <p className="muted">
+          <code>{detail}</code>
+        </p>
+      )}
+    </section>
+  );
+}
+
 /** The full-page explanation shown whenever the app cannot show memory yet. Never a blank page. */
 export function ConnectionPanel({
   connection,
@@ -64,22 +80,9 @@ export function ConnectionPanel({
         </section>
       );
     case 'no-token':
-      return (
-        <section className="panel state-panel state-error" role="alert">
-          <h2>{t('common.connection.noToken')}</h2>
-          <p>{t('common.connection.noTokenHelp')}</p>
-        </section>
-      );
+      return <ConnectionError problem="noToken" />;
     case 'unauthorized':
-      return (
-        <section className="panel state-panel state-error" role="alert">
-          <h2>{t('common.connection.unauthorized')}</h2>
-          <p>{t('common.connection.unauthorizedHelp')}</p>
-          <p className="muted">
-            <code>{connection.reason}</code>
-          </p>
-        </section>
-      );
+      return <ConnectionError problem="unauthorized" detail={connection.reason} />;
     case 'unreachable':
       return (
         <section className="panel state-panel state-warn" aria-live="polite">
@@ -107,14 +110,6 @@ export function ConnectionPanel({
         </section>
       );
     case 'incompatible':
-      return (
-        <section className="panel state-panel state-error" role="alert">
-          <h2>{t('common.connection.incompatible')}</h2>
-          <p>{t('common.connection.incompatibleHelp')}</p>
-          <p className="muted">
-            <code>{connection.message}</code>
-          </p>
-        </section>
-      );
+      return <ConnectionError problem="incompatible" detail={connection.message} />;
   }
 }

@@ -7,6 +7,11 @@ export interface CanvasController<I> {
   destroy(): void;
 }
 
+/** True when any of `keys` differs (by identity) between two inputs: what a controller repaints for. */
+export function changedIn<I>(previous: I, next: I, keys: readonly (keyof I)[]): boolean {
+  return keys.some((key) => previous[key] !== next[key]);
+}
+
 /**
  * Mounts a canvas controller on `ref`'s element through useBehavior (in the commit that shows it,
  * so a key pressed at once finds it) with the first input, then hands it the latest input after

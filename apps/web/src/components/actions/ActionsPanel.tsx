@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useState } from 'react';
+import { type ComponentType, type KeyboardEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { firstUnavailable, isReadOnly } from '../../model/acl/backend.ts';
@@ -10,12 +10,20 @@ import { MemcpyForm } from './MemcpyForm.tsx';
 import { QuickAllocate } from './QuickAllocate.tsx';
 import { TabActive } from './tab-active.ts';
 import { UnavailableNote } from './UnavailableNote.tsx';
-import { useCaller } from './useCaller.ts';
+import { type Caller, useCaller } from './useCaller.ts';
 import { VmmWizard } from './VmmWizard.tsx';
 import './actions.css';
 
 const TABS = ['allocate', 'call', 'copy', 'host', 'vmm'] as const;
 type Tab = (typeof TABS)[number];
+
+/** The tabs whose form stays mounted (what was typed survives switching tabs); the VMM tab only opens the wizard. */
+const FORMS: Readonly<Record<Exclude<Tab, 'vmm'>, ComponentType<{ caller: Caller }>>> = {
+  allocate: QuickAllocate,
+  call: GenericCall,
+  copy: MemcpyForm,
+  host: HostHelpers,
+};
 
 /** Forms that drive every AclRuntime function without writing code; disabled for viewers. */
 export function ActionsPanel() {
@@ -65,7 +73,7 @@ export function ActionsPanel() {
           {t('actions.readOnly')}
         </p>
       )}
-      <div className="act-tabs" role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
+      <div className="tabs act-tabs" role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
         {TABS.map((id) => (
           <button
             key={id}
@@ -86,27 +94,13 @@ export function ActionsPanel() {
       <div id="act-tabpanel" role="tabpanel" aria-labelledby={`act-tab-${tab}`}>
         {/* Each form disables its inputs for viewers (a disabled fieldset); tabs and the function list stay browsable. */}
         <div className="act-frame">
-          {/* Every form stays mounted, so what was typed survives switching tabs. */}
-          <TabActive.Provider value={tab === 'allocate'}>
-            <div hidden={tab !== 'allocate'}>
-              <QuickAllocate caller={caller} />
-            </div>
-          </TabActive.Provider>
-          <TabActive.Provider value={tab === 'call'}>
-            <div hidden={tab !== 'call'}>
-              <GenericCall caller={caller} />
-            </div>
-          </TabActive.Provider>
-          <TabActive.Provider value={tab === 'copy'}>
-            <div hidden={tab !== 'copy'}>
-              <MemcpyForm caller={caller} />
-            </div>
-          </TabActive.Provider>
-          <TabActive.Provider value={tab === 'host'}>
-            <div hidden={tab !== 'host'}>
-              <HostHelpers caller={caller} />
-            </div>
-          </TabActive.Provider>
+          {Object.entries(FORMS).map(([id, Form]) => (
+            <TabActive.Provider key={id} value={tab === id}>
+              <div hidden={tab !== id}>
+                <Form caller={caller} />
+              </div>
+            </TabActive.Provider>
+          ))}
           {tab === 'vmm' && (
             <div className="act-form">
               <p className="act-note">{t('actions.wizard.intro')}</p>

@@ -1,6 +1,7 @@
 import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName, type FunctionCategory, isAclFunctionName } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Field } from './Field.tsx';
 
 const CATEGORIES: readonly FunctionCategory[] = [
   'device-memory',
@@ -37,8 +38,7 @@ export function FunctionPicker({ value, offered, onChange }: FunctionPickerProps
   const matchCount = matches.filter((fn) => fn !== value || fn.toLowerCase().includes(needle)).length;
   return (
     <div className="act-function-picker">
-      <div className="act-field">
-        <label htmlFor="act-call-search">{t('actions.call.search')}</label>
+      <Field id="act-call-search" label={t('actions.call.search')}>
         <input
           id="act-call-search"
           type="search"
@@ -55,9 +55,8 @@ export function FunctionPicker({ value, offered, onChange }: FunctionPickerProps
           data-testid="call-search"
         />
         {needle !== '' && matchCount === 0 && <p className="act-note">{t('actions.call.noMatch', { query })}</p>}
-      </div>
-      <div className="act-field">
-        <label htmlFor="act-call-fn">{t('actions.call.function')}</label>
+      </Field>
+      <Field id="act-call-fn" label={t('actions.call.function')}>
         <select
           id="act-call-fn"
           value={value}
@@ -82,7 +81,7 @@ export function FunctionPicker({ value, offered, onChange }: FunctionPickerProps
             );
           })}
         </select>
-      </div>
+      </Field>
     </div>
   );
 }

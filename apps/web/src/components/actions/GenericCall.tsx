@@ -19,6 +19,7 @@ import { useStoreApi } from '../../store/useStoreApi.ts';
 import { FunctionPicker } from './FunctionPicker.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { ParamField, type Path } from './ParamField.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
 import { sizeProblemText } from './size-problem-text.ts';
 import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, pidOf, revealResult, useCurrentDevice } from './useCaller.ts';
@@ -140,9 +141,9 @@ export function GenericCall({ caller }: { caller: Caller }) {
           </p>
         )}
         <div className="act-submit">
-          <button type="submit" className="act-primary" disabled={!built.ok || missing || caller.busy} data-testid="call-submit">
-            {caller.busy ? t('actions.calling') : t('actions.call.submit', { fn })}
-          </button>
+          <SubmitButton busy={caller.busy} disabled={!built.ok || missing} testId="call-submit">
+            {t('actions.call.submit', { fn })}
+          </SubmitButton>
         </div>
       </fieldset>
       <div aria-live="polite" ref={resultRef}>

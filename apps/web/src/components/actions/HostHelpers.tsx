@@ -6,6 +6,7 @@ import { bytes } from '../../model/format.ts';
 import type { CallOutcome } from '../../store/actions-slice.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { Field } from './Field.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { useLiveObjects } from './PointerPicker.tsx';
 import { ResetHost } from './ResetHost.tsx';
@@ -100,8 +101,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
         <p className="act-note">{t('actions.host.none')}</p>
       ) : (
         <>
-          <div className="act-field">
-            <label htmlFor="act-host-buffer">{t('actions.host.buffer')}</label>
+          <Field id="act-host-buffer" label={t('actions.host.buffer')}>
             <select
               id="act-host-buffer"
               value={buffer.id}
@@ -115,7 +115,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
           <div className="act-buttons-row">
             <button
               type="button"

@@ -9,8 +9,10 @@ import type { CallOutcome } from '../../store/actions-slice.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useStoreApi } from '../../store/useStoreApi.ts';
+import { Field } from './Field.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { SizeInput } from './SizeInput.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
 import { useTabActive } from './tab-active.ts';
 import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, pidOf, revealResult } from './useCaller.ts';
@@ -113,8 +115,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
             ['src', src, setSrcKey],
           ] as const
         ).map(([role, chosen, setter]) => (
-          <div className="act-field" key={role}>
-            <label htmlFor={`act-copy-${role}`}>{t(`actions.copy.${role}`)}</label>
+          <Field key={role} id={`act-copy-${role}`} label={t(`actions.copy.${role}`)}>
             <select
               id={`act-copy-${role}`}
               value={chosen.key}
@@ -127,7 +128,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
                 </option>
               ))}
             </select>
-          </div>
+          </Field>
         ))}
         <SizeInput
           id="act-copy-count"
@@ -136,8 +137,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
           onChange={setCountText}
           testId="memcpy-count"
         />
-        <div className="act-field">
-          <label htmlFor="act-copy-kind">{t('actions.copy.kind')}</label>
+        <Field id="act-copy-kind" label={t('actions.copy.kind')}>
           <select
             id="act-copy-kind"
             value={kind}
@@ -151,7 +151,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         <fieldset className="act-sub">
           <legend>{t('actions.copy.mode')}</legend>
           <label className="act-check">
@@ -170,8 +170,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
           </label>
           {mode === 'async' && (
             <>
-              <div className="act-field">
-                <label htmlFor="act-copy-stream">{t('actions.copy.stream')}</label>
+              <Field id="act-copy-stream" label={t('actions.copy.stream')}>
                 <select id="act-copy-stream" value={stream} onChange={(event) => setStream(event.target.value)} data-testid="memcpy-stream">
                   <option value="0x0">{t('actions.pick.defaultStream')}</option>
                   {streams.map((item) => (
@@ -180,7 +179,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
                     </option>
                   ))}
                 </select>
-              </div>
+              </Field>
               {streams.length === 0 && <p className="act-note">{t('actions.copy.noStream')}</p>}
               <button type="button" className="act-small-button" onClick={() => void createStream()} disabled={caller.busy}>
                 {t('actions.copy.createStream')}
@@ -199,14 +198,9 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
         ))}
         {note}
         <div className="act-submit">
-          <button
-            type="submit"
-            className="act-primary"
-            disabled={!count.ok || caller.busy || blocker !== undefined}
-            data-testid="memcpy-submit"
-          >
-            {caller.busy ? t('actions.calling') : t('actions.copy.submit')}
-          </button>
+          <SubmitButton busy={caller.busy} disabled={!count.ok || blocker !== undefined} testId="memcpy-submit">
+            {t('actions.copy.submit')}
+          </SubmitButton>
           {mode === 'async' && (
             <button
               type="button"

@@ -1,6 +1,7 @@
 import type { DeviceProfile, MallocFn } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { hintOptions, policyOptions } from '../../model/actions/policies.ts';
+import { Field } from './Field.tsx';
 
 interface PolicyPickerProps {
   readonly id: string;
@@ -20,8 +21,7 @@ export function PolicyPicker({ id, fn, profile, base, hints, onBase, onHints }: 
   const explainId = `${id}-explain`;
   const profileName = profile?.name ?? '';
   return (
-    <div className="act-field">
-      <label htmlFor={id}>{t('actions.policy.label')}</label>
+    <Field id={id} label={t('actions.policy.label')}>
       <select
         id={id}
         value={base}
@@ -61,6 +61,6 @@ export function PolicyPicker({ id, fn, profile, base, hints, onBase, onHints }: 
           <p className="act-note">{t('actions.policy.hintNote')}</p>
         </fieldset>
       )}
-    </div>
+    </Field>
   );
 }

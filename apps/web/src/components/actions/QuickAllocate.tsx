@@ -11,10 +11,14 @@ import type { CallOutcome } from '../../store/actions-slice.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useStoreApi } from '../../store/useStoreApi.ts';
+import { NameOptions } from '../common/NameOptions.tsx';
+import { CountInput } from './CountInput.tsx';
+import { Field } from './Field.tsx';
 import { MallocPreviewView } from './MallocPreviewView.tsx';
 import { OutcomeView } from './OutcomeView.tsx';
 import { PolicyPicker } from './PolicyPicker.tsx';
 import { SizeInput } from './SizeInput.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
 import { UnavailableNote } from './UnavailableNote.tsx';
 import { type Caller, revealResult, useCurrentDevice, useLiveState } from './useCaller.ts';
 
@@ -93,34 +97,26 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
     <form onSubmit={(event) => void submit(event)} data-testid="quick-allocate">
       <fieldset className="act-frame act-form" disabled={!caller.canCall}>
         <div className="act-row">
-          <div className="act-field">
-            <label htmlFor="act-malloc-fn">{t('actions.allocate.function')}</label>
+          <Field id="act-malloc-fn" label={t('actions.allocate.function')}>
             <select
               id="act-malloc-fn"
               value={fn}
               onChange={(event) => isMallocFn(event.target.value) && setFn(event.target.value)}
               data-testid="malloc-fn"
             >
-              {MALLOC_FNS.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
+              <NameOptions names={MALLOC_FNS} />
             </select>
-          </div>
-          <div className="act-field">
-            <label htmlFor="act-malloc-count">{t('actions.allocate.count')}</label>
-            <input
+          </Field>
+          <Field id="act-malloc-count" label={t('actions.allocate.count')}>
+            <CountInput
               id="act-malloc-count"
-              type="number"
-              min={1}
               max={MAX_COUNT}
               value={countText}
-              onChange={(event) => setCountText(event.target.value)}
+              onText={setCountText}
               title={t('actions.allocate.countHelp')}
               data-testid="malloc-count"
             />
-          </div>
+          </Field>
         </div>
         <SizeInput id="act-malloc-size" label={t('actions.allocate.size')} value={sizeText} onChange={setSizeText} testId="malloc-size" />
         <PolicyPicker
@@ -138,14 +134,9 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
         {preview !== undefined && <MallocPreviewView preview={preview} />}
         <UnavailableNote fn={blocker?.fn ?? fn} why={blocker?.why} testId="malloc-unavailable" />
         <div className="act-submit">
-          <button
-            type="submit"
-            className="act-primary"
-            disabled={!size.ok || caller.busy || blocker !== undefined}
-            data-testid="malloc-submit"
-          >
-            {caller.busy ? t('actions.calling') : count > 1 ? t('actions.allocate.submitMany', { count }) : t('actions.allocate.submit')}
-          </button>
+          <SubmitButton busy={caller.busy} disabled={!size.ok || blocker !== undefined} testId="malloc-submit">
+            {count > 1 ? t('actions.allocate.submitMany', { count }) : t('actions.allocate.submit')}
+          </SubmitButton>
           <span className="act-note">{t('actions.allocate.enterHint')}</span>
         </div>
         <div data-testid="malloc-result" aria-live="polite" ref={resultRef}>

@@ -4,6 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { framesObservable } from '../../model/acl/backend.ts';
 import { useAgent } from '../../store/ClientContext.tsx';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { ConfirmButtons } from '../common/ConfirmButtons.tsx';
+import { NameOptions } from '../common/NameOptions.tsx';
+import { CountInput } from './CountInput.tsx';
+import { Field } from './Field.tsx';
 
 const MAX_DEVICES = 8;
 
@@ -26,29 +30,21 @@ export function ResetHost() {
       {!driver && <p className="act-note act-warn">{t('actions.host.reset.driverOnly')}</p>}
       {!real && (
         <div className="act-inline">
-          <div className="act-field">
-            <label htmlFor="act-reset-profile">{t('actions.host.reset.profile')}</label>
+          <Field id="act-reset-profile" label={t('actions.host.reset.profile')}>
             <select id="act-reset-profile" value={profile} onChange={(event) => setProfile(event.target.value)} disabled={!driver}>
-              {BUILTIN_PROFILES.map((item) => (
-                <option key={item.name} value={item.name}>
-                  {item.name}
-                </option>
-              ))}
+              <NameOptions names={BUILTIN_PROFILES.map((item) => item.name)} />
             </select>
-          </div>
-          <div className="act-field">
-            <label htmlFor="act-reset-devices">{t('actions.host.reset.devices')}</label>
-            <input
+          </Field>
+          <Field id="act-reset-devices" label={t('actions.host.reset.devices')}>
+            <CountInput
               id="act-reset-devices"
-              type="number"
-              min={1}
               max={MAX_DEVICES}
               value={devices}
-              onChange={(event) => setDevices(event.target.value)}
+              onText={setDevices}
               disabled={!driver}
               className="act-narrow"
             />
-          </div>
+          </Field>
         </div>
       )}
       {confirming ? (
@@ -57,20 +53,17 @@ export function ResetHost() {
             {real ? t('actions.host.reset.observedConfirm') : t('actions.host.reset.confirm', { profile, devices: count })}
           </p>
           <div className="act-buttons-row">
-            <button
-              type="button"
-              className="act-danger"
-              onClick={() => {
+            <ConfirmButtons
+              confirm={t('actions.host.reset.yes')}
+              cancel={t('actions.host.reset.cancel')}
+              dangerClass="act-danger"
+              testId="reset-confirm"
+              onConfirm={() => {
                 agent.reset(real ? {} : { profile, devices: count });
                 setConfirming(false);
               }}
-              data-testid="reset-confirm"
-            >
-              {t('actions.host.reset.yes')}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t('actions.host.reset.cancel')}
-            </button>
+              onCancel={() => setConfirming(false)}
+            />
           </div>
         </div>
       ) : (

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { readSize, type SizeRules } from '../../model/actions/size-field.ts';
 import { exactBytes } from '../../model/format.ts';
+import { Field } from './Field.tsx';
 import { sizeProblemText } from './size-problem-text.ts';
 
 interface SizeInputProps {
@@ -18,8 +19,7 @@ export function SizeInput({ id, label, value, onChange, rules, testId }: SizeInp
   const field = readSize(value, rules);
   const noteId = `${id}-note`;
   return (
-    <div className="act-field">
-      <label htmlFor={id}>{label}</label>
+    <Field id={id} label={label}>
       <input
         id={id}
         className="mono"
@@ -39,6 +39,6 @@ export function SizeInput({ id, label, value, onChange, rules, testId }: SizeInp
       >
         {field.ok ? t('actions.size.exact', { bytes: exactBytes(field.bytes).replace(/ B$/, '') }) : sizeProblemText(t, field.problem)}
       </p>
-    </div>
+    </Field>
   );
 }

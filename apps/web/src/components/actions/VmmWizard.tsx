@@ -1,6 +1,7 @@
 import { devicePools } from '@pagelens/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useModalDialog } from '../../hooks/useModalDialog.ts';
 import { framesObservable } from '../../model/acl/backend.ts';
 import { cCallText } from '../../model/actions/c-text.ts';
 import { currentDeviceOf } from '../../model/actions/live-objects.ts';
@@ -37,18 +38,11 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
   const device = useAppStore((state) => state.device);
   const framesKnown = useAppStore((state) => framesObservable(state.session?.host));
   const currentDevice = useCurrentDevice();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog(open);
   const nextButton = useRef<HTMLButtonElement>(null);
   const [state, setState] = useState<WizardState>(() => startWizard(device));
   const [shown, setShown] = useState<number | undefined>(undefined);
   const baseline = useRef<string | undefined>(undefined);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (element === null) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
 
   // Keep the keyboard on "Next" between steps: Enter walks the whole lifecycle. The step is a
   // dependency on purpose: a new step renders a new button label while busy stays false.
@@ -135,7 +129,7 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
       </header>
       <p className="act-note">{t('actions.wizard.intro')}</p>
       <div className="act-wizard-body">
-        <ol className="act-steps" aria-label={t('actions.wizard.stepsLabel')}>
+        <ol className="plain-list act-steps" aria-label={t('actions.wizard.stepsLabel')}>
           {WIZARD_STEPS.map((name, index) => {
             const status =
               index < state.step ? 'done' : index === state.step ? (state.failed === undefined ? 'current' : 'failed') : 'todo';

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { sizeText } from '../../model/actions/form-values.ts';
 import { currentStep, WIZARD_MEM_ATTRS, type WizardState, wizardSize } from '../../model/actions/vmm-wizard.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { CountInput } from './CountInput.tsx';
+import { Field } from './Field.tsx';
 
 /** What the person may still choose at this step: page kind and device before any call, size before the physical allocation, direction before the copy. */
 export function WizardSettings({ state, onChange }: { state: WizardState; onChange: (state: WizardState) => void }) {
@@ -30,8 +32,7 @@ export function WizardSettings({ state, onChange }: { state: WizardState; onChan
             );
           })}
         </fieldset>
-        <div className="act-field act-inline">
-          <label htmlFor="act-wizard-device">{t('actions.wizard.device')}</label>
+        <Field id="act-wizard-device" label={t('actions.wizard.device')} inline>
           <select
             id="act-wizard-device"
             value={state.device}
@@ -44,25 +45,22 @@ export function WizardSettings({ state, onChange }: { state: WizardState; onChan
               </option>
             ))}
           </select>
-        </div>
+        </Field>
       </div>
     );
   }
   if (step === 'physical') {
     return (
       <div className="act-wizard-settings">
-        <div className="act-field act-inline">
-          <label htmlFor="act-wizard-granules">{t('actions.wizard.granules')}</label>
-          <input
+        <Field id="act-wizard-granules" label={t('actions.wizard.granules')} inline>
+          <CountInput
             id="act-wizard-granules"
-            type="number"
-            min={1}
             max={64}
             className="act-narrow"
             value={state.granules}
-            onChange={(event) => onChange({ ...state, granules: Math.min(64, Math.max(1, Math.floor(Number(event.target.value)) || 1)) })}
+            onText={(text) => onChange({ ...state, granules: Math.min(64, Math.max(1, Math.floor(Number(text)) || 1)) })}
           />
-        </div>
+        </Field>
         <p className="act-note">{t('actions.wizard.sizeIs', { size: sizeText(wizardSize(state)) })}</p>
       </div>
     );

@@ -136,27 +136,20 @@ function AddressSpace({ state }: { state: HostState }) {
   );
 }
 
+/** The strip's legend, one swatch per kind of range (class `legend-<kind>`, text `addressSpace.legend.<kind>`). */
+const LEGEND = ['allocation', 'reservation', 'mapping', 'hole'] as const;
+
 function Legend() {
   const { t } = useTranslation();
   const colorBy = useAppStore((s) => s.colorBy);
   return (
     <ul className="address-legend" aria-label={t('addressSpace.legend.label')}>
-      <li>
-        <span className="legend-swatch legend-allocation" />
-        {t('addressSpace.legend.allocation')}
-      </li>
-      <li>
-        <span className="legend-swatch legend-reservation" />
-        {t('addressSpace.legend.reservation')}
-      </li>
-      <li>
-        <span className="legend-swatch legend-mapping" />
-        {t('addressSpace.legend.mapping')}
-      </li>
-      <li>
-        <span className="legend-swatch legend-hole" />
-        {t('addressSpace.legend.hole')}
-      </li>
+      {LEGEND.map((kind) => (
+        <li key={kind}>
+          <span className={`legend-swatch legend-${kind}`} />
+          {t(`addressSpace.legend.${kind}`)}
+        </li>
+      ))}
       <li className="muted">{t(colorBy === 'owner' ? 'addressSpace.legend.colorOwner' : 'addressSpace.legend.colorKind')}</li>
     </ul>
   );

@@ -4,7 +4,8 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { frameRuns, type MappingRow } from '../../model/address-space/table-rows.ts';
 import { ownerColor } from '../../model/colors.ts';
-import { address, bytes, exactBytes, type FormatPrefs } from '../../model/format.ts';
+import { address, bytes, type FormatPrefs } from '../../model/format.ts';
+import { BytesCell } from '../common/BytesCell.tsx';
 
 export interface MappingTableRowProps {
   readonly row: MappingRow;
@@ -61,9 +62,7 @@ export const MappingTableRow = memo(function MappingTableRow({
           {address(row.start, format)} – {address(end, format)}
         </span>
       </td>
-      <td className="mt-size num" title={exactBytes(row.size)}>
-        {bytes(row.size, format)}
-      </td>
+      <BytesCell value={row.size} prefs={format} className="mt-size num" />
       <td className="mt-page">{pageText(row, format, t)}</td>
       <Backing row={row} format={format} />
       <Access row={row} />

@@ -8,6 +8,7 @@ import { drawAddressOverlay, type OverlayRange } from '../../viz/draw/address-ov
 import { drawAddressStrip } from '../../viz/draw/address-strip.ts';
 import type { Published } from '../../viz/published.ts';
 import { frameScheduler } from '../../viz/scheduler.ts';
+import { changedIn } from '../../viz/useController.ts';
 
 export interface StripInput {
   readonly model: StripModel;
@@ -24,6 +25,10 @@ export interface StripSummary {
   readonly zoom: ZoomState;
   readonly view: StripView;
 }
+
+/** What each layer draws from (besides the view): a change repaints that layer only. */
+const BASE_INPUT: readonly (keyof StripInput)[] = ['model', 'dark', 'colorBy'];
+const OVERLAY_INPUT: readonly (keyof StripInput)[] = ['dark', 'selected', 'hovered', 'walkAddress'];
 
 const WHOLE_WINDOW: ZoomState = { k: 1, x: 0 };
 
@@ -88,17 +93,8 @@ export class AddressStripController {
     if (previous.model.domainStart !== input.model.domainStart || previous.model.domainEnd !== input.model.domainEnd)
       this.#zoomer.refresh();
     this.#fitIfNew();
-    if (previous.model !== input.model || previous.dark !== input.dark || previous.colorBy !== input.colorBy) {
-      frameScheduler.schedule(this.#paintBase);
-    }
-    if (
-      previous.dark !== input.dark ||
-      previous.selected !== input.selected ||
-      previous.hovered !== input.hovered ||
-      previous.walkAddress !== input.walkAddress
-    ) {
-      frameScheduler.schedule(this.#paintOverlay);
-    }
+    if (changedIn(previous, input, BASE_INPUT)) frameScheduler.schedule(this.#paintBase);
+    if (changedIn(previous, input, OVERLAY_INPUT)) frameScheduler.schedule(this.#paintOverlay);
   }
 
   resize(): void {

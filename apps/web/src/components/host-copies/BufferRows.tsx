@@ -1,8 +1,9 @@
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { address, bytes, exactBytes } from '../../model/format.ts';
+import { address } from '../../model/format.ts';
 import type { BufferRow } from '../../model/host-copies/buffer-rows.ts';
 import { useFormat } from '../../store/hooks.ts';
+import { BytesCell } from '../common/BytesCell.tsx';
 
 /** Host VA over device VA, aligned, so "same or different" is seen before it is read (HM-6). */
 function Addresses({ row }: { row: BufferRow }) {
@@ -105,9 +106,7 @@ export function BufferRows({ row, selected, related, onSelect }: BufferRowsProps
             </span>
           )}
         </td>
-        <td className="num" title={exactBytes(row.size)}>
-          {bytes(row.size, prefs)}
-        </td>
+        <BytesCell value={row.size} prefs={prefs} />
         <td>
           <Addresses row={row} />
         </td>

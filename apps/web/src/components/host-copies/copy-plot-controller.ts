@@ -8,6 +8,7 @@ import { canvasFrame } from '../../viz/canvas-frame.ts';
 import { drawCopyTimeline } from '../../viz/draw/copies-timeline.ts';
 import type { Published } from '../../viz/published.ts';
 import { frameScheduler } from '../../viz/scheduler.ts';
+import { changedIn } from '../../viz/useController.ts';
 
 /** CSS px per lane. */
 export const ROW_HEIGHT = 30;
@@ -26,6 +27,9 @@ export interface PlotInput {
   readonly selected: number | undefined;
   readonly hovered: number | undefined;
 }
+
+/** Every input the canvas draws from: a change repaints it. */
+const DRAWN_INPUT: readonly (keyof PlotInput)[] = ['copies', 'layout', 'colors', 'prefs', 'blockedLabel', 'related', 'selected', 'hovered'];
 
 /** What React shows of the zoom: the axis ticks and the plot's data-zoom. */
 export interface PlotSummary {
@@ -79,18 +83,7 @@ export class CopyPlotController {
       this.#changed();
       return;
     }
-    if (
-      previous.copies !== input.copies ||
-      previous.layout !== input.layout ||
-      previous.colors !== input.colors ||
-      previous.prefs !== input.prefs ||
-      previous.blockedLabel !== input.blockedLabel ||
-      previous.related !== input.related ||
-      previous.selected !== input.selected ||
-      previous.hovered !== input.hovered
-    ) {
-      frameScheduler.schedule(this.#paint);
-    }
+    if (changedIn(previous, input, DRAWN_INPUT)) frameScheduler.schedule(this.#paint);
   }
 
   resize(): void {

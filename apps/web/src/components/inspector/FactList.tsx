@@ -83,7 +83,7 @@ export function DecisionAndRelated({ inspection, onSelect }: { inspection: Inspe
       {inspection.related.length > 0 && (
         <section className="inspector-section">
           <h3 className="section-title">{t(inspection.relatedTitle ?? 'inspector.relatedTitle')}</h3>
-          <ul className="related">
+          <ul className="plain-list related">
             {inspection.related.map(({ label, target }) => {
               const what = t(label, { defaultValue: label.split('.').pop() });
               const kind = t(`inspector.kind.${target.kind}`);

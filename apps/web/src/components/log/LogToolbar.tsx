@@ -1,6 +1,7 @@
 import { formatInteger } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { type CallFilter, isFiltering, NO_FILTER } from '../../model/log/call-filter.ts';
+import { NameOptions } from '../common/NameOptions.tsx';
 
 export interface LogToolbarProps {
   readonly filter: CallFilter;
@@ -20,11 +21,7 @@ export function LogToolbar({ filter, onFilter, fns, errors, shown, total }: LogT
         <span className="visually-hidden">{t('log.filter.function')}</span>
         <select value={filter.fn} onChange={(event) => onFilter({ ...filter, fn: event.target.value })} data-testid="log-filter-fn">
           <option value="">{t('log.filter.allFunctions')}</option>
-          {fns.map((fn) => (
-            <option key={fn} value={fn}>
-              {fn}
-            </option>
-          ))}
+          <NameOptions names={fns} />
         </select>
       </label>
       <label>
@@ -37,11 +34,7 @@ export function LogToolbar({ filter, onFilter, fns, errors, shown, total }: LogT
           <option value="all">{t('log.filter.allResults')}</option>
           <option value="ok">{t('log.filter.ok')}</option>
           <option value="error">{t('log.filter.errors')}</option>
-          {errors.map((name) => (
-            <option key={name} value={name}>
-              {name}
-            </option>
-          ))}
+          <NameOptions names={errors} />
         </select>
       </label>
       <input

@@ -3,10 +3,11 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type DeviceObjectRow, deviceObjects } from '../../model/acl/device-objects.ts';
 import { type PoolReading, poolReading } from '../../model/acl/pools.ts';
-import { bytes, duration, exactBytes, type FormatPrefs } from '../../model/format.ts';
+import { bytes, duration, type FormatPrefs } from '../../model/format.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { type ObjectRef, sameRef } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { BytesCell } from '../common/BytesCell.tsx';
 
 /** Rows of the object list: enough to find recent work; the address space and log list everything. */
 const SHOWN = 200;
@@ -45,15 +46,9 @@ function Pools({ reading, device, prefs }: { reading: PoolReading | undefined; d
           {reading.pools.map((line) => (
             <tr key={line.pool} data-pool={line.pool}>
               <th scope="row">{t(`pageMap.unobserved.pools.${line.pool}`)}</th>
-              <td className="num" title={exactBytes(line.used)}>
-                {bytes(line.used, prefs)}
-              </td>
-              <td className="num" title={exactBytes(line.free)}>
-                {bytes(line.free, prefs)}
-              </td>
-              <td className="num" title={exactBytes(line.total)}>
-                {bytes(line.total, prefs)}
-              </td>
+              <BytesCell value={line.used} prefs={prefs} />
+              <BytesCell value={line.free} prefs={prefs} />
+              <BytesCell value={line.total} prefs={prefs} />
             </tr>
           ))}
         </tbody>
@@ -83,9 +78,7 @@ function ObjectRow({ row, device, selected, prefs }: { row: DeviceObjectRow; dev
         </button>
       </th>
       <td className="mono">{row.fn}</td>
-      <td className="num" title={exactBytes(row.size)}>
-        {bytes(row.size, prefs)}
-      </td>
+      <BytesCell value={row.size} prefs={prefs} />
       <td>
         {t('pageMap.unobserved.pages', { pages: row.pages.toLocaleString('en-US'), pageSize: bytes(row.pageSize, prefs) })}{' '}
         <span className="muted">{t(`pageMap.unobserved.pageClass.${row.pageClass}`)}</span>

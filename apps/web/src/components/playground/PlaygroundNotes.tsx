@@ -5,6 +5,7 @@ import { liveObjectCount } from '../../model/playground/host-objects.ts';
 import { useAgent } from '../../store/ClientContext.tsx';
 import { useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { ConfirmButtons } from '../common/ConfirmButtons.tsx';
 import { useProblemText } from './SavePanels.tsx';
 
 /** Whether the last shared link opened, or why not. */
@@ -40,20 +41,17 @@ export function ResetHostOffer({ onDone }: { onDone: () => void }) {
       {confirming ? (
         <>
           <span role="alert">{t('playground.reset.confirm')}</span>
-          <button
-            type="button"
-            className="pl-danger"
-            onClick={() => {
+          <ConfirmButtons
+            confirm={t('playground.reset.confirmButton')}
+            cancel={t('playground.reset.cancel')}
+            dangerClass="pl-danger"
+            testId="pl-reset-host-confirm"
+            onConfirm={() => {
               agent.reset();
               onDone();
             }}
-            data-testid="pl-reset-host-confirm"
-          >
-            {t('playground.reset.confirmButton')}
-          </button>
-          <button type="button" onClick={() => setConfirming(false)}>
-            {t('playground.reset.cancel')}
-          </button>
+            onCancel={() => setConfirming(false)}
+          />
         </>
       ) : (
         <>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import type { RunView } from '../../model/playground/controller.ts';
+import { NameOptions } from '../common/NameOptions.tsx';
 
 export interface RunActions {
   run(): void;
@@ -137,11 +138,7 @@ export function RunControls({ run, actions, canRun, canDrive, blocked, functions
               data-testid="pl-entry"
             >
               <option value="">{t('playground.controls.entryAuto')}</option>
-              {functions.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
+              <NameOptions names={functions} />
             </select>
           </label>
         )}

@@ -9,6 +9,14 @@ import { OpenLinkPanel, SharePanel } from './SharePanels.tsx';
 
 export type BarPanel = 'none' | 'save' | 'saved' | 'share' | 'open';
 
+/** The buttons that open a panel under the bar, in order: the panel, its label key and its test id. */
+const PANEL_BUTTONS: readonly { panel: Exclude<BarPanel, 'none'>; label: string; testId: string }[] = [
+  { panel: 'save', label: 'playground.save.save', testId: 'pl-save' },
+  { panel: 'saved', label: 'playground.save.manage', testId: 'pl-saved' },
+  { panel: 'share', label: 'playground.share.share', testId: 'pl-share' },
+  { panel: 'open', label: 'playground.share.open', testId: 'pl-open-link' },
+];
+
 interface ScenarioBarProps {
   readonly doc: PlaygroundDoc;
   readonly source: DocSource;
@@ -87,18 +95,17 @@ export function ScenarioBar({ doc, source, saved, savedProblem, canReplace, onOp
             {t('playground.scenario.editedBadge')}
           </span>
         )}
-        <button type="button" aria-expanded={panel === 'save'} onClick={() => toggle('save')} data-testid="pl-save">
-          {t('playground.save.save')}
-        </button>
-        <button type="button" aria-expanded={panel === 'saved'} onClick={() => toggle('saved')} data-testid="pl-saved">
-          {t('playground.save.manage')}
-        </button>
-        <button type="button" aria-expanded={panel === 'share'} onClick={() => toggle('share')} data-testid="pl-share">
-          {t('playground.share.share')}
-        </button>
-        <button type="button" aria-expanded={panel === 'open'} onClick={() => toggle('open')} data-testid="pl-open-link">
-          {t('playground.share.open')}
-        </button>
+        {PANEL_BUTTONS.map((button) => (
+          <button
+            key={button.panel}
+            type="button"
+            aria-expanded={panel === button.panel}
+            onClick={() => toggle(button.panel)}
+            data-testid={button.testId}
+          >
+            {t(button.label)}
+          </button>
+        ))}
       </div>
       {builtin !== undefined && (
         <details className="pl-description">

@@ -5,24 +5,24 @@ import { useAppStore } from '../../store/useAppStore.ts';
 import { ConnectionBadge } from '../ConnectionStatus.tsx';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
 
+/** Two or more values of one preference as pressed buttons; labels are `shell.prefs.<pref>` and `shell.prefs.<value>`. */
 function Toggle<T extends string>({
-  label,
+  pref,
   value,
-  options,
+  values,
   onChange,
-  testId,
 }: {
-  label: string;
+  pref: string;
   value: T;
-  options: readonly { value: T; text: string }[];
+  values: readonly T[];
   onChange: (value: T) => void;
-  testId: string;
 }) {
+  const { t } = useTranslation();
   return (
-    <fieldset className="toggle" aria-label={label} data-testid={testId}>
-      {options.map((option) => (
-        <button key={option.value} type="button" aria-pressed={value === option.value} onClick={() => onChange(option.value)}>
-          {option.text}
+    <fieldset className="toggle" aria-label={t(`shell.prefs.${pref}`)} data-testid={`${pref}-toggle`}>
+      {values.map((option) => (
+        <button key={option} type="button" aria-pressed={value === option} onClick={() => onChange(option)}>
+          {t(`shell.prefs.${option}`)}
         </button>
       ))}
     </fieldset>
@@ -73,36 +73,9 @@ export function Header() {
           {presence.driverWaiting && ` · ${t('shell.presence.driverWaiting')}`}
         </span>
       )}
-      <Toggle
-        label={t('shell.prefs.units')}
-        value={units}
-        options={[
-          { value: 'binary', text: t('shell.prefs.binary') },
-          { value: 'decimal', text: t('shell.prefs.decimal') },
-        ]}
-        onChange={(value) => setPrefs({ units: value })}
-        testId="units-toggle"
-      />
-      <Toggle
-        label={t('shell.prefs.addresses')}
-        value={addresses}
-        options={[
-          { value: 'hex', text: t('shell.prefs.hex') },
-          { value: 'dec', text: t('shell.prefs.dec') },
-        ]}
-        onChange={(value) => setPrefs({ addresses: value })}
-        testId="addresses-toggle"
-      />
-      <Toggle
-        label={t('shell.prefs.theme')}
-        value={theme}
-        options={[
-          { value: 'light', text: t('shell.prefs.light') },
-          { value: 'dark', text: t('shell.prefs.dark') },
-        ]}
-        onChange={(value) => setPrefs({ theme: value })}
-        testId="theme-toggle"
-      />
+      <Toggle pref="units" value={units} values={['binary', 'decimal']} onChange={(next) => setPrefs({ units: next })} />
+      <Toggle pref="addresses" value={addresses} values={['hex', 'dec']} onChange={(next) => setPrefs({ addresses: next })} />
+      <Toggle pref="theme" value={theme} values={['light', 'dark']} onChange={(next) => setPrefs({ theme: next })} />
       <LanguageSwitch />
       <button
         type="button"

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shortcuts } from '../../hooks/shortcuts.ts';
+import { useModalDialog } from '../../hooks/useModalDialog.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 function keyText(key: string, shift: boolean | undefined): string {
@@ -17,13 +18,7 @@ export function HelpOverlay() {
     (listener) => shortcuts.subscribe(listener),
     () => shortcuts.list(),
   );
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (element === null) return;
-    if (open && !element.open) element.showModal();
-    if (!open && element.open) element.close();
-  }, [open]);
+  const dialog = useModalDialog(open);
   const groups = new Map<string, typeof list>();
   for (const shortcut of list) groups.set(shortcut.group, [...(groups.get(shortcut.group) ?? []), shortcut]);
   return (

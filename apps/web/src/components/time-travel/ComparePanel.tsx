@@ -6,6 +6,8 @@ import { targetOf } from '../../model/log/effects.ts';
 import { type CompareItem, compareRange } from '../../model/time-travel/compare.ts';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { BytesCell } from '../common/BytesCell.tsx';
+import { FiguresHead } from '../common/FiguresHead.tsx';
 
 /** Items listed per group before "+N more" (the rest stay countable, not rendered). */
 const SHOWN = 200;
@@ -94,26 +96,15 @@ export function ComparePanel({ from, to, onClose }: { from: number; to: number; 
         {result.transient > 0 && ` ${t('timeTravel.compare.transient', { count: result.transient })}`}
       </p>
       <table className="data compare-bytes">
-        <thead>
-          <tr>
-            <th>{t('timeTravel.compare.pageClass')}</th>
-            <th className="num">{t('timeTravel.compare.added')}</th>
-            <th className="num">{t('timeTravel.compare.removed')}</th>
-            <th className="num">{t('timeTravel.compare.net')}</th>
-          </tr>
-        </thead>
+        <FiguresHead prefix="timeTravel.compare" first="pageClass" figures={['added', 'removed', 'net']} />
         <tbody>
           {PAGE_CLASSES.map((pageClass) => {
             const figures = result.bytes[pageClass];
             return (
               <tr key={pageClass} data-testid={`compare-bytes-${pageClass}`}>
                 <td>{t(`timeTravel.pageClass.${pageClass}`)}</td>
-                <td className="num mono" title={exactBytes(figures.added)}>
-                  {bytes(figures.added, prefs)}
-                </td>
-                <td className="num mono" title={exactBytes(figures.removed)}>
-                  {bytes(figures.removed, prefs)}
-                </td>
+                <BytesCell value={figures.added} prefs={prefs} className="num mono" />
+                <BytesCell value={figures.removed} prefs={prefs} className="num mono" />
                 <td className="num mono" title={exactBytes(figures.added - figures.removed)}>
                   {signed(figures.added - figures.removed)}
                 </td>

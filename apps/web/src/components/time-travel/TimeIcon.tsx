@@ -8,7 +8,9 @@ const PATHS = {
   forwardCall: 'M2 2l8 6-8 6z M11 2h2v12h-2z',
 } as const;
 
-export function TimeIcon({ name }: { name: keyof typeof PATHS }) {
+export type TimeIconName = keyof typeof PATHS;
+
+export function TimeIcon({ name }: { name: TimeIconName }) {
   return (
     <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       <path d={PATHS[name]} fill="currentColor" />

@@ -9,11 +9,40 @@ import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { CompareMarks, useMarks } from './CompareMarks.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
-import { TimeIcon } from './TimeIcon.tsx';
+import { TimeIcon, type TimeIconName } from './TimeIcon.tsx';
 import { usePlayer, useTimeControls } from './useTimeControls.ts';
 import './time-travel.css';
 
 const GROUP = 'shell.help.groups.time';
+
+interface TimeButtonProps {
+  /** The glyph; the button's label is `timeTravel.<icon>` too. */
+  readonly icon: TimeIconName;
+  readonly onClick: () => void;
+  readonly disabled: boolean;
+  /** Set for the play button, which toggles. */
+  readonly pressed?: boolean;
+  readonly className?: string;
+  readonly testId?: string;
+}
+
+function TimeButton({ icon, onClick, disabled, pressed, className, testId }: TimeButtonProps) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={className}
+      onClick={onClick}
+      disabled={disabled}
+      aria-pressed={pressed}
+      title={t(`timeTravel.${icon}`)}
+      aria-label={t(`timeTravel.${icon}`)}
+      data-testid={testId}
+    >
+      <TimeIcon name={icon} />
+    </button>
+  );
+}
 
 /**
  * The time cursor over seq: step by call or event, play, jump back to live, and mark two points
@@ -58,56 +87,18 @@ export function TimeTravelBar() {
   return (
     <section className="time-travel" data-testid="time-travel" data-live={live} data-playing={playing} aria-label={t('timeTravel.title')}>
       <div className="tt-buttons">
-        <button
-          type="button"
-          onClick={() => controls.stepCall(-1)}
-          disabled={seq <= first}
-          title={t('timeTravel.backCall')}
-          aria-label={t('timeTravel.backCall')}
-          data-testid="tt-back-call"
-        >
-          <TimeIcon name="backCall" />
-        </button>
-        <button
-          type="button"
-          onClick={() => controls.stepEvent(-1)}
-          disabled={seq <= first}
-          title={t('timeTravel.backEvent')}
-          aria-label={t('timeTravel.backEvent')}
-        >
-          <TimeIcon name="backEvent" />
-        </button>
-        <button
-          type="button"
-          className="tt-play"
+        <TimeButton icon="backCall" onClick={() => controls.stepCall(-1)} disabled={seq <= first} testId="tt-back-call" />
+        <TimeButton icon="backEvent" onClick={() => controls.stepEvent(-1)} disabled={seq <= first} />
+        <TimeButton
+          icon={playing ? 'pause' : 'play'}
           onClick={() => setPlaying(!playing)}
-          aria-pressed={playing}
           disabled={timeline.calls.length === 0}
-          title={t(playing ? 'timeTravel.pause' : 'timeTravel.play')}
-          aria-label={t(playing ? 'timeTravel.pause' : 'timeTravel.play')}
-          data-testid="tt-play"
-        >
-          <TimeIcon name={playing ? 'pause' : 'play'} />
-        </button>
-        <button
-          type="button"
-          onClick={() => controls.stepEvent(1)}
-          disabled={live}
-          title={t('timeTravel.forwardEvent')}
-          aria-label={t('timeTravel.forwardEvent')}
-        >
-          <TimeIcon name="forwardEvent" />
-        </button>
-        <button
-          type="button"
-          onClick={() => controls.stepCall(1)}
-          disabled={live}
-          title={t('timeTravel.forwardCall')}
-          aria-label={t('timeTravel.forwardCall')}
-          data-testid="tt-forward-call"
-        >
-          <TimeIcon name="forwardCall" />
-        </button>
+          pressed={playing}
+          className="tt-play"
+          testId="tt-play"
+        />
+        <TimeButton icon="forwardEvent" onClick={() => controls.stepEvent(1)} disabled={live} />
+        <TimeButton icon="forwardCall" onClick={() => controls.stepCall(1)} disabled={live} testId="tt-forward-call" />
       </div>
       <div className="tt-slider">
         <input

@@ -5,10 +5,10 @@ import { coverageRows } from '../../model/tlb/coverage-rows.ts';
 import { classRows, requestedBytes } from '../../model/tlb/working-set.ts';
 import { sameRef, selectSelection } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
-import { ModeledBadge } from './Badges.tsx';
 import { ClassTable } from './ClassTable.tsx';
 import { CoverageTable } from './CoverageTable.tsx';
 import { PageSizeTable } from './PageSizeTable.tsx';
+import { TlbSection } from './TlbSection.tsx';
 import { useGeometry } from './useGeometry.ts';
 
 export interface SectionProps {
@@ -31,10 +31,7 @@ export function CoverageSection({ state, device, stamp, report }: SectionProps &
   const selection = useAppStore(selectSelection);
   const selectedClass = rows.find((row) => sameRef({ kind: row.kind, id: row.id }, selection))?.pageClass;
   return (
-    <div className="tlb-section" data-testid="tlb-coverage">
-      <h3 className="section-title">
-        {t('tlb.coverage.heading')} <ModeledBadge />
-      </h3>
+    <TlbSection heading={t('tlb.coverage.heading')} testId="tlb-coverage">
       <p className="tlb-intro muted">{t('tlb.coverage.intro')}</p>
       {report.liveObjects === 0 && (
         <p className="tlb-empty" data-testid="tlb-coverage-empty">
@@ -44,6 +41,6 @@ export function CoverageSection({ state, device, stamp, report }: SectionProps &
       <ClassTable profile={profile} rows={summary.rows} combined={summary.combined} selectedClass={selectedClass} />
       <PageSizeTable held={summary.combined.bytes} requested={requested} normalPageSize={profile.normalPageSize} />
       <CoverageTable rows={rows} geometry={geometry} />
-    </div>
+    </TlbSection>
   );
 }

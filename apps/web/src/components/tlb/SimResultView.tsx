@@ -6,6 +6,7 @@ import { share } from '../../model/tlb/share.ts';
 import { simBars } from '../../model/tlb/sim-run.ts';
 import { selectTheme } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { FiguresHead } from '../common/FiguresHead.tsx';
 
 const WIDTH = 600;
 const LABEL = 96;
@@ -72,18 +73,11 @@ export function SimResultView({ result, ms, stale }: { readonly result: TlbResul
       </svg>
       <div className="tlb-wide">
         <table className="data" data-testid="tlb-sim-table">
-          <thead>
-            <tr>
-              <th>{t('tlb.sim.result.cols.pageClass')}</th>
-              <th className="num">{t('tlb.sim.result.cols.accesses')}</th>
-              <th className="num">{t('tlb.sim.result.cols.hits')}</th>
-              <th className="num">{t('tlb.sim.result.cols.misses')}</th>
-              <th className="num">{t('tlb.sim.result.cols.walks')}</th>
-              <th className="num">{t('tlb.sim.result.cols.hitRate')}</th>
-              <th className="num">{t('tlb.sim.result.cols.distinct')}</th>
-              <th className="num">{t('tlb.sim.result.cols.evictions')}</th>
-            </tr>
-          </thead>
+          <FiguresHead
+            prefix="tlb.sim.result.cols"
+            first="pageClass"
+            figures={['accesses', 'hits', 'misses', 'walks', 'hitRate', 'distinct', 'evictions']}
+          />
           <tbody>
             {PAGE_CLASSES.filter((pageClass) => result.byClass[pageClass].accesses > 0).map((pageClass) => {
               const c = result.byClass[pageClass];

@@ -8,13 +8,14 @@ import { parsePattern } from '../../model/tlb/pattern.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { selectSelection } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
-import { AssumedBadge, ModeledBadge } from './Badges.tsx';
+import { AssumedBadge } from './Badges.tsx';
 import type { SectionProps } from './CoverageSection.tsx';
 import { useLocalStore } from './local-store.ts';
 import { PatternForm, usePatternIssueText } from './PatternForm.tsx';
 import { SimResultView } from './SimResultView.tsx';
 import { cancelRun, startRun } from './sim-runner.ts';
 import { simStore } from './sim-state.ts';
+import { TlbSection } from './TlbSection.tsx';
 import { useGeometry } from './useGeometry.ts';
 import './tlb-sim.css';
 
@@ -74,10 +75,7 @@ export function SimulatorSection({ state, device, stamp, onEditGeometry }: Secti
       .join(' + ');
 
   return (
-    <div className="tlb-section" data-testid="tlb-sim">
-      <h3 className="section-title">
-        {t('tlb.sim.heading')} <ModeledBadge />
-      </h3>
+    <TlbSection heading={t('tlb.sim.heading')} testId="tlb-sim">
       <p className="tlb-intro muted">{t('tlb.sim.intro')}</p>
       <p className="tlb-geometry-line" data-testid="tlb-sim-geometry">
         <span className="muted">{t('tlb.sim.geometry')}:</span>{' '}
@@ -177,6 +175,6 @@ export function SimulatorSection({ state, device, stamp, onEditGeometry }: Secti
       )}
       {ui.run.kind === 'done' && <SimResultView result={ui.run.result} ms={ui.run.ms} stale={ui.run.signature !== signature} />}
       {ui.run.kind === 'idle' && chosen !== undefined && <p className="muted">{t('tlb.sim.result.none')}</p>}
-    </div>
+    </TlbSection>
   );
 }

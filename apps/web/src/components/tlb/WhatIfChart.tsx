@@ -29,6 +29,8 @@ export function WhatIfChart({ rows }: { readonly rows: readonly WhatIfTotals[] }
       {bar.text}
     </text>
   );
+  /** The zero line of a panel (PTEs or waste) across one row. */
+  const base = (x: number, y: number) => <line x1={x} x2={x} y1={y + 2} y2={y + chart.rowHeight - 2} className="tlb-chart-base" />;
   return (
     <svg
       className="tlb-chart"
@@ -63,13 +65,7 @@ export function WhatIfChart({ rows }: { readonly rows: readonly WhatIfTotals[] }
                 {t('tlb.whatIf.refused', { count: row.refused })}
               </text>
             )}
-            <line
-              x1={chart.panels.ptes.x}
-              x2={chart.panels.ptes.x}
-              y1={row.y + 2}
-              y2={row.y + chart.rowHeight - 2}
-              className="tlb-chart-base"
-            />
+            {base(chart.panels.ptes.x, row.y)}
             {row.ptes.segments.map((segment) => (
               <rect
                 key={segment.pageClass}
@@ -82,13 +78,7 @@ export function WhatIfChart({ rows }: { readonly rows: readonly WhatIfTotals[] }
               />
             ))}
             {label(row.ptes, row.y, `tlb-whatif-ptes-${live ? 'live' : shortPolicyName(row.key)}`)}
-            <line
-              x1={chart.panels.waste.x}
-              x2={chart.panels.waste.x}
-              y1={row.y + 2}
-              y2={row.y + chart.rowHeight - 2}
-              className="tlb-chart-base"
-            />
+            {base(chart.panels.waste.x, row.y)}
             <rect
               x={row.waste.x}
               y={barY}

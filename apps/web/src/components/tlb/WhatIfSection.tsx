@@ -6,8 +6,9 @@ import { LIVE_KEY, requestOf, shortPolicyName, WhatIfCache, whatIfInput } from '
 import { useFormat } from '../../store/hooks.ts';
 import { selectSelection } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
-import { ModeledBadge } from './Badges.tsx';
+import { FiguresHead } from '../common/FiguresHead.tsx';
 import type { SectionProps } from './CoverageSection.tsx';
+import { TlbSection } from './TlbSection.tsx';
 import { WhatIfChart } from './WhatIfChart.tsx';
 
 /** Per-(fn, size) outcomes survive re-renders and visits to other tabs. */
@@ -29,10 +30,7 @@ export function WhatIfSection({ state, device, stamp }: SectionProps) {
   const selectedRequest = selected !== undefined && selected.device === device.id ? requestOf(selected) : undefined;
   const selectedRows = selectedRequest === undefined ? undefined : cache.totals([selectedRequest], profile);
   return (
-    <div className="tlb-section" data-testid="tlb-whatif">
-      <h3 className="section-title">
-        {t('tlb.whatIf.heading')} <ModeledBadge />
-      </h3>
+    <TlbSection heading={t('tlb.whatIf.heading')} testId="tlb-whatif">
       {count === 0 ? (
         <p className="tlb-empty" data-testid="tlb-whatif-empty">
           {t('tlb.whatIf.empty', { device: device.id })}
@@ -59,18 +57,11 @@ export function WhatIfSection({ state, device, stamp }: SectionProps) {
           )}
           <div className="tlb-wide">
             <table className="data" data-testid="tlb-whatif-table">
-              <thead>
-                <tr>
-                  <th>{t('tlb.whatIf.cols.policy')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.normal')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.huge')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.giant')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.occupied')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.waste')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.ptes')}</th>
-                  <th className="num">{t('tlb.whatIf.cols.refused')}</th>
-                </tr>
-              </thead>
+              <FiguresHead
+                prefix="tlb.whatIf.cols"
+                first="policy"
+                figures={['normal', 'huge', 'giant', 'occupied', 'waste', 'ptes', 'refused']}
+              />
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.key} className={row.key === LIVE_KEY ? 'tlb-live-row' : undefined}>
@@ -105,6 +96,6 @@ export function WhatIfSection({ state, device, stamp }: SectionProps) {
       <p className="tlb-advice" data-testid="tlb-advice">
         {t('tlb.whatIf.advice')}
       </p>
-    </div>
+    </TlbSection>
   );
 }
