@@ -172,8 +172,8 @@ export {
 } from './profiles/builtin.ts';
 export { loadProfileJson, type ProfileLoad } from './profiles/load.ts';
 export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles/profile.ts';
-export type { CallReply } from './protocol/call-reply.ts';
 // The wire protocol
+export type { CallReply } from './protocol/call-reply.ts';
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { isObject } from './protocol/guards.ts';
