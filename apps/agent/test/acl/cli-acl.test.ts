@@ -61,7 +61,9 @@ describe('pagelens doctor', () => {
     // The "old" double lacks the VMM calls and three newer ones: 15 of the catalogue's functions.
     const total = ACL_FUNCTION_NAMES.length;
     expect(stdout).toMatch(
-      new RegExp(`\\[warn\\] symbols: ${total - 15} of ${total} catalogue functions; turned off \\(missing\\): aclrtMallocHostWithCfg, .*aclrtMallocPhysical`),
+      new RegExp(
+        `\\[warn\\] symbols: ${total - 15} of ${total} catalogue functions; turned off \\(missing\\): aclrtMallocHostWithCfg, .*aclrtMallocPhysical`,
+      ),
     );
     expect(stdout).toContain('[warn] SoC Ascend999X → profile generic: SoC "Ascend999X" is not one PageLens knows');
   });
