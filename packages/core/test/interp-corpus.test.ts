@@ -337,6 +337,7 @@ int main(void) {
     aclrtMemcpy(a, 1024, host, 1024, ACL_MEMCPY_HOST_TO_DEVICE);
     aclrtMemcpyAsync(b, 1024, a, 1024, ACL_MEMCPY_DEVICE_TO_DEVICE, stream);
     aclError ret = aclrtSynchronizeStream(stream);
+    ret = aclrtSynchronizeStreamWithTimeout(stream, 100);
     aclrtFree(a);
     aclrtFree(b);
     aclrtFreeHost(host);

@@ -244,3 +244,23 @@ describe('LT-2: the last reset drops host registrations with the device', () => 
     expect((await rt.aclrtHostRegisterV2({ ptr, size: 64 * 1024, flag: 0x10000002 })).ret).toBe(0);
   });
 });
+
+describe("LT-4: peer access lives with the device's contexts", () => {
+  it('LT-4: peer access ends when the last process holding the device resets it, not before', async () => {
+    const host = new SimHost({ devices: [ASCEND_910B2, ASCEND_910B2] });
+    const a = new SimRuntime(host, 'a');
+    const b = new SimRuntime(host, 'b');
+    for (const rt of [a, b]) {
+      expect((await rt.aclInit({ configPath: null })).ret).toBe(0);
+      expect((await rt.aclrtSetDevice({ deviceId: 0 })).ret).toBe(0);
+    }
+    expect((await a.aclrtDeviceEnablePeerAccess({ peerDeviceId: 1, flags: 0 })).ret).toBe(0);
+    const peers = () => [...(host.state.devices[0]?.peers ?? [])];
+    expect(peers()).toEqual([1]);
+    // b still holds device 0: its context keeps the peer access.
+    expect((await a.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect(peers()).toEqual([1]);
+    expect((await b.aclrtResetDeviceForce({ deviceId: 0 })).ret).toBe(0);
+    expect(peers()).toEqual([]);
+  });
+});

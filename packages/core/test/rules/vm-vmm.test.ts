@@ -373,6 +373,24 @@ describe('VM: virtual memory management', () => {
     expect([host.state.physical.size, device.frames.hugeFrames]).toEqual([0, 0]);
   });
 
+  it("VM-11: a shareable handle ends with its exporter's handle: a later import fails, earlier imports keep the memory", async () => {
+    const { host, rt } = await session();
+    const early = await otherProcess(host, 'early');
+    const late = await otherProcess(host, 'late');
+    const handle = await physical(rt, 2 * MiB);
+    const shareableHandle = need((await rt.aclrtMemExportToShareableHandle({ handle, handleType: 0, flags: 1 })).shareableHandle, 'share');
+    const kept = need((await early.aclrtMemImportFromShareableHandle({ shareableHandle, deviceId: 0 })).handle, 'early import');
+    expect(host.state.shares.size).toBe(1);
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect(host.state.shares.size).toBe(0);
+    const refused = await late.aclrtMemImportFromShareableHandle({ shareableHandle, deviceId: 0 });
+    expect(refused).toMatchObject({ ret: ACL_ERROR_INVALID_PARAM, message: expect.stringContaining('VM-11') });
+    // The early importer's handle still holds the memory until it frees it (VM-8).
+    expect(host.state.physical.size).toBe(1);
+    expect((await early.aclrtFreePhysical({ handle: kept })).ret).toBe(0);
+    expect(host.state.physical.size).toBe(0);
+  });
+
   it('VM-9: the exporting process cannot import its own handle, and an imported handle cannot be re-exported', async () => {
     const { host, rt } = await session();
     const other = await otherProcess(host);
