@@ -178,19 +178,34 @@ test('a VMM reservation mapped with a huge handle is a buffer; a big run shows p
   await expect(buffer).toContainText(`reservation ${String(virPtr)} · mapped 8 MiB`);
   await expect(page.getByTestId('tlb-sim-buffer-info')).toContainText('8 MiB of 2 MiB pages');
 
+  // A 16 M-access run can end in well under a second, so the worker's script is held back until
+  // Cancel was pressed: the run is certainly still going then, on any machine.
+  let release = (): void => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const workerScript = /\/assets\/sim-worker-[^/]+\.js$/;
+  let requested = 0;
+  await page.route(workerScript, async (route) => {
+    requested += 1;
+    await held;
+    // The cancelled run's worker is gone by now, and its request with it.
+    await route.continue().catch(() => {});
+  });
   await page.getByTestId('tlb-kind-random').check();
   await page.getByTestId('tlb-field-count').fill('16,000,000');
   await page.getByTestId('tlb-sim-run').click();
   await expect(page.getByTestId('tlb-sim-running')).toContainText('16,000,000');
-  // The page stays responsive while the worker runs: switching sections works at once.
+  // The run outlives leaving its section: switching away and back shows it still going.
   await page.getByTestId('tlb-section-coverage').click();
   await expect(page.getByTestId('tlb-coverage')).toBeVisible();
   await page.getByTestId('tlb-section-sim').click();
-  const cancel = page.getByTestId('tlb-sim-cancel');
-  if (await cancel.isVisible()) {
-    await cancel.click();
-    await expect(page.getByText('Run cancelled.')).toBeVisible();
-  }
+  await expect(page.getByTestId('tlb-sim-running')).toContainText('16,000,000');
+  await page.getByTestId('tlb-sim-cancel').click();
+  await expect(page.getByText('Run cancelled.')).toBeVisible();
+  expect(requested).toBe(1);
+  release();
+  await page.unroute(workerScript);
   await page.getByTestId('tlb-field-count').fill('1,000,000');
   await page.getByTestId('tlb-sim-run').click();
   // 4 huge pages fit a 1,024-entry TLB: only the 4 cold misses.
