@@ -38,22 +38,41 @@ async function openHostView(page: Page): Promise<void> {
   await expect(page.getByTestId('host-copies')).toBeVisible();
 }
 
+/** The tooltip's text with the pointer at (x, y), or null when none shows (one move, one read). */
+async function tipAt(page: Page, x: number, y: number): Promise<string | null> {
+  await page.mouse.move(x, y);
+  return page.evaluate(() => document.querySelector('[data-testid="copy-tooltip"]')?.textContent ?? null);
+}
+
+/** Pixels between the first looks along a lane; every bar in these scenes is several times wider. */
+const SCAN_STEP = 16;
+
 /**
  * Moves the mouse along one lane of the timeline, as a person scanning it, and returns the
- * tooltip text at every x where a different copy is under the pointer.
+ * tooltip text of each different copy under the pointer with the first x (to the pixel) it shows
+ * at. Coarse steps find the copies and a bisection finds where each begins: a few dozen moves a
+ * lane. (A move every 6 px with two reads each took ~40 s of the test's 60 s on a busy machine.)
  */
 async function scanLane(page: Page, lane: Locator): Promise<{ x: number; text: string }[]> {
   const plot = await page.getByTestId('copy-plot').boundingBox();
   const row = await lane.boundingBox();
   if (plot === null || row === null) throw new Error('timeline not laid out');
   const y = row.y + row.height / 2;
-  const tooltip = page.getByTestId('copy-tooltip');
   const found: { x: number; text: string }[] = [];
-  for (let x = plot.x + 2; x < plot.x + plot.width - 2; x += 6) {
-    await page.mouse.move(x, y);
-    if (!(await tooltip.isVisible())) continue;
-    const text = (await tooltip.textContent()) ?? '';
-    if (found.at(-1)?.text !== text) found.push({ x, text });
+  let before: number | undefined;
+  for (let x = plot.x + 2; x < plot.x + plot.width - 2; x += SCAN_STEP) {
+    const text = await tipAt(page, x, y);
+    if (text !== null && found.at(-1)?.text !== text) {
+      // The copy begins in (before, x]: halve that interval down to one pixel.
+      let [outside, inside] = [before ?? x, x];
+      while (inside - outside > 1) {
+        const middle = (outside + inside) / 2;
+        if ((await tipAt(page, middle, y)) === text) inside = middle;
+        else outside = middle;
+      }
+      found.push({ x: inside, text });
+    }
+    before = x;
   }
   return found;
 }
