@@ -13,6 +13,7 @@ import {
   type DeviceProfile,
   errorName,
   type Hex,
+  isMallocFn,
   MiB,
   type Reason,
 } from '@pagelens/core';
@@ -44,7 +45,6 @@ const POOL_CHANGING = new Set<AclFunctionName>([
   'aclrtFreePhysical',
   'aclrtUnmapMem',
 ]);
-const DEVICE_MALLOC = new Set<AclFunctionName>(['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg']);
 
 export interface RunnerConfig {
   readonly declarations: Declarations;
@@ -267,7 +267,7 @@ export class CallRunner {
       if (after !== undefined) observation.after = after;
     }
     const devPtr = hexOf(out.devPtr);
-    if (DEVICE_MALLOC.has(fn) && devPtr !== undefined && declarations.functions.has('aclrtPointerGetAttributes')) {
+    if (isMallocFn(fn) && devPtr !== undefined && declarations.functions.has('aclrtPointerGetAttributes')) {
       const pageSize = readPointerPageSize(declarations, devPtr);
       if (pageSize !== undefined) observation.pointerPageSize = pageSize;
     }

@@ -1,4 +1,4 @@
-import { aclrtMemcpyKind, toHex } from '@pagelens/core';
+import { aclrtMemcpyKind, shortName, toHex } from '@pagelens/core';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { liveObjects } from '../../model/actions/live-objects.ts';
@@ -146,7 +146,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
           >
             {COPY_KINDS.map((name) => (
               <option key={name} value={aclrtMemcpyKind.valueOf(name)}>
-                {name.replace('ACL_MEMCPY_', '')}
+                {shortName(aclrtMemcpyKind, name)}
                 {aclrtMemcpyKind.valueOf(name) === suggested ? ` (${t('actions.copy.suggested')})` : ''}
               </option>
             ))}

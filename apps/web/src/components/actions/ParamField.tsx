@@ -1,4 +1,4 @@
-import { aclrtMallocAttrType } from '@pagelens/core';
+import { aclrtMallocAttrType, shortName } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import type { FieldSpec } from '../../model/actions/form-spec.ts';
 import { type FormObject, type FormValue, readInt } from '../../model/actions/form-values.ts';
@@ -232,7 +232,7 @@ export function ParamField({ fn, field, value, fallback, path, siblings, onChang
                   >
                     {aclrtMallocAttrType.names.map((name) => (
                       <option key={name} value={String(aclrtMallocAttrType.valueOf(name))}>
-                        {name.replace('ACL_RT_MEM_ATTR_', '')}
+                        {shortName(aclrtMallocAttrType, name)}
                       </option>
                     ))}
                   </select>

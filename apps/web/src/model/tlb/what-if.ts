@@ -1,19 +1,21 @@
 import {
+  aclrtMemMallocPolicy,
   type DeviceProfile,
   type HostState,
+  isMallocFn,
+  MALLOC_FNS,
   type MallocFn,
   PAGE_CLASSES,
   type PageClass,
   policyWhatIf,
+  shortName,
   WHAT_IF_POLICIES,
   type WhatIfOutcome,
   type WhatIfRequest,
 } from '@pagelens/core';
 
-const MALLOC_FNS: readonly MallocFn[] = ['aclrtMalloc', 'aclrtMallocAlign32', 'aclrtMallocCached', 'aclrtMallocWithCfg'];
-
 function mallocFn(fn: string): MallocFn | undefined {
-  return MALLOC_FNS.find((name) => name === fn);
+  return isMallocFn(fn) ? fn : undefined;
 }
 
 /** One allocation as a what-if request; undefined for anything not made by an aclrtMalloc-family call. */
@@ -141,5 +143,5 @@ interface Mutable {
 
 /** "ACL_MEM_MALLOC_HUGE_FIRST" → "HUGE_FIRST": the chart's row labels (the full name is in the table). */
 export function shortPolicyName(name: string): string {
-  return name.replace(/^ACL_MEM_MALLOC_/, '');
+  return shortName(aclrtMemMallocPolicy, name);
 }
