@@ -11,27 +11,15 @@ import { type Logger, silentLogger } from '../src/server/logger.ts';
 import { type Clock, Hub } from '../src/session/hub.ts';
 import type { PeerSocket } from '../src/session/peer-socket.ts';
 import { DEFAULT_LIMITS } from '../src/session/quotas.ts';
-import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
+import { TOKEN } from './support/agent-harness.ts';
+import { agentPerTest } from './support/agent-per-test.ts';
 import { rawRequest, rawUpgrade } from './support/http.ts';
-import { TestClient } from './support/ws-client.ts';
+import type { TestClient } from './support/ws-client.ts';
 
 // Issue 11: what a hostile or unlucky client could still break. Each test failed before its fix.
 
-let harness: Harness | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await harness?.close();
-  harness = undefined;
-});
-
-async function connect(): Promise<TestClient> {
-  if (harness === undefined) throw new Error('no harness');
-  const client = await TestClient.connect(harness.port, TOKEN);
-  clients.push(client);
-  return client;
-}
+const agent = agentPerTest();
+const connect = agent.connect;
 
 /** A clock whose timers fire only when the test says so. */
 function manualClock(): Clock & { fire(): void } {
@@ -80,7 +68,7 @@ const hello = (role: 'driver' | 'viewer', resume?: string) =>
 
 describe('item 2: the Host check reads the whole header', () => {
   it.each(['[::1]evil.com', '[::1]evil.com:7070', 'localhost:evil.com'])('refuses Host %s on HTTP and on /ws', async (host) => {
-    harness = await startHarness();
+    const harness = await agent.start();
     expect((await rawRequest(harness.port, '/', { host })).status).toBe(403);
     expect((await rawUpgrade(harness.port, `/ws?token=${TOKEN}`, { host })).status).toBe(403);
   });
@@ -88,7 +76,7 @@ describe('item 2: the Host check reads the whole header', () => {
 
 describe('item 6: resume tokens', () => {
   it('each welcome issues a fresh token, and a used token resumes nothing', async () => {
-    harness = await startHarness({ resumeGraceMs: 5000 });
+    await agent.start({ resumeGraceMs: 5000 });
     const first = await connect();
     const welcome = await first.hello('driver');
     first.close();
@@ -110,7 +98,7 @@ describe('item 6: resume tokens', () => {
   });
 
   it('a resume is refused while the driver is still connected and answering, unless takeover is allowed', async () => {
-    harness = await startHarness();
+    await agent.start();
     const driver = await connect();
     const welcome = await driver.hello('driver');
     const thief = await connect();
@@ -123,7 +111,7 @@ describe('item 6: resume tokens', () => {
   });
 
   it('with --allow-takeover the resume takes the session and the old connection becomes a viewer', async () => {
-    harness = await startHarness({ allowTakeover: true });
+    await agent.start({ allowTakeover: true });
     const driver = await connect();
     const welcome = await driver.hello('driver');
     const other = await connect();
@@ -180,7 +168,7 @@ describe('item 7: nothing that may be a token reaches the log', () => {
       warn: (m) => lines.push(m),
       error: (m) => lines.push(m),
     };
-    harness = await startHarness({ log });
+    const harness = await agent.start({ log });
     const port = harness.port;
     await rawUpgrade(port, `/ws/${TOKEN}`);
     await rawUpgrade(port, `/${TOKEN}?token=${TOKEN}`);
@@ -197,7 +185,7 @@ describe('item 7: nothing that may be a token reaches the log', () => {
 
 describe('item 8: connections', () => {
   it('past --max-connections a socket is refused with 503 and the reason; a closed one frees its place', async () => {
-    harness = await startHarness({ maxConnections: 2 });
+    const harness = await agent.start({ maxConnections: 2 });
     const a = await connect();
     await a.hello('viewer');
     const b = await connect();

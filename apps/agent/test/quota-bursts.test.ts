@@ -1,29 +1,19 @@
 import { ACL_HOST_REG, type AgentMessage, paddedSize, toHex } from '@pagelens/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Limits, usageOf } from '../src/session/quotas.ts';
-import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
-import { TestClient } from './support/ws-client.ts';
+import { agentPerTest, HUGE_PROP as PROP } from './support/agent-per-test.ts';
+import type { TestClient } from './support/ws-client.ts';
 
 // Issue 11 items 3 and 4: a quota holds however the calls arrive. Every burst is sent at once,
 // without waiting for a single result; before the fix, quotas were judged when a call was queued.
 
 const MiB = 1024 * 1024;
 const REG = ACL_HOST_REG.byName;
-const PROP = { handleType: 0, allocationType: 0, memAttr: 'ACL_HBM_MEM_HUGE', location: { type: 1, id: 0 }, reserve: 0 };
-
-let harness: Harness | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await harness?.close();
-  harness = undefined;
-});
+const agent = agentPerTest();
 
 async function driverWith(limits: Partial<Limits>): Promise<TestClient> {
-  harness = await startHarness({ limits: { callsPerSecond: 0, ...limits } });
-  const client = await TestClient.connect(harness.port, TOKEN);
-  clients.push(client);
+  await agent.start({ limits: { callsPerSecond: 0, ...limits } });
+  const client = await agent.connect();
   await client.hello('driver');
   await client.ok('aclInit', { configPath: null });
   await client.ok('aclrtSetDevice', { deviceId: 0 });
@@ -42,8 +32,7 @@ const refused = (replies: readonly Reply[]) => replies.filter((r) => r.type === 
 
 /** What the session holds, computed from the state itself (independent of the hub's running tally). */
 function held() {
-  if (harness === undefined) throw new Error('no harness');
-  const state = harness.backend.state();
+  const state = agent.harness().backend.state();
   return usageOf(state, new Set(state.processes.keys()));
 }
 

@@ -1,30 +1,15 @@
 import { ACL_HOST_REG, devicePools } from '@pagelens/core';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
-import { TestClient } from './support/ws-client.ts';
+import { describe, expect, it } from 'vitest';
+import { agentPerTest, HUGE_PROP as PROP } from './support/agent-per-test.ts';
+import type { TestClient } from './support/ws-client.ts';
 
 // Issue 11 item 5 and its siblings: every kind of object a session can make is gone after its
 // teardown, so the next session starts from the baseline and cannot reach the last one's objects.
 
 const MiB = 1024 * 1024;
 const REG = ACL_HOST_REG.byName;
-const PROP = { handleType: 0, allocationType: 0, memAttr: 'ACL_HBM_MEM_HUGE', location: { type: 1, id: 0 }, reserve: 0 };
-
-let harness: Harness | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.close();
-  await harness?.close();
-  harness = undefined;
-});
-
-async function connect(): Promise<TestClient> {
-  if (harness === undefined) throw new Error('no harness');
-  const client = await TestClient.connect(harness.port, TOKEN);
-  clients.push(client);
-  return client;
-}
+const agent = agentPerTest();
+const connect = agent.connect;
 
 /** One of every object kind, in two processes of the session on two devices; returns the shareable handle. */
 async function makeOneOfEverything(d: TestClient): Promise<string> {
@@ -61,7 +46,7 @@ async function makeOneOfEverything(d: TestClient): Promise<string> {
 
 describe('teardown of every object kind', () => {
   it('after the driver leaves, nothing of its session is left: objects, shares, peer access, pools', async () => {
-    harness = await startHarness({ devices: 2, resumeGraceMs: 20 });
+    const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
     const baseline = harness.backend.state().devices.map((device) => devicePools(device));
     const viewer = await connect();
     await viewer.hello('viewer');
@@ -114,7 +99,7 @@ describe('teardown of every object kind', () => {
   });
 
   it('VM-11: a share ends when its exporter frees the handle, even while the session goes on', async () => {
-    harness = await startHarness();
+    await agent.start();
     const d = await connect();
     await d.hello('driver');
     await d.ok('aclInit', { configPath: null });
