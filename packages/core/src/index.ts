@@ -51,6 +51,7 @@ export {
   type FunctionSpec,
   functionSpec,
   isAclFunctionName,
+  isIntegerValueType,
   type ParamSpec,
   type PointerTarget,
   type StructName,

@@ -20,6 +20,15 @@ export type ValueType =
   | { readonly t: 'intArray'; readonly count: string }
   | { readonly t: 'string' }; // const char*: text or null
 
+/** The value types of C integers (int32_t, uint32_t, size_t, uint64_t, enums, flag bits): a safe integer on the wire. */
+const INTEGER_VALUE_TYPES = ['int', 'uint', 'size', 'u64', 'enum', 'flags'] as const;
+export type IntegerValueType = Extract<ValueType, { readonly t: (typeof INTEGER_VALUE_TYPES)[number] }>;
+const INTEGER_TAGS: ReadonlySet<ValueType['t']> = new Set(INTEGER_VALUE_TYPES);
+
+export function isIntegerValueType(type: ValueType): type is IntegerValueType {
+  return INTEGER_TAGS.has(type.t);
+}
+
 export type HandleTypeName = 'aclrtStream' | 'aclrtDrvMemHandle' | 'shareableHandle';
 export type StructName = 'aclrtPhysicalMemProp' | 'aclrtMemAccessDesc' | 'aclrtMallocConfig' | 'aclrtMemLocation' | 'aclrtPtrAttributes';
 

@@ -1,4 +1,4 @@
-import type { ParamSpec } from '../acl/functions.ts';
+import { isIntegerValueType, type ParamSpec } from '../acl/functions.ts';
 import { mallocAttrMember } from '../acl/structs.ts';
 import { isHex, parseHex, toHex } from '../units/hex.ts';
 import { baseType, type CType, type IntType, SIZE_T, typeName } from './c-type-model.ts';
@@ -119,14 +119,8 @@ export function structToAcl(a: ArgContext, cell: Cell, path: string): Record<str
 /** One input argument in the catalogue's representation. */
 export function toAclArg(a: ArgContext, value: Value): unknown {
   const spec = a.param.value;
+  if (isIntegerValueType(spec)) return integerArg(a, value);
   switch (spec.t) {
-    case 'int':
-    case 'uint':
-    case 'size':
-    case 'u64':
-    case 'enum':
-    case 'flags':
-      return integerArg(a, value);
     case 'ptr':
       return address(a, value, false);
     case 'handle':

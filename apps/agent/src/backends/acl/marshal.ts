@@ -1,4 +1,4 @@
-import { isObject, mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
+import { isIntegerValueType, isObject, mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
 import { type AclStructName, isAclStructName, parseCType } from './ctypes.ts';
 import { type CallSpec, isReturnedValue } from './declarations.ts';
 import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unrepresentable } from './pointers.ts';
@@ -176,26 +176,21 @@ function ptrAttributes(raw: unknown): OutValue {
 /** One out-value from what koffi wrote (or returned), by the parameter's value type. */
 export function readValue(param: ParamSpec, raw: unknown): OutValue {
   const what = param.name;
-  switch (param.value.t) {
+  const type = param.value;
+  if (isIntegerValueType(type)) return exactInteger(integerValue(raw, what), what);
+  switch (type.t) {
     case 'ptr':
       return toHex(pointerValue(raw, what));
     case 'handle':
       // A shareable handle is a uint64_t token, the others are pointers.
-      return toHex(param.value.of === 'shareableHandle' ? integerValue(raw, what) : pointerValue(raw, what));
-    case 'int':
-    case 'uint':
-    case 'size':
-    case 'u64':
-    case 'enum':
-    case 'flags':
-      return exactInteger(integerValue(raw, what), what);
+      return toHex(type.of === 'shareableHandle' ? integerValue(raw, what) : pointerValue(raw, what));
     case 'string':
       if (raw === null || typeof raw === 'string') return raw;
       throw new Unrepresentable(`${what}: koffi returned ${typeof raw}, not a string`);
     case 'struct':
       return ptrAttributes(raw);
     default:
-      throw new Unrepresentable(`${what}: ${param.value.t} is never an out-parameter`);
+      throw new Unrepresentable(`${what}: ${type.t} is never an out-parameter`);
   }
 }
 
