@@ -71,6 +71,13 @@ type Effect<F extends AclFunctionName> = (
 
 const at = (context: EffectContext, value: string | undefined, what: string): number | undefined => address(context, value, what);
 
+/** Records one change with the address `value` reads as; nothing when it reads as none (`address` notes why). */
+function whenAt(context: EffectContext, value: string | undefined, what: string, record: (addr: number) => void): undefined {
+  const addr = at(context, value, what);
+  if (addr !== undefined) record(addr);
+  return undefined;
+}
+
 function deviceMalloc(fn: MallocFn) {
   return (context: EffectContext, args: { readonly size: number; readonly policy: number }, out: { readonly devPtr?: string }) => {
     const addr = at(context, out.devPtr, 'devPtr');
@@ -111,16 +118,8 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
   aclrtSetDevice: (context, { deviceId }) => void recordSetDevice(context, deviceId),
   aclrtResetDevice: (context, { deviceId }) => void recordResetDevice(context, deviceId, false),
   aclrtResetDeviceForce: (context, { deviceId }) => void recordResetDevice(context, deviceId, true),
-  aclrtCreateStream: (context, _args, out) => {
-    const handle = at(context, out.stream, 'stream');
-    if (handle !== undefined) recordCreateStream(context, handle);
-    return NONE;
-  },
-  aclrtDestroyStream: (context, { stream }) => {
-    const handle = at(context, stream, 'stream');
-    if (handle !== undefined) recordDestroyStream(context, handle);
-    return NONE;
-  },
+  aclrtCreateStream: (context, _args, out) => whenAt(context, out.stream, 'stream', (handle) => recordCreateStream(context, handle)),
+  aclrtDestroyStream: (context, { stream }) => whenAt(context, stream, 'stream', (handle) => recordDestroyStream(context, handle)),
   aclrtSynchronizeStream: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
   aclrtSynchronizeStreamWithTimeout: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
   aclrtSynchronizeDevice: (context) => void recordSync(context, undefined),
@@ -128,21 +127,11 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
   aclrtMallocAlign32: deviceMalloc('aclrtMallocAlign32'),
   aclrtMallocCached: deviceMalloc('aclrtMallocCached'),
   aclrtMallocWithCfg: deviceMalloc('aclrtMallocWithCfg'),
-  aclrtFree: (context, { devPtr }) => {
-    const addr = at(context, devPtr, 'devPtr');
-    if (addr !== undefined) recordFree(context, addr);
-    return NONE;
-  },
-  aclrtMallocHost: (context, { size }, out) => {
-    const addr = at(context, out.hostPtr, 'pointer');
-    if (addr !== undefined) recordHostAlloc(context, 'aclrtMallocHost', addr, size, 'pinned', false);
-    return NONE;
-  },
-  aclrtMallocHostWithCfg: (context, { size, cfg }, out) => {
-    const addr = at(context, out.ptr, 'pointer');
-    if (addr !== undefined) recordHostAlloc(context, 'aclrtMallocHostWithCfg', addr, size, 'pinned', vaFlagOf(cfg));
-    return NONE;
-  },
+  aclrtFree: (context, { devPtr }) => whenAt(context, devPtr, 'devPtr', (addr) => recordFree(context, addr)),
+  aclrtMallocHost: (context, { size }, out) =>
+    whenAt(context, out.hostPtr, 'pointer', (addr) => recordHostAlloc(context, 'aclrtMallocHost', addr, size, 'pinned', false)),
+  aclrtMallocHostWithCfg: (context, { size, cfg }, out) =>
+    whenAt(context, out.ptr, 'pointer', (addr) => recordHostAlloc(context, 'aclrtMallocHostWithCfg', addr, size, 'pinned', vaFlagOf(cfg))),
   malloc: (context, { size }, out) => {
     const addr = at(context, out.ptr, 'ptr');
     // malloc answers NULL when it cannot allocate: no buffer.
@@ -177,54 +166,29 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     });
     return NONE;
   },
-  aclrtMemset: (context, { devPtr, count, value }) => {
-    const addr = at(context, devPtr, 'devPtr');
-    if (addr !== undefined) recordMemset(context, addr, count, value);
-    return NONE;
-  },
+  aclrtMemset: (context, { devPtr, count, value }) =>
+    whenAt(context, devPtr, 'devPtr', (addr) => recordMemset(context, addr, count, value)),
   aclrtHostRegister: (context, { ptr, size, type }, out) => void register('aclrtHostRegister', context, ptr, size, type >>> 0, out.devPtr),
   aclrtHostRegisterV2: (context, { ptr, size, flag }) =>
     void register('aclrtHostRegisterV2', context, ptr, size, flag >>> 0, context.observation.devicePointer),
-  aclrtHostUnregister: (context, { ptr }) => {
-    const addr = at(context, ptr, 'ptr');
-    if (addr !== undefined) recordUnregister(context, addr);
-    return NONE;
-  },
+  aclrtHostUnregister: (context, { ptr }) => whenAt(context, ptr, 'ptr', (addr) => recordUnregister(context, addr)),
   aclrtMallocPhysical: (context, { size, prop }, out) => {
     const handle = at(context, out.handle, 'handle');
     if (handle === undefined || prop === null) return NONE;
     return recordPhysAlloc(context, { size, memAttr: prop.memAttr >>> 0, device: prop.location.id, handle });
   },
-  aclrtFreePhysical: (context, { handle }) => {
-    const value = at(context, handle, 'handle');
-    if (value !== undefined) recordFreePhysical(context, value);
-    return NONE;
-  },
-  aclrtReserveMemAddress: (context, { size, flags }, out) => {
-    const addr = at(context, out.virPtr, 'virPtr');
-    if (addr !== undefined) recordReserve(context, addr, size, flags);
-    return NONE;
-  },
-  aclrtReleaseMemAddress: (context, { virPtr }) => {
-    const addr = at(context, virPtr, 'virPtr');
-    if (addr !== undefined) recordRelease(context, addr);
-    return NONE;
-  },
-  aclrtUnmapMem: (context, { virPtr }) => {
-    const addr = at(context, virPtr, 'virPtr');
-    if (addr !== undefined) recordUnmap(context, addr);
-    return NONE;
-  },
+  aclrtFreePhysical: (context, { handle }) => whenAt(context, handle, 'handle', (value) => recordFreePhysical(context, value)),
+  aclrtReserveMemAddress: (context, { size, flags }, out) =>
+    whenAt(context, out.virPtr, 'virPtr', (addr) => recordReserve(context, addr, size, flags)),
+  aclrtReleaseMemAddress: (context, { virPtr }) => whenAt(context, virPtr, 'virPtr', (addr) => recordRelease(context, addr)),
+  aclrtUnmapMem: (context, { virPtr }) => whenAt(context, virPtr, 'virPtr', (addr) => recordUnmap(context, addr)),
   aclrtMapMem: (context, { virPtr, size, handle }) => {
     const [addr, value] = [at(context, virPtr, 'virPtr'), at(context, handle, 'handle')];
     if (addr !== undefined && value !== undefined) recordMap(context, addr, size, value);
     return NONE;
   },
-  aclrtMemSetAccess: (context, { virPtr, desc, count }) => {
-    const addr = at(context, virPtr, 'virPtr');
-    if (addr !== undefined) recordSetAccess(context, addr, grantsOf(desc, count));
-    return NONE;
-  },
+  aclrtMemSetAccess: (context, { virPtr, desc, count }) =>
+    whenAt(context, virPtr, 'virPtr', (addr) => recordSetAccess(context, addr, grantsOf(desc, count))),
   aclrtMemExportToShareableHandle: (context, { handle, flags }, out) => {
     const [value, shareable] = [at(context, handle, 'handle'), at(context, out.shareableHandle, 'shareableHandle')];
     if (value !== undefined && shareable !== undefined) recordExport(context, value, flags, shareable);
@@ -235,11 +199,8 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     if (shareable !== undefined && handle !== undefined) recordImport(context, shareable, deviceId, handle);
     return NONE;
   },
-  aclrtMemSetPidToShareableHandle: (context, { shareableHandle, pid, pidNum }) => {
-    const shareable = at(context, shareableHandle, 'shareableHandle');
-    if (shareable !== undefined) recordSharePids(context, shareable, pid.slice(0, pidNum));
-    return NONE;
-  },
+  aclrtMemSetPidToShareableHandle: (context, { shareableHandle, pid, pidNum }) =>
+    whenAt(context, shareableHandle, 'shareableHandle', (shareable) => recordSharePids(context, shareable, pid.slice(0, pidNum))),
   aclrtDeviceEnablePeerAccess: (context, { peerDeviceId }) => void recordPeerAccess(context, peerDeviceId),
 };
 
