@@ -41,6 +41,7 @@ export function start(early: EarlySocket | undefined): void {
   let client = connect();
   const actions: AgentActions = {
     call: (fn, args, process) => client.call(fn, args, process),
+    callUnchecked: (fn, args, process) => client.callUnchecked(fn, args, process),
     reset: (options) => client.reset(options),
     retry: () => {
       client.stop();

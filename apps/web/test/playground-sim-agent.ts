@@ -1,5 +1,5 @@
-import { ASCEND_910B2, isAclFunctionName, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
-import type { AgentCall, AgentOutcome } from '../src/model/playground/agent-runtime.ts';
+import { ASCEND_910B2, type CallAnswer, isAclFunctionName, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
+import type { AgentCall } from '../src/model/playground/agent-runtime.ts';
 
 /**
  * An agent double for playground tests: `call` runs the function on a simulator and answers the
@@ -14,9 +14,9 @@ export function simAgent() {
   const calls: { fn: string; args: Readonly<Record<string, unknown>>; process: number | undefined }[] = [];
   const call: AgentCall = async (fn, args, process) => {
     calls.push({ fn, args, process });
-    if (!isAclFunctionName(fn)) return { ok: false, message: `unknown function ${fn}`, events: [] };
+    if (!isAclFunctionName(fn)) return { ok: false, fn, message: `unknown function ${fn}`, events: [] };
     const method: unknown = Reflect.get(runtime, fn);
-    if (typeof method !== 'function') return { ok: false, message: `no method ${fn}`, events: [] };
+    if (typeof method !== 'function') return { ok: false, fn, message: `no method ${fn}`, events: [] };
     const before = events.length;
     const answer: unknown = await method.call(runtime, args);
     if (answer === null || typeof answer !== 'object') throw new Error(`${fn} answered ${String(answer)}`);
@@ -28,8 +28,9 @@ export function simAgent() {
       else if (key === 'message' && typeof value === 'string') message = value;
       else out[key] = value;
     }
-    const outcome: AgentOutcome = {
+    const outcome: CallAnswer = {
       ok: ret === 0,
+      fn,
       ret,
       out,
       events: events.slice(before).map((event) => event.seq),

@@ -67,6 +67,7 @@ export {
   type AclRuntime,
   AclRuntimeBase,
   runtimeFrom,
+  type WireArgs,
 } from './acl/runtime.ts';
 export { type FieldType, type StructField, structField, structFields } from './acl/struct-fields.ts';
 export {
@@ -174,7 +175,7 @@ export {
 export { loadProfileJson, type ProfileLoad } from './profiles/load.ts';
 export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles/profile.ts';
 // The wire protocol
-export type { CallReply } from './protocol/call-reply.ts';
+export type { CallAnswer, CallReply } from './protocol/call-reply.ts';
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { isObject } from './protocol/guards.ts';

@@ -167,6 +167,32 @@ describe('AgentClient', () => {
     expect(timers).toHaveLength(1);
   });
 
+  it('types call arguments by the catalogue: a misspelt parameter or a wrong value does not compile', () => {
+    const { sockets, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    sockets[0]?.receive(welcome);
+    // The typecheck (part of `pnpm test`) fails if any of these lines compiles.
+    const misuses = [
+      // @ts-expect-error the parameter is deviceId
+      () => client.call('aclrtSetDevice', { deviceID: 0 }),
+      // @ts-expect-error a size is a number of bytes, not text
+      () => client.call('aclrtMalloc', { size: '4 KiB', policy: 0 }),
+      // @ts-expect-error a pointer is written 0x…
+      () => client.call('aclrtFree', { devPtr: 'dev' }),
+      // @ts-expect-error not a catalogue function
+      () => client.call('aclrtMallocEverything', {}),
+    ];
+    expect(misuses).toHaveLength(4);
+    void client.call('aclrtMalloc', { size: 4096, policy: 'ACL_MEM_MALLOC_HUGE_ONLY' });
+    void client.call('aclrtHostRegisterV2', { ptr: '0x1000', size: 4096, flag: ['ACL_HOST_REG_PINNED', 'ACL_HOST_REG_MAPPED'] });
+    const sent = (sockets[0]?.sent ?? []).map((text) => JSON.parse(text) as { type: string; fn?: string; args?: unknown });
+    expect(sent.filter((message) => message.type === 'call')).toEqual([
+      { type: 'call', id: 1, fn: 'aclrtMalloc', args: { size: 4096, policy: 'ACL_MEM_MALLOC_HUGE_ONLY' } },
+      { type: 'call', id: 2, fn: 'aclrtHostRegisterV2', args: { ptr: '0x1000', size: 4096, flag: ['ACL_HOST_REG_PINNED', 'ACL_HOST_REG_MAPPED'] } },
+    ]);
+  });
+
   it('a result naming 200,000 events (a full device reset) resolves like any other', async () => {
     const { sockets, client } = harness();
     const host = new SimHost({ seed: 1 });

@@ -1,4 +1,11 @@
-import { type ClientMessage, type ParsedAgentMessage, parseAgentMessage, type Role } from '@pagelens/core';
+import {
+  type AclFunctionName,
+  type ClientMessage,
+  type ParsedAgentMessage,
+  parseAgentMessage,
+  type Role,
+  type WireArgs,
+} from '@pagelens/core';
 import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
@@ -170,6 +177,7 @@ export class AgentClient {
           ret: message.ret,
           retName: message.retName,
           events: message.events,
+          durationNs: message.durationNs,
           at: environment.now(),
           ...(message.message === undefined ? {} : { message: message.message }),
           ...(message.out === undefined ? {} : { out: message.out }),
@@ -238,7 +246,16 @@ export class AgentClient {
    * Calls an ACL function on the agent. Resolves once the result is in and the replica holds every
    * event the call caused, so the views already show its effect.
    */
-  call(fn: string, args: Readonly<Record<string, unknown>>, process?: number): Promise<CallOutcome> {
+  call<F extends AclFunctionName>(fn: F, args: WireArgs<F>, process?: number): Promise<CallOutcome> {
+    return this.callUnchecked(fn, args, process);
+  }
+
+  /**
+   * The one untyped way in, for arguments a person typed into a generated form (the action form, the
+   * memcpy and VMM builders): their names come from the catalogue, their values are judged by the
+   * agent, as every call on the wire is.
+   */
+  callUnchecked(fn: AclFunctionName, args: Readonly<Record<string, unknown>>, process?: number): Promise<CallOutcome> {
     const id = this.#nextId++;
     const at = this.#options.environment.now();
     if (this.#socket === undefined || !this.#welcomed) {

@@ -1,11 +1,9 @@
+import type { CallAnswer } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
-import type { OutcomeLike } from '../model/actions/outcome.ts';
 
 /** What a call from this client answered, for the actions panel and the toast: its id, and when (ms). */
-export interface CallOutcome extends OutcomeLike {
-  readonly id: number;
-  readonly at: number;
-}
+/** An answered call as the store keeps it: the answer, the call's id and when it was answered. */
+export type CallOutcome = CallAnswer & { readonly id: number; readonly at: number };
 
 export interface ActionsSlice {
   pending: number;

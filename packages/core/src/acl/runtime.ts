@@ -42,6 +42,36 @@ export type AclArgs<F extends AclFunctionName> = {
   readonly [P in Params<F> as P extends { dir: 'in' } ? P['name'] : never]: TsValue<P['value']>;
 };
 
+/**
+ * A value as the wire takes it: what `TsValue` allows, and also the C identifiers for an enum or
+ * flags ("ACL_MEM_MALLOC_HUGE_FIRST", "ACL_HOST_REG_PINNED|ACL_HOST_REG_MAPPED", or a list of names)
+ * and null for a NULL pointer. The agent turns these into the runtime's form (`normalizeArgs`).
+ */
+type WireValue<V> = V extends { t: 'enum' }
+  ? number | string
+  : V extends { t: 'flags' }
+    ? number | string | readonly string[]
+    : V extends { t: 'ptr' | 'handle' }
+      ? Hex | null
+      : V extends { t: 'struct'; struct: infer S extends keyof StructTypes }
+        ? WireStruct<StructTypes[S]> | null
+        : V extends { t: 'structArray'; struct: infer S extends keyof StructTypes }
+          ? readonly WireStruct<StructTypes[S]>[]
+          : TsValue<V>;
+
+/** A struct as the wire takes it: any number field may also be a C identifier. */
+type WireStruct<T> = {
+  readonly [K in keyof T]: T[K] extends number ? number | string : T[K] extends object ? WireStruct<T[K]> : T[K];
+};
+
+/**
+ * The input parameters of `F` as a client sends them in a `call` message. Typed like `AclArgs`, so
+ * `call('aclrtSetDevice', { deviceID: 0 })` does not compile in the web app either.
+ */
+export type WireArgs<F extends AclFunctionName> =
+  | AclArgs<F>
+  | { readonly [P in Params<F> as P extends { dir: 'in' } ? P['name'] : never]: WireValue<P['value']> };
+
 /** The out-parameters of `F`, by their C names. */
 export type AclOut<F extends AclFunctionName> = {
   readonly [P in Params<F> as P extends { dir: 'out' } ? P['name'] : never]: OutValue<P['value']>;

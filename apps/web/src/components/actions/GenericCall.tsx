@@ -75,7 +75,7 @@ export function GenericCall({ caller }: { caller: Caller }) {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!built.ok || missing || !caller.canCall) return;
-    const result = await caller.run(fn, built.args);
+    const result = await caller.runBuilt({ fn, args: built.args });
     setOutcome(result);
     revealResult(resultRef.current);
     if (result.ok) caller.selectCreated(result);

@@ -1,4 +1,4 @@
-import { ACL_HOST_REG, aclrtMallocAttrType } from '@pagelens/core';
+import { ACL_HOST_REG, type AclFunctionName, aclrtMallocAttrType, type WireArgs } from '@pagelens/core';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { readSize } from '../../model/actions/size-field.ts';
@@ -30,7 +30,7 @@ export function HostHelpers({ caller }: { caller: Caller }) {
   const size = readSize(sizeText, { min: 1 });
   const buffer = buffers.find((item) => item.id === chosen) ?? buffers[0];
 
-  const run = async (fn: string, args: Readonly<Record<string, unknown>>, needsDevice: boolean) => {
+  const run = async <F extends AclFunctionName>(fn: F, args: WireArgs<F>, needsDevice: boolean) => {
     const failedSet = needsDevice ? await caller.ensureDevice(device) : undefined;
     const result = failedSet ?? (await caller.run(fn, args));
     setOutcome(result);
@@ -40,11 +40,11 @@ export function HostHelpers({ caller }: { caller: Caller }) {
   };
   const make = (fn: 'malloc' | 'aclrtMallocHost' | 'aclrtMallocHostWithCfg') => {
     if (!size.ok) return;
-    const args =
+    const made =
       fn === 'aclrtMallocHostWithCfg'
-        ? { size: size.bytes, cfg: { attrs: [{ attr: VA_FLAG, value: { vaFlag: 1 } }], numAttrs: 1 } }
-        : { size: size.bytes };
-    void run(fn, args, fn !== 'malloc').then((result) => {
+        ? run(fn, { size: size.bytes, cfg: { attrs: [{ attr: VA_FLAG, value: { vaFlag: 1 } }], numAttrs: 1 } }, true)
+        : run(fn, { size: size.bytes }, fn !== 'malloc');
+    void made.then((result) => {
       const ptr = result.out?.ptr ?? result.out?.hostPtr;
       const made = typeof ptr === 'string' ? buffers.find((item) => item.value === ptr) : undefined;
       if (made !== undefined) setChosen(made.id);
@@ -137,7 +137,9 @@ export function HostHelpers({ caller }: { caller: Caller }) {
             <button
               type="button"
               disabled={disabled || caller.why(freeFn) !== undefined}
-              onClick={() => void run(freeFn, pageable ? { ptr: buffer.value } : { hostPtr: buffer.value }, false)}
+              onClick={() =>
+                void (pageable ? run('free', { ptr: buffer.value }, false) : run('aclrtFreeHost', { hostPtr: buffer.value }, false))
+              }
               data-testid="host-free"
             >
               {t('actions.host.free')} (<code>{freeFn}</code>)

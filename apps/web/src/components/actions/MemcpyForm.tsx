@@ -1,4 +1,4 @@
-import { aclrtMemcpyKind, shortName, toHex } from '@pagelens/core';
+import { aclrtMemcpyKind, type Hex, isHex, shortName, toHex } from '@pagelens/core';
 import { type FormEvent, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { liveObjects } from '../../model/actions/live-objects.ts';
@@ -41,7 +41,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
   const [countText, setCountText] = useState<string | undefined>(undefined);
   const [kindOverride, setKindOverride] = useState<number | undefined>(undefined);
   const [mode, setMode] = useState<'sync' | 'async'>('sync');
-  const [stream, setStream] = useState('0x0');
+  const [stream, setStream] = useState<Hex>('0x0');
   const [thenSync, setThenSync] = useState(true);
   const [outcomes, setOutcomes] = useState<readonly CallOutcome[]>([]);
   const resultRef = useRef<HTMLDivElement>(null);
@@ -91,7 +91,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
     if (failedSet !== undefined) made.push(failedSet);
     else {
       const call = memcpyCall({ dst, src, count: count.bytes, kind, ...(mode === 'async' ? { stream } : {}) });
-      const copied = await caller.run(call.fn, call.args);
+      const copied = await caller.runBuilt(call);
       made.push(copied);
       if (copied.ok && mode === 'async' && thenSync) made.push(await caller.run('aclrtSynchronizeStream', { stream }));
     }
@@ -103,7 +103,7 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
     const created = failedSet ?? (await caller.run('aclrtCreateStream', {}));
     setOutcomes([created]);
     const handle = created.out?.stream;
-    if (created.ok && typeof handle === 'string') setStream(handle);
+    if (created.ok && typeof handle === 'string' && isHex(handle)) setStream(handle);
   };
 
   return (
@@ -171,7 +171,12 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
           {mode === 'async' && (
             <>
               <Field id="act-copy-stream" label={t('actions.copy.stream')}>
-                <select id="act-copy-stream" value={stream} onChange={(event) => setStream(event.target.value)} data-testid="memcpy-stream">
+                <select
+                  id="act-copy-stream"
+                  value={stream}
+                  onChange={(event) => isHex(event.target.value) && setStream(event.target.value)}
+                  data-testid="memcpy-stream"
+                >
                   <option value="0x0">{t('actions.pick.defaultStream')}</option>
                   {streams.map((item) => (
                     <option key={item.id} value={item.value}>

@@ -71,7 +71,11 @@ export function QuickAllocate({ caller }: { caller: Caller }) {
     let last: CallOutcome | undefined;
     let failure: CallOutcome | undefined;
     for (let start = 0; start < count && failure === undefined; start += BATCH) {
-      const batch = Array.from({ length: Math.min(BATCH, count - start) }, () => caller.run(fn, { size: size.bytes, policy }));
+      const batch = Array.from({ length: Math.min(BATCH, count - start) }, () =>
+        fn === 'aclrtMallocWithCfg'
+          ? caller.run(fn, { size: size.bytes, policy, cfg: null })
+          : caller.run(fn, { size: size.bytes, policy }),
+      );
       for (const outcome of await Promise.all(batch)) {
         if (outcome.ok) {
           ok += 1;

@@ -79,7 +79,7 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
         current = advance(current);
         break;
       }
-      const outcome = await caller.run(call.fn, call.args);
+      const outcome = await caller.runBuilt(call);
       current = absorb(current, call, outcome);
       setState(current);
       if (current.failed !== undefined) break;
@@ -93,7 +93,7 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
     const call = lessonCall(state, lesson);
     // Memory calls need a current device (LT-2), or the lesson would teach that instead.
     const failedSet = await caller.ensureDevice(state.device);
-    const outcome = failedSet ?? (await caller.run(call.fn, call.args));
+    const outcome = failedSet ?? (await caller.runBuilt(call));
     setState((previous) => absorbLesson(previous, lesson, call, outcome));
   };
   const restart = () => {

@@ -1,5 +1,7 @@
+import type { AclFunctionName, WireArgs } from '@pagelens/core';
 import { useState } from 'react';
 import { firstUnavailable, type Unavailable, unavailable } from '../../model/acl/backend.ts';
+import type { BuiltCall } from '../../model/actions/built-call.ts';
 import { currentDeviceOf, ownPid } from '../../model/actions/live-objects.ts';
 import { callPid, createdObjects } from '../../model/actions/outcome.ts';
 import type { CallOutcome } from '../../store/actions-slice.ts';
@@ -29,7 +31,10 @@ export interface Caller {
   why(fn: string): Unavailable | undefined;
   /** The first of `fns` that cannot be called, and why. */
   blocker(fns: readonly string[]): { readonly fn: string; readonly why: Unavailable } | undefined;
-  run(fn: string, args: Readonly<Record<string, unknown>>): Promise<CallOutcome>;
+  /** Calls `fn` with arguments typed by the catalogue. */
+  run<F extends AclFunctionName>(fn: F, args: WireArgs<F>): Promise<CallOutcome>;
+  /** Calls a call a generated form built (its argument names come from the catalogue; the agent judges the values). */
+  runBuilt(call: BuiltCall): Promise<CallOutcome>;
   /** aclrtSetDevice(device) when the process's current device differs (LT-2); the failed outcome if it failed. */
   ensureDevice(device: number): Promise<CallOutcome | undefined>;
   /** Selects the first object the outcome created, in every view. */
@@ -43,20 +48,22 @@ export function useCaller(): Caller {
   const canCall = useAppStore((state) => state.session?.role === 'driver');
   const session = useAppStore((state) => state.session);
   const [inFlight, setInFlight] = useState(0);
-  const run = async (fn: string, args: Readonly<Record<string, unknown>>): Promise<CallOutcome> => {
+  const runBuilt = async ({ fn, args }: BuiltCall): Promise<CallOutcome> => {
     setInFlight((count) => count + 1);
     try {
-      return await agent.call(fn, args);
+      return await agent.callUnchecked(fn, args);
     } finally {
       setInFlight((count) => count - 1);
     }
   };
+  const run = <F extends AclFunctionName>(fn: F, args: WireArgs<F>): Promise<CallOutcome> => runBuilt({ fn, args });
   return {
     canCall,
     busy: inFlight > 0,
     why: (fn) => unavailable(fn, session),
     blocker: (fns) => firstUnavailable(fns, session),
     run,
+    runBuilt,
     ensureDevice: async (device) => {
       const state = store.getState();
       const live = state.timeline?.live;

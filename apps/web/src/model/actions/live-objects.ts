@@ -1,5 +1,4 @@
-import type { HostState } from '@pagelens/core';
-import { toHex } from '@pagelens/core';
+import { type Hex, type HostState, toHex } from '@pagelens/core';
 import type { PickKind } from './form-spec.ts';
 
 /** The selectable kinds of the app's selection slice that live objects map to. */
@@ -11,7 +10,7 @@ export interface LiveObject {
   readonly select: SelectKind;
   readonly id: number;
   /** What the parameter receives: the address, or the handle value, as "0x…". */
-  readonly value: string;
+  readonly value: Hex;
   readonly size?: number;
   readonly device?: number;
   /** The function that made it (an ACL identifier, shown untranslated). */

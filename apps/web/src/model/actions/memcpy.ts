@@ -1,4 +1,4 @@
-import { aclrtMemcpyKind, type HostState, toHex } from '@pagelens/core';
+import { aclrtMemcpyKind, type Hex, type HostState, toHex, type WireArgs } from '@pagelens/core';
 import { liveObjects } from './live-objects.ts';
 
 const K = aclrtMemcpyKind.byName;
@@ -64,11 +64,13 @@ export interface CopyRequest {
   readonly count: number;
   readonly kind: number;
   /** undefined: synchronous aclrtMemcpy; otherwise the aclrtStream handle for aclrtMemcpyAsync. */
-  readonly stream?: string;
+  readonly stream?: Hex;
 }
 
 /** The aclrtMemcpy / aclrtMemcpyAsync call for a request; destMax is the destination's size. */
-export function memcpyCall(request: CopyRequest): { fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync'; args: Record<string, unknown> } {
+export function memcpyCall(
+  request: CopyRequest,
+): { fn: 'aclrtMemcpy'; args: WireArgs<'aclrtMemcpy'> } | { fn: 'aclrtMemcpyAsync'; args: WireArgs<'aclrtMemcpyAsync'> } {
   const args = {
     dst: toHex(request.dst.addr),
     destMax: request.dst.size,

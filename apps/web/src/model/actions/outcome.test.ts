@@ -1,7 +1,7 @@
-import { ASCEND_310P3, type MemoryEvent, MiB, SimHost, SimRuntime } from '@pagelens/core';
+import { ASCEND_310P3, type CallAnswer, type MemoryEvent, MiB, SimHost, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { cCallText, cSignature } from './c-text.ts';
-import { callPid, createdObjects, failureLine, failureReasons, type OutcomeLike, outRows } from './outcome.ts';
+import { callPid, createdObjects, failureLine, failureReasons, outRows } from './outcome.ts';
 
 function recorder() {
   const sim = new SimHost({ devices: [ASCEND_310P3] });
@@ -19,7 +19,7 @@ function recorder() {
     const result = await run();
     const seqs = batch.map((event) => event.seq);
     const { ret, message, ...out } = result;
-    const outcome: OutcomeLike = { fn, ok: ret === 0, ret, out, events: seqs, ...(message === undefined ? {} : { message }) };
+    const outcome: CallAnswer = { fn, ok: ret === 0, ret, out, events: seqs, ...(message === undefined ? {} : { message }) };
     return outcome;
   };
   return { sim, runtime, lookup, call };

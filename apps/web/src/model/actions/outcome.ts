@@ -1,17 +1,5 @@
-import { errorMessage, errorName, type MemoryEvent, type Reason } from '@pagelens/core';
+import { type CallAnswer, errorMessage, errorName, type MemoryEvent, type Reason } from '@pagelens/core';
 import { createdBy, type Target } from '../log/effects.ts';
-
-/** What the agent answered for one call (the store's CallOutcome adds the call's id and time). */
-export interface OutcomeLike {
-  readonly ok: boolean;
-  readonly fn: string;
-  /** ACL code, or undefined when the agent refused the message itself (an `error`). */
-  readonly ret?: number;
-  readonly retName?: string;
-  readonly message?: string;
-  readonly out?: Readonly<Record<string, unknown>>;
-  readonly events: readonly number[];
-}
 
 export interface EventLookup {
   eventAtSeq(seq: number): MemoryEvent | undefined;
@@ -26,7 +14,7 @@ export interface FailureText {
   readonly message: string;
 }
 
-export function failureText(outcome: OutcomeLike): FailureText {
+export function failureText(outcome: CallAnswer): FailureText {
   if (outcome.ret === undefined) return { message: outcome.message ?? '' };
   return {
     name: outcome.retName ?? errorName(outcome.ret),
@@ -36,13 +24,13 @@ export function failureText(outcome: OutcomeLike): FailureText {
 }
 
 /** "NAME (code): message" in one line, as the issue asks every error to read. */
-export function failureLine(outcome: OutcomeLike): string {
+export function failureLine(outcome: CallAnswer): string {
   const text = failureText(outcome);
   return text.name === undefined ? text.message : `${text.name} (${text.code}): ${text.message}`;
 }
 
 /** The call event of an outcome: the first seq it names is its call. */
-function callEvent(outcome: OutcomeLike, lookup: EventLookup): Extract<MemoryEvent, { kind: 'call' }> | undefined {
+function callEvent(outcome: CallAnswer, lookup: EventLookup): Extract<MemoryEvent, { kind: 'call' }> | undefined {
   for (const seq of outcome.events) {
     const event = lookup.eventAtSeq(seq);
     if (event?.kind === 'call') return event;
@@ -51,17 +39,17 @@ function callEvent(outcome: OutcomeLike, lookup: EventLookup): Extract<MemoryEve
 }
 
 /** The rule-ID reasons the runtime gave for a failure (they travel on the failed call's event). */
-export function failureReasons(outcome: OutcomeLike, lookup: EventLookup): readonly Reason[] {
+export function failureReasons(outcome: CallAnswer, lookup: EventLookup): readonly Reason[] {
   return callEvent(outcome, lookup)?.reasons ?? [];
 }
 
 /** The pid that made the call, to find this client's process when its name does not tell. */
-export function callPid(outcome: OutcomeLike, lookup: EventLookup): number | undefined {
+export function callPid(outcome: CallAnswer, lookup: EventLookup): number | undefined {
   return callEvent(outcome, lookup)?.pid;
 }
 
 /** The objects a call created, in the order its events made them (for "select the new allocation"). */
-export function createdObjects(outcome: OutcomeLike, lookup: EventLookup): Target[] {
+export function createdObjects(outcome: CallAnswer, lookup: EventLookup): Target[] {
   const created: Target[] = [];
   for (const seq of outcome.events) {
     const event = lookup.eventAtSeq(seq);
@@ -72,7 +60,7 @@ export function createdObjects(outcome: OutcomeLike, lookup: EventLookup): Targe
 }
 
 /** The copies a call made (aclrtMemcpy, aclrtMemcpyAsync), with their timing and reasons (CP-3, HM-1). */
-export function copiesOf(outcome: OutcomeLike, lookup: EventLookup): Extract<MemoryEvent, { kind: 'copy' }>[] {
+export function copiesOf(outcome: CallAnswer, lookup: EventLookup): Extract<MemoryEvent, { kind: 'copy' }>[] {
   const copies: Extract<MemoryEvent, { kind: 'copy' }>[] = [];
   for (const seq of outcome.events) {
     const event = lookup.eventAtSeq(seq);
@@ -82,7 +70,7 @@ export function copiesOf(outcome: OutcomeLike, lookup: EventLookup): Extract<Mem
 }
 
 /** Out-parameters as "name = value" rows, in the order the result gave them. */
-export function outRows(outcome: OutcomeLike): { name: string; value: string }[] {
+export function outRows(outcome: CallAnswer): { name: string; value: string }[] {
   return Object.entries(outcome.out ?? {}).map(([name, value]) => ({
     name,
     value: value === null ? 'NULL' : typeof value === 'object' ? JSON.stringify(value) : String(value),

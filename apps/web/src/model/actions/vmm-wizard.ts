@@ -1,4 +1,5 @@
-import { type AclFunctionName, aclrtMemAccessFlags, aclrtMemAttr, aclrtMemcpyKind, aclrtMemLocationType, MiB } from '@pagelens/core';
+import { aclrtMemAccessFlags, aclrtMemAttr, aclrtMemcpyKind, aclrtMemLocationType, type CallAnswer, MiB } from '@pagelens/core';
+import type { BuiltCall } from './built-call.ts';
 
 /** The VMM lifecycle in the order the seed teaches it (VM-1 … VM-8). */
 export const WIZARD_STEPS = ['granularity', 'physical', 'reserve', 'map', 'access', 'use', 'unmap', 'release', 'freePhysical'] as const;
@@ -38,18 +39,11 @@ export const WIZARD_MEM_ATTRS = ['ACL_HBM_MEM_HUGE', 'ACL_HBM_MEM_NORMAL', 'ACL_
 
 export type Lesson = 'physical-unaligned' | 'map-wrong-size' | 'release-while-mapped' | 'free-physical-while-mapped';
 
-export interface CallResult {
-  readonly ok: boolean;
-  readonly ret?: number;
-  readonly retName?: string;
-  readonly message?: string;
-  readonly out?: Readonly<Record<string, unknown>>;
-}
+/** What the wizard keeps of a call's answer. */
+export type CallResult = Pick<CallAnswer, 'ok' | 'ret' | 'retName' | 'message' | 'out'>;
 
-export interface WizardCall {
-  readonly fn: AclFunctionName;
-  readonly args: Readonly<Record<string, unknown>>;
-}
+/** A step's call: built, since a pointer not known yet is named by its C name until it is. */
+export type WizardCall = BuiltCall;
 
 export interface CallRecord extends WizardCall {
   readonly result: CallResult;

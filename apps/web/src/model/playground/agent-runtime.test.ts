@@ -1,9 +1,9 @@
-import { ACL_FUNCTION_NAMES, compile, Execution, scenarioById } from '@pagelens/core';
+import { ACL_FUNCTION_NAMES, type CallAnswer, compile, Execution, scenarioById } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { simAgent } from '../../../test/playground-sim-agent.ts';
-import { AgentCallError, type AgentOutcome, createAgentRuntime, createPacer, toAclResult } from './agent-runtime.ts';
+import { AgentCallError, createAgentRuntime, createPacer, toAclResult } from './agent-runtime.ts';
 
-const answer = (outcome: Partial<AgentOutcome>): AgentOutcome => ({ ok: outcome.ret === 0, events: [], ...outcome });
+const answer = (outcome: Partial<CallAnswer>): CallAnswer => ({ ok: outcome.ret === 0, fn: 'aclrtMalloc', events: [], ...outcome });
 
 describe('toAclResult', () => {
   it('takes the out-parameters of the function by their C names and drops anything else', () => {

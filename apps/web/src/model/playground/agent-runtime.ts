@@ -4,26 +4,15 @@ import {
   type AclFunctionName,
   type AclResult,
   type AclRuntime,
+  type CallAnswer,
   isHex,
   runtimeFrom,
   type ValueType,
+  type WireArgs,
 } from '@pagelens/core';
 
-/**
- * What the agent answered for one call: the shape of the web app's `CallOutcome`, restated here so
- * the model layer does not import the store.
- */
-export interface AgentOutcome {
-  readonly ok: boolean;
-  /** The aclError; undefined when the agent refused the message itself (not connected, quota, viewer…). */
-  readonly ret?: number;
-  readonly message?: string;
-  readonly out?: Readonly<Record<string, unknown>>;
-  /** Seqs of the call event and the changes it caused, already applied to the replica. */
-  readonly events: readonly number[];
-}
-
-export type AgentCall = (fn: string, args: Readonly<Record<string, unknown>>, process?: number) => Promise<AgentOutcome>;
+/** The agent connection's call (the app's `AgentClient.call`), as the playground's runtime uses it. */
+export type AgentCall = <F extends AclFunctionName>(fn: F, args: WireArgs<F>, process?: number) => Promise<CallAnswer>;
 
 /**
  * The agent refused a call outside ACL's codes (lost connection, quota, rate limit, a viewer
@@ -47,7 +36,7 @@ export interface AgentRuntimeOptions {
   /** The session's process to call in (0, the default, is the session's own). */
   readonly process?: number;
   /** Told of every answered call, in order (the playground maps calls to seqs with it). */
-  readonly onOutcome?: (fn: AclFunctionName, outcome: AgentOutcome) => void;
+  readonly onOutcome?: (fn: AclFunctionName, outcome: CallAnswer) => void;
   /** The agent's --max-calls-per-sec (0 = no limit): calls wait rather than being refused as rate-limited. */
   readonly callsPerSecond?: number;
   readonly now?: () => number;
@@ -88,7 +77,7 @@ function isResultOf<F extends AclFunctionName>(fn: F, value: Record<string, unkn
  * from `out` by their C names (other fields, or fields of the wrong type, are dropped). Throws
  * `AgentCallError` when the agent answered without an ACL code.
  */
-export function toAclResult<F extends AclFunctionName>(fn: F, outcome: AgentOutcome): AclResult<F> {
+export function toAclResult<F extends AclFunctionName>(fn: F, outcome: CallAnswer): AclResult<F> {
   if (outcome.ret === undefined) throw new AgentCallError(fn, outcome.message ?? 'the agent refused the call without saying why');
   const result: Record<string, unknown> = { ret: outcome.ret };
   if (outcome.message !== undefined) result.message = outcome.message;
@@ -137,7 +126,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AclRuntime {
   );
   return runtimeFrom(async <F extends AclFunctionName>(fn: F, args: AclArgs<F>): Promise<AclResult<F>> => {
     await pace();
-    const outcome = await options.call(fn, { ...args }, options.process);
+    const outcome = await options.call(fn, args, options.process);
     const result = toAclResult(fn, outcome);
     options.onOutcome?.(fn, outcome);
     return result;
