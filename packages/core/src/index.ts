@@ -54,6 +54,7 @@ export {
   isIntegerValueType,
   type ParamSpec,
   type PointerTarget,
+  releaseCallOf,
   type StructName,
   type ValueType,
 } from './acl/functions.ts';

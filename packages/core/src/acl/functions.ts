@@ -75,6 +75,20 @@ export interface FunctionSpec {
   readonly rules: readonly string[];
   /** False for the C library calls `malloc` and `free`, which are not part of ACL. */
   readonly acl: boolean;
+  /** For a call that creates something, the call that gives it back (read with `releaseCallOf`). */
+  readonly releasedBy?: Release;
+  /** Takes or gives back device pages, so the device's page pools change (DM-15). */
+  readonly changesPools: boolean;
+}
+
+/**
+ * The call that releases what a creating call made: the releasing function, and for each of its
+ * inputs the name of the creating call's parameter (out or in) whose value it takes.
+ * `{ fn: 'aclrtFree', args: { devPtr: 'devPtr' } }` for aclrtMalloc.
+ */
+export interface Release {
+  readonly fn: string;
+  readonly args: Readonly<Record<string, string>>;
 }
 
 const INT = { t: 'int' } as const;
@@ -103,6 +117,8 @@ interface Options {
   readonly mutates?: boolean;
   readonly mayBlock?: boolean;
   readonly acl?: boolean;
+  readonly releasedBy?: Release;
+  readonly changesPools?: boolean;
 }
 
 function fn<const P extends readonly ParamSpec[]>(category: FunctionCategory, rules: readonly string[], params: P, options: Options = {}) {
@@ -114,8 +130,13 @@ function fn<const P extends readonly ParamSpec[]>(category: FunctionCategory, ru
     mayBlock: options.mayBlock ?? false,
     rules,
     acl: options.acl ?? true,
+    changesPools: options.changesPools ?? false,
+    ...(options.releasedBy === undefined ? {} : { releasedBy: options.releasedBy }),
   } as const;
 }
+
+/** `releasedBy` for a release call taking one argument: `releases('aclrtFree', 'devPtr')`, or `releases('aclrtFreeHost', 'hostPtr', 'ptr')` when the names differ. */
+const releases = (fn: string, param: string, from = param): Release => ({ fn, args: { [param]: from } });
 
 const MALLOC_PARAMS = [
   output('devPtr', 'void**', PTR),
@@ -130,6 +151,8 @@ const MEMCPY_PARAMS = [
   input('kind', 'aclrtMemcpyKind', enumOf('aclrtMemcpyKind')),
 ] as const;
 const M = { mutates: true } as const;
+/** An aclrtMalloc-family call: it takes device pages, and aclrtFree gives them back. */
+const MALLOC = { mutates: true, changesPools: true, releasedBy: releases('aclrtFree', 'devPtr') } as const;
 
 export const ACL_FUNCTIONS = {
   aclInit: fn('process', ['LT-1'], [input('configPath', 'const char*', STRING)], M),
@@ -140,7 +163,10 @@ export const ACL_FUNCTIONS = {
   aclrtGetDevice: fn('device', ['LT-2'], [output('deviceId', 'int32_t*', INT)]),
   aclrtGetDeviceCount: fn('device', [], [output('count', 'uint32_t*', UINT)]),
   aclrtGetSocName: fn('device', [], [output('socName', 'const char*', STRING)], { returns: 'const char*' }),
-  aclrtCreateStream: fn('stream', ['CP-4'], [output('stream', 'aclrtStream*', STREAM)], M),
+  aclrtCreateStream: fn('stream', ['CP-4'], [output('stream', 'aclrtStream*', STREAM)], {
+    mutates: true,
+    releasedBy: releases('aclrtDestroyStream', 'stream'),
+  }),
   aclrtDestroyStream: fn('stream', ['CP-4'], [input('stream', 'aclrtStream', STREAM)], M),
   aclrtSynchronizeStream: fn('stream', ['CP-4', 'HM-3'], [input('stream', 'aclrtStream', STREAM)], { mayBlock: true }),
   aclrtSynchronizeStreamWithTimeout: fn(
@@ -150,25 +176,31 @@ export const ACL_FUNCTIONS = {
     { mayBlock: true },
   ),
   aclrtSynchronizeDevice: fn('stream', ['CP-4'], [], { mayBlock: true }),
-  aclrtMalloc: fn('device-memory', ['DM-2', 'DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-7', 'DM-8', 'DM-10', 'DM-11', 'DM-12'], MALLOC_PARAMS, M),
-  aclrtMallocAlign32: fn('device-memory', ['DM-3', 'DM-4'], MALLOC_PARAMS, M),
-  aclrtMallocCached: fn('device-memory', ['DM-3'], MALLOC_PARAMS, M),
+  aclrtMalloc: fn(
+    'device-memory',
+    ['DM-2', 'DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-7', 'DM-8', 'DM-10', 'DM-11', 'DM-12'],
+    MALLOC_PARAMS,
+    MALLOC,
+  ),
+  aclrtMallocAlign32: fn('device-memory', ['DM-3', 'DM-4'], MALLOC_PARAMS, MALLOC),
+  aclrtMallocCached: fn('device-memory', ['DM-3'], MALLOC_PARAMS, MALLOC),
   aclrtMallocWithCfg: fn(
     'device-memory',
     ['DM-3', 'DM-8', 'DM-9'],
     [...MALLOC_PARAMS, input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
-    M,
+    MALLOC,
   ),
-  aclrtFree: fn('device-memory', ['DM-13'], [pointer('devPtr', 'void*', ['allocation'])], M),
+  aclrtFree: fn('device-memory', ['DM-13'], [pointer('devPtr', 'void*', ['allocation'])], { mutates: true, changesPools: true }),
   aclrtMallocHost: fn('host-memory', ['HM-2'], [output('hostPtr', 'void**', PTR), input('size', 'size_t', SIZE)], {
     mutates: true,
     mayBlock: true,
+    releasedBy: releases('aclrtFreeHost', 'hostPtr'),
   }),
   aclrtMallocHostWithCfg: fn(
     'host-memory',
     ['HM-4', 'HM-6'],
     [output('ptr', 'void**', PTR), input('size', 'uint64_t', SIZE), input('cfg', 'aclrtMallocConfig*', structOf('aclrtMallocConfig'))],
-    { mutates: true, mayBlock: true },
+    { mutates: true, mayBlock: true, releasedBy: releases('aclrtFreeHost', 'hostPtr', 'ptr') },
   ),
   aclrtFreeHost: fn('host-memory', ['HM-2'], [pointer('hostPtr', 'void*', ['pinnedHost'])], M),
   aclrtMemcpy: fn('copy', ['CP-1', 'CP-2', 'CP-3', 'HM-1'], MEMCPY_PARAMS, { mutates: true, mayBlock: true }),
@@ -201,7 +233,7 @@ export const ACL_FUNCTIONS = {
       input('type', 'aclrtHostRegisterType', enumOf('aclrtHostRegisterType')),
       output('devPtr', 'void**', PTR),
     ],
-    M,
+    { mutates: true, releasedBy: releases('aclrtHostUnregister', 'ptr') },
   ),
   aclrtHostRegisterV2: fn(
     'host-memory',
@@ -211,7 +243,7 @@ export const ACL_FUNCTIONS = {
       input('size', 'uint64_t', SIZE),
       input('flag', 'uint32_t', flagsOf('ACL_HOST_REG')),
     ],
-    M,
+    { mutates: true, releasedBy: releases('aclrtHostUnregister', 'ptr') },
   ),
   aclrtHostUnregister: fn('host-memory', ['HM-5'], [pointer('ptr', 'void*', ['registered'])], M),
   aclrtHostGetDevicePointer: fn(
@@ -242,9 +274,9 @@ export const ACL_FUNCTIONS = {
       input('prop', 'const aclrtPhysicalMemProp*', structOf('aclrtPhysicalMemProp')),
       input('flags', 'uint64_t', U64),
     ],
-    M,
+    { mutates: true, changesPools: true, releasedBy: releases('aclrtFreePhysical', 'handle') },
   ),
-  aclrtFreePhysical: fn('vmm', ['VM-8'], [input('handle', 'aclrtDrvMemHandle', DRV_HANDLE)], M),
+  aclrtFreePhysical: fn('vmm', ['VM-8'], [input('handle', 'aclrtDrvMemHandle', DRV_HANDLE)], { mutates: true, changesPools: true }),
   aclrtReserveMemAddress: fn(
     'vmm',
     ['VM-5', 'VM-10'],
@@ -255,7 +287,7 @@ export const ACL_FUNCTIONS = {
       pointer('expectPtr', 'void*', []),
       input('flags', 'uint64_t', U64),
     ],
-    M,
+    { mutates: true, releasedBy: releases('aclrtReleaseMemAddress', 'virPtr') },
   ),
   aclrtReleaseMemAddress: fn('vmm', ['VM-8'], [pointer('virPtr', 'void*', ['reservation'])], M),
   aclrtMapMem: fn(
@@ -270,7 +302,8 @@ export const ACL_FUNCTIONS = {
     ],
     M,
   ),
-  aclrtUnmapMem: fn('vmm', ['VM-8'], [pointer('virPtr', 'void*', ['mapping'])], M),
+  // Unmapping frees the pages of a handle already freed while mapped (VM-8).
+  aclrtUnmapMem: fn('vmm', ['VM-8'], [pointer('virPtr', 'void*', ['mapping'])], { mutates: true, changesPools: true }),
   aclrtMemSetAccess: fn(
     'vmm',
     ['VM-7'],
@@ -310,7 +343,7 @@ export const ACL_FUNCTIONS = {
       input('deviceId', 'int32_t', INT),
       output('handle', 'aclrtDrvMemHandle*', DRV_HANDLE),
     ],
-    M,
+    { mutates: true, releasedBy: releases('aclrtFreePhysical', 'handle') },
   ),
   aclrtMemSetPidToShareableHandle: fn(
     'share',
@@ -333,6 +366,7 @@ export const ACL_FUNCTIONS = {
     returns: 'void*',
     mutates: true,
     acl: false,
+    releasedBy: releases('free', 'ptr'),
   }),
   free: fn('host-memory', ['HM-1'], [pointer('ptr', 'void*', ['pageableHost'])], { returns: 'void', mutates: true, acl: false }),
 } as const satisfies Record<string, FunctionSpec>;
@@ -347,4 +381,24 @@ export const ACL_FUNCTION_NAMES: readonly AclFunctionName[] = Object.keys(ACL_FU
 
 export function functionSpec(name: AclFunctionName): FunctionSpec {
   return ACL_FUNCTIONS[name];
+}
+
+/**
+ * The call that gives back what `fn` created, its arguments read from the creating call's inputs
+ * and out-values; undefined for a call that creates nothing, or when a value it needs is missing.
+ */
+export function releaseCallOf(
+  fn: AclFunctionName,
+  args: Readonly<Record<string, unknown>>,
+  out: Readonly<Record<string, unknown>>,
+): { readonly fn: AclFunctionName; readonly args: Readonly<Record<string, unknown>> } | undefined {
+  const release = functionSpec(fn).releasedBy;
+  if (release === undefined || !isAclFunctionName(release.fn)) return undefined;
+  const values: Record<string, unknown> = {};
+  for (const [param, from] of Object.entries(release.args)) {
+    const value = Object.hasOwn(out, from) ? out[from] : args[from];
+    if (value === undefined) return undefined;
+    values[param] = value;
+  }
+  return { fn: release.fn, args: values };
 }

@@ -34,18 +34,6 @@ export const BLOCKING_BYTES = MiB;
 /** The longest `message` a call event may carry (protocol/event-schemas.ts). */
 const MAX_EVENT_MESSAGE = 2000;
 
-/** Calls whose effect on the device's page pools the backend observes (DM-15). */
-const POOL_CHANGING = new Set<AclFunctionName>([
-  'aclrtMalloc',
-  'aclrtMallocAlign32',
-  'aclrtMallocCached',
-  'aclrtMallocWithCfg',
-  'aclrtFree',
-  'aclrtMallocPhysical',
-  'aclrtFreePhysical',
-  'aclrtUnmapMem',
-]);
-
 export interface RunnerConfig {
   readonly declarations: Declarations;
   /** Undefined when the library lacks aclrtGetCurrentContext/aclrtSetCurrentContext: every call then runs on the main thread. */
@@ -168,7 +156,7 @@ export class CallRunner {
     const seq = host.beginCall();
     try {
       const device = process.currentDevice;
-      const observePools = POOL_CHANGING.has(fn) && device >= 0;
+      const observePools = ACL_FUNCTIONS[fn].changesPools && device >= 0;
       const before = observePools ? readPools(declarations) : undefined;
       const t0 = host.now();
       const outcome = await this.#execute(fn, args, device);

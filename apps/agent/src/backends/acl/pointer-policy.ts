@@ -1,4 +1,4 @@
-import { ACL_FUNCTIONS, type AclFunctionName } from '@pagelens/core';
+import { ACL_FUNCTIONS, type AclFunctionName, releaseCallOf } from '@pagelens/core';
 import type { OutValue } from './marshal.ts';
 import type { NativeCall } from './native-protocol.ts';
 import { EXACT_LIMIT } from './pointers.ts';
@@ -21,38 +21,14 @@ export function tooWide(fn: AclFunctionName, out: Readonly<Record<string, OutVal
   return undefined;
 }
 
-function text(value: OutValue | unknown): string {
-  return typeof value === 'string' ? value : '0x0';
-}
-
-/** The call that releases what `fn` just created, so a refused result leaves nothing behind. */
+/**
+ * The call that releases what `fn` just created (the catalogue's `releasedBy`), so a refused result
+ * leaves nothing behind.
+ */
 export function undoCall(
   fn: AclFunctionName,
   args: Readonly<Record<string, unknown>>,
   out: Readonly<Record<string, OutValue>>,
 ): NativeCall | undefined {
-  switch (fn) {
-    case 'aclrtMalloc':
-    case 'aclrtMallocAlign32':
-    case 'aclrtMallocCached':
-    case 'aclrtMallocWithCfg':
-      return { fn: 'aclrtFree', args: { devPtr: text(out.devPtr) } };
-    case 'aclrtMallocHost':
-      return { fn: 'aclrtFreeHost', args: { hostPtr: text(out.hostPtr) } };
-    case 'aclrtMallocHostWithCfg':
-      return { fn: 'aclrtFreeHost', args: { hostPtr: text(out.ptr) } };
-    case 'aclrtMallocPhysical':
-    case 'aclrtMemImportFromShareableHandle':
-      return { fn: 'aclrtFreePhysical', args: { handle: text(out.handle) } };
-    case 'aclrtReserveMemAddress':
-      return { fn: 'aclrtReleaseMemAddress', args: { virPtr: text(out.virPtr) } };
-    case 'aclrtCreateStream':
-      return { fn: 'aclrtDestroyStream', args: { stream: text(out.stream) } };
-    case 'aclrtHostRegister':
-      return { fn: 'aclrtHostUnregister', args: { ptr: text(args.ptr) } };
-    case 'malloc':
-      return { fn: 'free', args: { ptr: text(out.ptr) } };
-    default:
-      return undefined;
-  }
+  return releaseCallOf(fn, args, out);
 }
