@@ -189,7 +189,12 @@ describe('AgentClient', () => {
     const sent = (sockets[0]?.sent ?? []).map((text) => JSON.parse(text) as { type: string; fn?: string; args?: unknown });
     expect(sent.filter((message) => message.type === 'call')).toEqual([
       { type: 'call', id: 1, fn: 'aclrtMalloc', args: { size: 4096, policy: 'ACL_MEM_MALLOC_HUGE_ONLY' } },
-      { type: 'call', id: 2, fn: 'aclrtHostRegisterV2', args: { ptr: '0x1000', size: 4096, flag: ['ACL_HOST_REG_PINNED', 'ACL_HOST_REG_MAPPED'] } },
+      {
+        type: 'call',
+        id: 2,
+        fn: 'aclrtHostRegisterV2',
+        args: { ptr: '0x1000', size: 4096, flag: ['ACL_HOST_REG_PINNED', 'ACL_HOST_REG_MAPPED'] },
+      },
     ]);
   });
 
