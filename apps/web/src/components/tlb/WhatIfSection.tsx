@@ -1,4 +1,4 @@
-import { formatInteger } from '@pagelens/core';
+import { aclrtMemMallocPolicy, formatInteger, shortName, WHAT_IF_POLICIES } from '@pagelens/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { address, bytes } from '../../model/format.ts';
@@ -13,7 +13,8 @@ import { WhatIfChart } from './WhatIfChart.tsx';
 
 /** Per-(fn, size) outcomes survive re-renders and visits to other tabs. */
 const cache = new WhatIfCache();
-const POLICY_KEYS = ['HUGE_FIRST', 'HUGE_ONLY', 'NORMAL_ONLY', 'HUGE1G_ONLY'] as const;
+/** The policies the what-if compares, by the names their explanations are filed under. */
+const POLICY_KEYS = WHAT_IF_POLICIES.map((policy) => shortName(aclrtMemMallocPolicy, policy));
 
 /** Part 2: the live allocations under each policy (DM-4 … DM-7), as a chart and in numbers, with DM-14's advice. */
 export function WhatIfSection({ state, device, stamp }: SectionProps) {
