@@ -197,6 +197,7 @@ function usual(value: ValueType): string {
     case 'u64':
     case 'enum':
     case 'flags':
+    case 'float':
       return '0';
     case 'size':
       return '4096';

@@ -65,6 +65,8 @@ function checkValue(field: string, type: Checked, value: unknown): ArgCheck {
       const parsed = parseHex(String(value));
       return parsed.ok ? OK : { ok: false, field, message: `${field}: ${parsed.message}` };
     }
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value) ? OK : bad(field, value, 'a finite number');
     case 'string':
       if (value === null) return OK;
       if (typeof value !== 'string' || value.length > MAX_STRING)

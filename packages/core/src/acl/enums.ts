@@ -212,6 +212,50 @@ export const ACL_RT_VMM_EXPORT_FLAG = defineEnum(
 export const ACL_RT_MEM_ATTACH = defineEnum('ACL_RT_MEM_ATTACH', { ACL_RT_MEM_ATTACH_GLOBAL: 0x01 }, 'flags');
 export const ACL_RT_MEM_ATTACH_GLOBAL = ACL_RT_MEM_ATTACH.byName.ACL_RT_MEM_ATTACH_GLOBAL;
 
+/** aclrtStreamStatus, what aclrtStreamQuery writes (runtime-api.md §4). */
+export const aclrtStreamStatus = defineEnum('aclrtStreamStatus', {
+  ACL_STREAM_STATUS_COMPLETE: 0,
+  ACL_STREAM_STATUS_NOT_READY: 1,
+  ACL_STREAM_STATUS_RESERVED: 0xffff,
+});
+
+/** aclrtEventRecordedStatus, what aclrtQueryEventStatus writes: note COMPLETE is 1 here (runtime-api.md §5). */
+export const aclrtEventRecordedStatus = defineEnum('aclrtEventRecordedStatus', {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY: 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE: 1,
+});
+
+/** Stream creation flag macros, the `uint32_t flag` of aclrtCreateStreamWithConfig (runtime-api.md §4). */
+export const ACL_STREAM = defineEnum(
+  'ACL_STREAM',
+  {
+    ACL_STREAM_FAST_LAUNCH: 0x01,
+    ACL_STREAM_FAST_SYNC: 0x02,
+    ACL_STREAM_PERSISTENT: 0x04,
+    ACL_STREAM_HUGE: 0x08,
+    ACL_STREAM_CPU_SCHEDULE: 0x10,
+    ACL_STREAM_DEVICE_USE_ONLY: 0x20,
+  },
+  'flags',
+);
+
+/** Stream failure-mode macros, the `uint64_t mode` of aclrtSetStreamFailureMode (runtime-api.md §4, CP-7). */
+export const ACL_FAILURE_MODE = defineEnum('ACL_FAILURE_MODE', { ACL_CONTINUE_ON_FAILURE: 0x0, ACL_STOP_ON_FAILURE: 0x1 }, 'enum', 'ACL_');
+
+/** Event creation flag macros, the `uint32_t flag` of aclrtCreateEvent(Ex)WithFlag (runtime-api.md §5). */
+export const ACL_EVENT = defineEnum(
+  'ACL_EVENT',
+  {
+    ACL_EVENT_SYNC: 0x01,
+    ACL_EVENT_CAPTURE_STREAM_PROGRESS: 0x02,
+    ACL_EVENT_TIME_LINE: 0x08,
+    ACL_EVENT_DEVICE_USE_ONLY: 0x10,
+    ACL_EVENT_EXTERNAL: 0x20,
+    ACL_EVENT_IPC: 0x40,
+  },
+  'flags',
+);
+
 /** The tables that are C enum types: each is a 4-byte scalar in a struct or an argument list. */
 export const ACL_ENUM_TYPES: readonly AclEnum<string>[] = [
   aclrtMemMallocPolicy,
@@ -230,10 +274,19 @@ export const ACL_ENUM_TYPES: readonly AclEnum<string>[] = [
   aclrtLastErrLevel,
   aclrtRunMode,
   aclrtDevAttr,
+  aclrtStreamStatus,
+  aclrtEventRecordedStatus,
 ];
 
 /** `#define` families: names for integer literals, not types. */
-export const ACL_MACRO_FAMILIES: readonly AclEnum<string>[] = [ACL_HOST_REG, ACL_RT_VMM_EXPORT_FLAG, ACL_RT_MEM_ATTACH];
+export const ACL_MACRO_FAMILIES: readonly AclEnum<string>[] = [
+  ACL_HOST_REG,
+  ACL_RT_VMM_EXPORT_FLAG,
+  ACL_RT_MEM_ATTACH,
+  ACL_STREAM,
+  ACL_FAILURE_MODE,
+  ACL_EVENT,
+];
 
 export const ALL_ENUMS: readonly AclEnum<string>[] = [...ACL_ENUM_TYPES, ...ACL_MACRO_FAMILIES];
 

@@ -12,7 +12,7 @@ describe('the catalogue', () => {
       if (!isAclFunctionName(release.fn)) continue;
       const inputs = ACL_FUNCTIONS[release.fn].params.filter((param) => param.dir === 'in').map((param) => param.name);
       expect(Object.keys(release.args).sort(), `${fn} → ${release.fn}`).toEqual([...inputs].sort());
-      const own = new Set(ACL_FUNCTIONS[fn].params.map((param) => param.name));
+      const own = new Set<string>(ACL_FUNCTIONS[fn].params.map((param) => param.name));
       for (const from of Object.values(release.args)) expect(own.has(from), `${fn}: ${from}`).toBe(true);
       expect(ACL_FUNCTIONS[release.fn].mutates, release.fn).toBe(true);
     }

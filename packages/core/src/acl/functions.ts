@@ -18,6 +18,7 @@ export type ValueType =
   | { readonly t: 'struct'; readonly struct: StructName }
   | { readonly t: 'structArray'; readonly struct: StructName; readonly count: string }
   | { readonly t: 'intArray'; readonly count: string }
+  | { readonly t: 'float' } // a float out-value (aclrtEventElapsedTime's ms)
   | { readonly t: 'string' }; // const char*: text or null
 
 /** The value types of C integers (int32_t, uint32_t, size_t, uint64_t, enums, flag bits): a safe integer on the wire. */
@@ -29,7 +30,7 @@ export function isIntegerValueType(type: ValueType): type is IntegerValueType {
   return INTEGER_TAGS.has(type.t);
 }
 
-export type HandleTypeName = 'aclrtStream' | 'aclrtDrvMemHandle' | 'shareableHandle';
+export type HandleTypeName = 'aclrtStream' | 'aclrtContext' | 'aclrtEvent' | 'aclrtDrvMemHandle' | 'shareableHandle';
 export type StructName = 'aclrtPhysicalMemProp' | 'aclrtMemAccessDesc' | 'aclrtMallocConfig' | 'aclrtMemLocation' | 'aclrtPtrAttributes';
 
 /**
@@ -52,7 +53,9 @@ export interface ParamSpec {
 export type FunctionCategory =
   | 'process'
   | 'device'
+  | 'context'
   | 'stream'
+  | 'event'
   | 'device-memory'
   | 'host-memory'
   | 'copy'
@@ -98,6 +101,9 @@ const U64 = { t: 'u64' } as const;
 const PTR = { t: 'ptr' } as const;
 const STRING = { t: 'string' } as const;
 const STREAM = { t: 'handle', of: 'aclrtStream' } as const;
+const CONTEXT = { t: 'handle', of: 'aclrtContext' } as const;
+const EVENT = { t: 'handle', of: 'aclrtEvent' } as const;
+const FLOAT = { t: 'float' } as const;
 const DRV_HANDLE = { t: 'handle', of: 'aclrtDrvMemHandle' } as const;
 const SHAREABLE = { t: 'handle', of: 'shareableHandle' } as const;
 const enumOf = <const E extends string>(name: E) => ({ t: 'enum', enum: name }) as const;
@@ -163,11 +169,37 @@ export const ACL_FUNCTIONS = {
   aclrtGetDevice: fn('device', ['LT-2'], [output('deviceId', 'int32_t*', INT)]),
   aclrtGetDeviceCount: fn('device', [], [output('count', 'uint32_t*', UINT)]),
   aclrtGetSocName: fn('device', [], [output('socName', 'const char*', STRING)], { returns: 'const char*' }),
-  aclrtCreateStream: fn('stream', ['CP-4'], [output('stream', 'aclrtStream*', STREAM)], {
+  aclrtCreateContext: fn('context', ['CX-1'], [output('context', 'aclrtContext*', CONTEXT), input('deviceId', 'int32_t', INT)], {
+    mutates: true,
+    releasedBy: releases('aclrtDestroyContext', 'context'),
+  }),
+  aclrtDestroyContext: fn('context', ['CX-2'], [input('context', 'aclrtContext', CONTEXT)], M),
+  aclrtSetCurrentContext: fn('context', ['CX-1'], [input('context', 'aclrtContext', CONTEXT)], M),
+  aclrtGetCurrentContext: fn('context', ['CX-1'], [output('context', 'aclrtContext*', CONTEXT)]),
+  aclrtCtxGetCurrentDefaultStream: fn('context', ['CX-1'], [output('stream', 'aclrtStream*', STREAM)]),
+  aclrtCreateStream: fn('stream', ['CP-4', 'CX-3'], [output('stream', 'aclrtStream*', STREAM)], {
     mutates: true,
     releasedBy: releases('aclrtDestroyStream', 'stream'),
   }),
-  aclrtDestroyStream: fn('stream', ['CP-4'], [input('stream', 'aclrtStream', STREAM)], M),
+  aclrtCreateStreamWithConfig: fn(
+    'stream',
+    ['CP-4', 'CX-3'],
+    [output('stream', 'aclrtStream*', STREAM), input('priority', 'uint32_t', UINT), input('flag', 'uint32_t', flagsOf('ACL_STREAM'))],
+    { mutates: true, releasedBy: releases('aclrtDestroyStream', 'stream') },
+  ),
+  aclrtDestroyStream: fn('stream', ['CP-4', 'CX-3'], [input('stream', 'aclrtStream', STREAM)], { mutates: true, mayBlock: true }),
+  aclrtDestroyStreamForce: fn('stream', ['CP-4', 'CX-3'], [input('stream', 'aclrtStream', STREAM)], M),
+  aclrtSetStreamFailureMode: fn(
+    'stream',
+    ['CP-7'],
+    [input('stream', 'aclrtStream', STREAM), input('mode', 'uint64_t', enumOf('ACL_FAILURE_MODE'))],
+    M,
+  ),
+  aclrtStreamQuery: fn(
+    'stream',
+    ['CP-6'],
+    [input('stream', 'aclrtStream', STREAM), output('status', 'aclrtStreamStatus*', enumOf('aclrtStreamStatus'))],
+  ),
   aclrtSynchronizeStream: fn('stream', ['CP-4', 'HM-3'], [input('stream', 'aclrtStream', STREAM)], { mayBlock: true }),
   aclrtSynchronizeStreamWithTimeout: fn(
     'stream',
@@ -176,6 +208,45 @@ export const ACL_FUNCTIONS = {
     { mayBlock: true },
   ),
   aclrtSynchronizeDevice: fn('stream', ['CP-4'], [], { mayBlock: true }),
+  aclrtSynchronizeDeviceWithTimeout: fn('stream', ['CP-4', 'CP-5'], [input('timeout', 'int32_t', INT)], { mayBlock: true }),
+  aclrtCreateEvent: fn('event', ['EV-1', 'CX-3'], [output('event', 'aclrtEvent*', EVENT)], {
+    mutates: true,
+    releasedBy: releases('aclrtDestroyEvent', 'event'),
+  }),
+  aclrtCreateEventWithFlag: fn(
+    'event',
+    ['EV-1', 'CX-3'],
+    [output('event', 'aclrtEvent*', EVENT), input('flag', 'uint32_t', flagsOf('ACL_EVENT'))],
+    {
+      mutates: true,
+      releasedBy: releases('aclrtDestroyEvent', 'event'),
+    },
+  ),
+  aclrtCreateEventExWithFlag: fn(
+    'event',
+    ['EV-1', 'CX-3'],
+    [output('event', 'aclrtEvent*', EVENT), input('flag', 'uint32_t', flagsOf('ACL_EVENT'))],
+    { mutates: true, releasedBy: releases('aclrtDestroyEvent', 'event') },
+  ),
+  aclrtRecordEvent: fn('event', ['EV-2', 'CX-3'], [input('event', 'aclrtEvent', EVENT), input('stream', 'aclrtStream', STREAM)], M),
+  aclrtStreamWaitEvent: fn('event', ['EV-3', 'CX-3'], [input('stream', 'aclrtStream', STREAM), input('event', 'aclrtEvent', EVENT)], M),
+  aclrtSynchronizeEvent: fn('event', ['EV-4'], [input('event', 'aclrtEvent', EVENT)], { mayBlock: true }),
+  aclrtSynchronizeEventWithTimeout: fn('event', ['EV-4', 'CP-5'], [input('event', 'aclrtEvent', EVENT), input('timeout', 'int32_t', INT)], {
+    mayBlock: true,
+  }),
+  aclrtQueryEventStatus: fn(
+    'event',
+    ['EV-4'],
+    [input('event', 'aclrtEvent', EVENT), output('status', 'aclrtEventRecordedStatus*', enumOf('aclrtEventRecordedStatus'))],
+  ),
+  aclrtResetEvent: fn('event', ['EV-5'], [input('event', 'aclrtEvent', EVENT), input('stream', 'aclrtStream', STREAM)], M),
+  aclrtDestroyEvent: fn('event', ['EV-1'], [input('event', 'aclrtEvent', EVENT)], M),
+  aclrtEventElapsedTime: fn(
+    'event',
+    ['EV-6'],
+    [output('ms', 'float*', FLOAT), input('startEvent', 'aclrtEvent', EVENT), input('endEvent', 'aclrtEvent', EVENT)],
+  ),
+  aclrtEventGetTimestamp: fn('event', ['EV-6'], [input('event', 'aclrtEvent', EVENT), output('timestamp', 'uint64_t*', U64)]),
   aclrtMalloc: fn(
     'device-memory',
     ['DM-2', 'DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-7', 'DM-8', 'DM-10', 'DM-11', 'DM-12'],

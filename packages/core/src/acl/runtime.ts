@@ -19,7 +19,7 @@ interface StructTypes {
   aclrtPtrAttributes: aclrtPtrAttributes;
 }
 
-type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'flags' }
+type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'flags' | 'float' }
   ? number
   : V extends { t: 'ptr' | 'handle' }
     ? Hex

@@ -4,7 +4,7 @@ import { isHex, parseHex, toHex } from '../units/hex.ts';
 import { baseType, type CType, type IntType, SIZE_T, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { type Cell, describeValue, intValue, isNullPointer, markInit, unionMember, type Value } from './values.ts';
+import { type Cell, describeValue, floatValue, intValue, isNullPointer, markInit, unionMember, type Value } from './values.ts';
 
 /*
  * Between interpreter values and the catalogue's representation (functions.ts, runtime.ts):
@@ -125,6 +125,10 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
       return address(a, value, false);
     case 'handle':
       return address(a, value, true);
+    case 'float':
+      if (value.k === 'float') return value.v;
+      if (value.k === 'int') return Number(value.v);
+      return refuse(a, 'a number', value);
     case 'string':
       if (value.k === 'str') return value.text;
       if (isNullPointer(value)) return null;
@@ -154,6 +158,7 @@ export function outTargetProblem(a: ArgContext, cell: Cell): string | undefined 
     expected === undefined ||
     (expected.k === 'ptr' && (have.k === 'ptr' || (have.k === 'int' && have.bits === 64))) ||
     (expected.k === 'int' && ((have.k === 'int' && have.bits === expected.bits) || (a.param.value.t === 'handle' && have.k === 'ptr'))) ||
+    (expected.k === 'float' && have.k === 'float' && have.name === expected.name) ||
     (expected.k === 'struct' && have.k === 'struct' && have.name === expected.name);
   if (ok) return undefined;
   return `${argName(a)}: "${a.text}" points to ${typeName(have)}, but ${a.fn} writes a ${expected === undefined ? '?' : typeName(expected)} there`;
@@ -175,6 +180,7 @@ function writeStruct(cell: Cell, source: unknown): void {
 export function writeOut(cell: Cell, out: unknown): void {
   const type = cell.type;
   if (typeof out === 'number' && type.k === 'int') cell.value = intValue(type, BigInt(out));
+  else if (typeof out === 'number' && type.k === 'float') cell.value = floatValue(type, out);
   else if (typeof out === 'string' && isHex(out)) {
     const parsed = parseHex(out);
     const addr = parsed.ok ? BigInt(parsed.value) : 0n;

@@ -127,6 +127,14 @@ export const EVENT_TABLE = {
   init: event({ kind: oneOf('init', 'finalize'), pid: count }),
   /** aclrtSetDevice / aclrtResetDevice: the process's current device and its reference count there (LT-2). */
   deviceSet: event({ kind: oneOf('deviceSet', 'deviceReset'), pid: count, device: count, refs: count }),
+  /**
+   * A context: a device's default (primary) one, which the first aclrtSetDevice creates (LT-2,
+   * CX-1), or one from aclrtCreateContext.
+   */
+  contextCreate: event({ kind: oneOf('contextCreate'), pid: count, device: count, id, handle: addr, isDefault: boolean }),
+  contextDestroy: event({ kind: oneOf('contextDestroy'), id }),
+  /** The context now current on the process's host thread, and with it the current device (CX-1). */
+  contextCurrent: event({ kind: oneOf('contextCurrent'), pid: count, id }),
   streamCreate: event({
     kind: oneOf('streamCreate'),
     pid: count,
@@ -135,8 +143,24 @@ export const EVENT_TABLE = {
     /** The aclrtStream value; 0 for a device's default stream, which aclrtSetDevice creates (LT-2). */
     handle: addr,
     isDefault: boolean,
+    /** The context the stream belongs to (CX-3); absent in journals from before contexts were modeled. */
+    context: optional(id),
   }),
   streamDestroy: event({ kind: oneOf('streamDestroy'), id }),
+  /** aclrtSetStreamFailureMode: 0 continue on failure, 1 stop on failure (CP-7). */
+  streamMode: event({ kind: oneOf('streamMode'), id, mode: count }),
+  /** An aclrtEvent, created in the current context (EV-1). `ex` for aclrtCreateEventExWithFlag. */
+  eventCreate: event({ kind: oneOf('eventCreate'), pid: count, device: count, context: id, id, handle: addr, flags: count, ex: boolean }),
+  /**
+   * aclrtRecordEvent: the event captures the work queued on `stream` so far, which completes at
+   * `at` (host ns, virtual on the simulator) (EV-2).
+   */
+  eventRecord: event({ kind: oneOf('eventRecord'), id, stream: id, at: count }),
+  /** aclrtStreamWaitEvent: later work on `stream` starts no earlier than `until` (EV-3). */
+  eventWait: event({ kind: oneOf('eventWait'), id, stream: id, until: count }),
+  /** aclrtResetEvent: the event is back to never recorded (EV-5). */
+  eventReset: event({ kind: oneOf('eventReset'), id }),
+  eventDestroy: event({ kind: oneOf('eventDestroy'), id }),
   /** The host thread waited until `until` (synchronize, or a blocking copy). */
   sync: event({ kind: oneOf('sync'), pid: count, stream: optional(id), device: optional(count), until: count }),
   /**

@@ -92,16 +92,52 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'process':
       state.processes.set(event.pid, createProcessState(event.pid, event.name));
       return state;
-    case 'init':
-      processOf(state, event, event.pid).initialized = true;
+    case 'init': {
+      const p = processOf(state, event, event.pid);
+      p.initialized = true;
+      p.finalized = false;
       return state;
-    case 'finalize':
-      processOf(state, event, event.pid).initialized = false;
+    }
+    case 'finalize': {
+      const p = processOf(state, event, event.pid);
+      p.initialized = false;
+      p.finalized = true;
       return state;
+    }
     case 'deviceSet': {
       const p = processOf(state, event, event.pid);
       p.deviceRefs.set(event.device, event.refs);
       p.currentDevice = event.device;
+      // CX-1: setting a device makes its default context current (absent in journals from before contexts).
+      p.currentContext = p.primaryContexts.get(event.device) ?? -1;
+      return state;
+    }
+    case 'contextCreate': {
+      const { id, pid, device, handle, isDefault } = event;
+      state.contexts.set(id, { id, pid, device, handle, isDefault, defaultStream: -1, createdSeq: event.seq });
+      const p = processOf(state, event, pid);
+      p.contextByHandle.set(handle, id);
+      if (isDefault) p.primaryContexts.set(device, id);
+      return state;
+    }
+    case 'contextCurrent': {
+      const p = processOf(state, event, event.pid);
+      p.currentContext = event.id;
+      p.currentDevice = need(state.contexts.get(event.id), event, 'context', event.id).device;
+      return state;
+    }
+    case 'contextDestroy': {
+      const context = need(state.contexts.get(event.id), event, 'context', event.id);
+      state.contexts.delete(event.id);
+      const p = processOf(state, event, context.pid);
+      p.contextByHandle.delete(context.handle);
+      if (context.isDefault) p.primaryContexts.delete(context.device);
+      if (p.currentContext === event.id) {
+        // The thread falls back to the device's default context while the device is set (CX-2).
+        const primary = context.isDefault ? undefined : p.primaryContexts.get(context.device);
+        p.currentContext = primary ?? -1;
+        if (primary === undefined && !p.deviceRefs.has(context.device)) p.currentDevice = -1;
+      }
       return state;
     }
     case 'deviceReset': {
@@ -109,7 +145,10 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       if (event.refs > 0) p.deviceRefs.set(event.device, event.refs);
       else {
         p.deviceRefs.delete(event.device);
-        if (p.currentDevice === event.device) p.currentDevice = -1;
+        if (p.currentDevice === event.device) {
+          p.currentDevice = -1;
+          p.currentContext = -1;
+        }
         // LT-4: peer access lives with the device's contexts; it ends when the last process resets the device.
         let held = false;
         for (const other of state.processes.values()) if (other.deviceRefs.has(event.device)) held = true;
@@ -118,17 +157,57 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     }
     case 'streamCreate': {
-      const { id, pid, handle, isDefault } = event;
-      state.streams.set(id, { id, pid, device: event.device, handle, isDefault, busyUntil: event.t });
-      if (isDefault) processOf(state, event, pid).defaultStreams.set(event.device, id);
-      else processOf(state, event, pid).streamByHandle.set(handle, id);
+      const { id, pid, handle, isDefault, context } = event;
+      const p = processOf(state, event, pid);
+      if (context === undefined)
+        state.streams.set(id, { id, pid, device: event.device, handle, isDefault, busyUntil: event.t, failureMode: 0 });
+      else state.streams.set(id, { id, pid, device: event.device, handle, isDefault, context, busyUntil: event.t, failureMode: 0 });
+      const owner = context === undefined ? undefined : need(state.contexts.get(context), event, 'context', context);
+      if (owner !== undefined && isDefault) owner.defaultStream = id;
+      // A created context's default stream has a handle of its own; the device's is the NULL stream (LT-2).
+      if (isDefault && owner?.isDefault !== false) p.defaultStreams.set(event.device, id);
+      else p.streamByHandle.set(handle, id);
       return state;
     }
     case 'streamDestroy': {
       const stream = need(state.streams.get(event.id), event, 'stream', event.id);
       state.streams.delete(event.id);
-      if (stream.isDefault) processOf(state, event, stream.pid).defaultStreams.delete(stream.device);
-      else processOf(state, event, stream.pid).streamByHandle.delete(stream.handle);
+      const p = processOf(state, event, stream.pid);
+      if (p.defaultStreams.get(stream.device) === event.id) p.defaultStreams.delete(stream.device);
+      else p.streamByHandle.delete(stream.handle);
+      return state;
+    }
+    case 'streamMode':
+      need(state.streams.get(event.id), event, 'stream', event.id).failureMode = event.mode;
+      return state;
+    case 'eventCreate': {
+      const { id, pid, device, context, handle, flags, ex } = event;
+      state.aclEvents.set(id, { id, pid, device, context, handle, flags, ex, stream: -1, at: 0, recordedSeq: -1, createdSeq: event.seq });
+      processOf(state, event, pid).eventByHandle.set(handle, id);
+      return state;
+    }
+    case 'eventRecord': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      target.stream = event.stream;
+      target.at = event.at;
+      target.recordedSeq = event.seq;
+      return state;
+    }
+    case 'eventWait': {
+      const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
+      if (event.until > stream.busyUntil) stream.busyUntil = event.until;
+      return state;
+    }
+    case 'eventReset': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      target.stream = -1;
+      target.recordedSeq = -1;
+      return state;
+    }
+    case 'eventDestroy': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      state.aclEvents.delete(event.id);
+      processOf(state, event, target.pid).eventByHandle.delete(target.handle);
       return state;
     }
     case 'sync':

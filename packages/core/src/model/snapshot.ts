@@ -2,6 +2,8 @@ import type { DeviceProfile } from '../profiles/profile.ts';
 import type { PoolSampleEvent } from './events.ts';
 import { claimFrames, claimPages, FrameKind } from './frames.ts';
 import {
+  type AclContext,
+  type AclEvent,
   type CopyRecord,
   createHostState,
   createProcessState,
@@ -33,6 +35,8 @@ export interface Snapshot {
   readonly mappings: readonly Mapping[];
   readonly hostBuffers: readonly HostBuffer[];
   readonly streams: readonly Stream[];
+  readonly contexts: readonly AclContext[];
+  readonly aclEvents: readonly AclEvent[];
   readonly shares: readonly Share[];
   readonly copies: readonly CopyRecord[];
 }
@@ -47,7 +51,9 @@ export interface SnapshotProcess {
   readonly pid: number;
   readonly name: string;
   readonly initialized: boolean;
+  readonly finalized: boolean;
   readonly currentDevice: number;
+  readonly currentContext: number;
   readonly deviceRefs: readonly (readonly [number, number])[];
 }
 
@@ -66,7 +72,9 @@ export function encodeSnapshot(state: HostState): Snapshot {
       pid: p.pid,
       name: p.name,
       initialized: p.initialized,
+      finalized: p.finalized,
       currentDevice: p.currentDevice,
+      currentContext: p.currentContext,
       deviceRefs: [...p.deviceRefs].sort((a, b) => a[0] - b[0]),
     })),
     allocations: values(state.allocations),
@@ -76,6 +84,8 @@ export function encodeSnapshot(state: HostState): Snapshot {
     mappings: values(state.mappings),
     hostBuffers: values(state.hostBuffers),
     streams: values(state.streams),
+    contexts: values(state.contexts),
+    aclEvents: values(state.aclEvents),
     shares: [...state.shares.values()],
     copies: state.copies,
   };
@@ -95,7 +105,9 @@ export function decodeSnapshot(snapshot: Snapshot): HostState {
   for (const p of snapshot.processes) {
     const process = createProcessState(p.pid, p.name);
     process.initialized = p.initialized;
+    process.finalized = p.finalized;
     process.currentDevice = p.currentDevice;
+    process.currentContext = p.currentContext;
     for (const [device, refs] of p.deviceRefs) process.deviceRefs.set(device, refs);
     state.processes.set(p.pid, process);
   }
@@ -135,10 +147,21 @@ export function decodeSnapshot(snapshot: Snapshot): HostState {
     state.hostBuffers.set(b.id, { ...b });
     processOf(b.pid).hostByAddr.set(b.addr, b.id);
   }
+  for (const c of snapshot.contexts) {
+    state.contexts.set(c.id, { ...c });
+    processOf(c.pid).contextByHandle.set(c.handle, c.id);
+    if (c.isDefault) processOf(c.pid).primaryContexts.set(c.device, c.id);
+  }
   for (const s of snapshot.streams) {
     state.streams.set(s.id, { ...s });
-    if (s.isDefault) processOf(s.pid).defaultStreams.set(s.device, s.id);
+    // As reduce files it: the NULL stream of a device, or by handle (a created context's default stream too).
+    const owner = s.context === undefined ? undefined : state.contexts.get(s.context);
+    if (s.isDefault && owner?.isDefault !== false) processOf(s.pid).defaultStreams.set(s.device, s.id);
     else processOf(s.pid).streamByHandle.set(s.handle, s.id);
+  }
+  for (const e of snapshot.aclEvents) {
+    state.aclEvents.set(e.id, { ...e });
+    processOf(e.pid).eventByHandle.set(e.handle, e.id);
   }
   for (const share of snapshot.shares) state.shares.set(share.shareable, { ...share });
   // A loop, not push(...copies): a long session holds more copy records than a call may take arguments.
@@ -172,6 +195,9 @@ export function fingerprint(state: HostState): string {
       handleByValue: [...p.handleByValue].sort(),
       streamByHandle: [...p.streamByHandle].sort(),
       defaultStreams: [...p.defaultStreams].sort(),
+      contextByHandle: [...p.contextByHandle].sort(),
+      primaryContexts: [...p.primaryContexts].sort(),
+      eventByHandle: [...p.eventByHandle].sort(),
     }));
   return canonicalJson({
     ...snapshot,
@@ -183,6 +209,8 @@ export function fingerprint(state: HostState): string {
     mappings: sorted(snapshot.mappings),
     hostBuffers: sorted(snapshot.hostBuffers),
     streams: sorted(snapshot.streams),
+    contexts: sorted(snapshot.contexts),
+    aclEvents: sorted(snapshot.aclEvents),
     shares: [...snapshot.shares].sort((a, b) => a.shareable - b.shareable),
     frames,
   });

@@ -22,6 +22,9 @@ export interface HostState {
   readonly mappings: Map<number, Mapping>;
   readonly hostBuffers: Map<number, HostBuffer>;
   readonly streams: Map<number, Stream>;
+  readonly contexts: Map<number, AclContext>;
+  /** aclrtEvent objects (not to be confused with the memory events this state is built from). */
+  readonly aclEvents: Map<number, AclEvent>;
   readonly shares: Map<number, Share>;
   readonly copies: CopyRecord[];
 }
@@ -40,8 +43,12 @@ export interface ProcessState {
   readonly pid: number;
   readonly name: string;
   initialized: boolean;
+  /** aclFinalize ran and no aclInit came after it: another aclFinalize answers 100037 (LT-5). */
+  finalized: boolean;
   /** -1 before the first aclrtSetDevice. */
   currentDevice: number;
+  /** The context current on the process's host thread (CX-1); -1 for none. */
+  currentContext: number;
   /** aclrtSetDevice reference count per device (LT-2). */
   readonly deviceRefs: Map<number, number>;
   readonly allocByAddr: Map<number, number>;
@@ -52,6 +59,10 @@ export interface ProcessState {
   readonly streamByHandle: Map<number, number>;
   /** The default stream (NULL aclrtStream) of each device the process has set. */
   readonly defaultStreams: Map<number, number>;
+  readonly contextByHandle: Map<number, number>;
+  /** The default (primary) context of each device the process has set (CX-1). */
+  readonly primaryContexts: Map<number, number>;
+  readonly eventByHandle: Map<number, number>;
 }
 
 export interface DeviceAllocation {
@@ -153,8 +164,46 @@ export interface Stream {
   readonly device: number;
   readonly handle: number;
   readonly isDefault: boolean;
+  /** The context it belongs to (CX-3); absent when the journal that made it predates contexts. */
+  readonly context?: number;
   /** Virtual time at which the work queued on the stream finishes. */
   busyUntil: number;
+  /** aclrtSetStreamFailureMode: 0 continue (the default), 1 stop on failure (CP-7). */
+  failureMode: number;
+}
+
+/** An ACL context: a device's default one (aclrtSetDevice) or one from aclrtCreateContext (CX-1). */
+export interface AclContext {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  /** The aclrtContext value. */
+  readonly handle: number;
+  readonly isDefault: boolean;
+  /** Id of the context's own default stream, once created. */
+  defaultStream: number;
+  readonly createdSeq: number;
+}
+
+/** An aclrtEvent (EV-1 … EV-6). */
+export interface AclEvent {
+  readonly id: number;
+  readonly pid: number;
+  readonly device: number;
+  readonly context: number;
+  /** The aclrtEvent value. */
+  readonly handle: number;
+  /** ACL_EVENT_* bits; aclrtCreateEvent's default is 0x0E (runtime-api.md §5). */
+  readonly flags: number;
+  /** Made by aclrtCreateEventExWithFlag. */
+  readonly ex: boolean;
+  /** The stream of the last aclrtRecordEvent; -1 while never recorded (or reset). */
+  stream: number;
+  /** Host time (ns) at which the captured work completes; meaningful once recorded. */
+  at: number;
+  /** Seq of the last record, -1 while never recorded. */
+  recordedSeq: number;
+  readonly createdSeq: number;
 }
 
 export interface Share {
@@ -208,6 +257,8 @@ export function createHostState(profiles: readonly DeviceProfile[]): HostState {
     mappings: new Map(),
     hostBuffers: new Map(),
     streams: new Map(),
+    contexts: new Map(),
+    aclEvents: new Map(),
     shares: new Map(),
     copies: [],
   };
@@ -218,7 +269,9 @@ export function createProcessState(pid: number, name: string): ProcessState {
     pid,
     name,
     initialized: false,
+    finalized: false,
     currentDevice: -1,
+    currentContext: -1,
     deviceRefs: new Map(),
     allocByAddr: new Map(),
     reservationByAddr: new Map(),
@@ -227,6 +280,9 @@ export function createProcessState(pid: number, name: string): ProcessState {
     handleByValue: new Map(),
     streamByHandle: new Map(),
     defaultStreams: new Map(),
+    contextByHandle: new Map(),
+    primaryContexts: new Map(),
+    eventByHandle: new Map(),
   };
 }
 
@@ -250,6 +306,9 @@ export function cloneHostState(state: HostState): HostState {
       handleByValue: new Map(process.handleByValue),
       streamByHandle: new Map(process.streamByHandle),
       defaultStreams: new Map(process.defaultStreams),
+      contextByHandle: new Map(process.contextByHandle),
+      primaryContexts: new Map(process.primaryContexts),
+      eventByHandle: new Map(process.eventByHandle),
     });
   }
   return {
@@ -264,6 +323,8 @@ export function cloneHostState(state: HostState): HostState {
     mappings: cloneMap(state.mappings),
     hostBuffers: cloneMap(state.hostBuffers),
     streams: cloneMap(state.streams),
+    contexts: cloneMap(state.contexts),
+    aclEvents: cloneMap(state.aclEvents),
     shares: cloneMap(state.shares),
     copies: [...state.copies],
   };

@@ -5,7 +5,8 @@ import type { HostState } from './state.ts';
 /**
  * The ACL calls that release everything process `pid` holds, in the order RULES.md gives
  * (VM-8, LT-3): unmap → release reservations → free physical handles → free device memory →
- * unregister and free host memory → destroy streams → reset devices → finalize. Running the plan
+ * unregister and free host memory → destroy events and streams, context by context, and the
+ * created contexts (CX-2) → reset devices → finalize. Running the plan
  * through any AclRuntime tears the process down; planning again afterwards gives an empty plan,
  * which makes teardown idempotent.
  */
@@ -40,9 +41,35 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
     if (buffer.memory === 'pinned') calls.push({ fn: 'aclrtFreeHost', args: { hostPtr } });
     else calls.push({ fn: 'free', args: { ptr: hostPtr } });
   }
-  for (const stream of mine(state.streams.values())) {
-    if (!stream.isDefault) calls.push({ fn: 'aclrtDestroyStream', args: { stream: toHex(stream.handle) } });
+  // Events and streams are released in the context that made them (CX-3): each created context in
+  // turn, then the device's default context, made current again by aclrtSetDevice.
+  const contexts = mine(state.contexts.values()).sort((a, b) => Number(a.isDefault) - Number(b.isDefault) || a.id - b.id);
+  const owned = (context: number | undefined) => ({
+    events: mine(state.aclEvents.values()).filter((event) => event.context === context),
+    streams: mine(state.streams.values()).filter((stream) => stream.context === context && !stream.isDefault),
+  });
+  const release = ({ events, streams }: ReturnType<typeof owned>) => {
+    for (const event of events) calls.push({ fn: 'aclrtDestroyEvent', args: { event: toHex(event.handle) } });
+    for (const stream of streams) calls.push({ fn: 'aclrtDestroyStream', args: { stream: toHex(stream.handle) } });
+  };
+  let current = process.currentContext;
+  for (const context of contexts) {
+    const objects = owned(context.id);
+    if (context.isDefault) {
+      if (objects.events.length + objects.streams.length === 0) continue;
+      if (current !== context.id) calls.push({ fn: 'aclrtSetDevice', args: { deviceId: context.device } });
+      current = context.id;
+      release(objects);
+      continue;
+    }
+    if (current !== context.id) calls.push({ fn: 'aclrtSetCurrentContext', args: { context: toHex(context.handle) } });
+    release(objects);
+    calls.push({ fn: 'aclrtDestroyContext', args: { context: toHex(context.handle) } });
+    // The thread falls back to the device's default context (CX-2).
+    current = process.primaryContexts.get(context.device) ?? -1;
   }
+  // Streams from journals made before contexts were modeled belong to no context.
+  release(owned(undefined));
   const devices = new Set([...process.deviceRefs.keys(), ...devicesWithObjects]);
   for (const device of [...devices].sort((a, b) => a - b)) calls.push({ fn: 'aclrtResetDeviceForce', args: { deviceId: device } });
   if (process.initialized) calls.push({ fn: 'aclFinalize', args: {} });

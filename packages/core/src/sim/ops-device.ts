@@ -1,14 +1,17 @@
+import { ACL_FAILURE_MODE, aclrtStreamStatus } from '../acl/enums.ts';
 import {
   ACL_ERROR_REPEAT_FINALIZE,
   ACL_ERROR_REPEAT_INITIALIZE,
   ACL_ERROR_RT_CONTEXT_NULL,
+  ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
   ACL_ERROR_RT_INVALID_DEVICEID,
   ACL_ERROR_RT_PARAM_INVALID,
   ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
 } from '../acl/errors.ts';
 import type { Stream } from '../model/state.ts';
 import { toHex } from '../units/hex.ts';
-import { address, currentDevice, done, fail, invalid, isResult, type Op, ok, type SimContext } from './context.ts';
+import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
+import { createContext, foreignStream } from './ops-context.ts';
 import { releaseDeviceResources } from './teardown-device.ts';
 
 /** LT-1: aclInit once per process; a repeat answers 100002, which is harmless. */
@@ -18,8 +21,12 @@ export const aclInit: Op<'aclInit'> = (context) => {
   return done();
 };
 
+/**
+ * LT-5: one aclFinalize ends the process's ACL session, however many aclInit came before; a second
+ * answers 100037. Devices stay set: the open runtime's aclFinalize resets none (runtime-api.md §2).
+ */
 export const aclFinalize: Op<'aclFinalize'> = (context) => {
-  if (!context.process.initialized) return fail(ACL_ERROR_REPEAT_FINALIZE, 'aclFinalize without a matching aclInit (LT-1)');
+  if (context.process.finalized) return fail(ACL_ERROR_REPEAT_FINALIZE, 'aclFinalize was already called, with no aclInit since (LT-5)');
   context.emit({ kind: 'finalize', pid: context.pid });
   return done();
 };
@@ -36,10 +43,9 @@ export const aclrtSetDevice: Op<'aclrtSetDevice'> = (context, { deviceId }) => {
   const problem = checkDevice(context, deviceId);
   if (problem !== undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, problem);
   const refs = (context.process.deviceRefs.get(deviceId) ?? 0) + 1;
+  // The first set creates the device's default context with its default (NULL) stream (CX-1).
+  if (refs === 1) createContext(context, deviceId, true);
   context.emit({ kind: 'deviceSet', pid: context.pid, device: deviceId, refs });
-  if (refs === 1) {
-    context.emit({ kind: 'streamCreate', pid: context.pid, device: deviceId, id: context.host.newId(), handle: 0, isDefault: true });
-  }
   return done();
 };
 
@@ -68,28 +74,94 @@ export const aclrtGetDeviceCount: Op<'aclrtGetDeviceCount'> = (context) => ok({ 
 /** With several devices it always reports device 0 (acl-api.md §5). */
 export const aclrtGetSocName: Op<'aclrtGetSocName'> = (context) => ok({ socName: context.state.devices[0]?.profile.name ?? null });
 
-export const aclrtCreateStream: Op<'aclrtCreateStream'> = (context) => {
+function createStream(context: SimContext) {
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const handle = context.host.newOpaque();
-  context.emit({ kind: 'streamCreate', pid: context.pid, device: device.id, id: context.host.newId(), handle, isDefault: false });
+  const id = context.host.newId();
+  const owner = context.process.currentContext;
+  // CX-3: the stream belongs to the current context.
+  if (owner === -1) context.emit({ kind: 'streamCreate', pid: context.pid, device: device.id, id, handle, isDefault: false });
+  else context.emit({ kind: 'streamCreate', pid: context.pid, device: device.id, id, handle, isDefault: false, context: owner });
   return ok({ stream: toHex(handle) });
-};
+}
 
-/** The stream a handle names in this process; NULL is the current device's default stream. */
+export const aclrtCreateStream: Op<'aclrtCreateStream'> = (context) => createStream(context);
+
+/** Priority is kept by the runtime but documented as having no effect; unknown flag bits are dropped (runtime-api.md §4). */
+export const aclrtCreateStreamWithConfig: Op<'aclrtCreateStreamWithConfig'> = (context) => createStream(context);
+
+/** The stream a handle names in this process; NULL is the current context's default stream. */
 export function resolveStream(context: SimContext, hex: string): Stream | undefined {
   const handle = address(hex);
-  const id = handle === 0 ? context.process.defaultStreams.get(context.process.currentDevice) : context.process.streamByHandle.get(handle);
+  const { process } = context;
+  let id: number | undefined;
+  if (handle !== 0) id = process.streamByHandle.get(handle);
+  else {
+    const current = process.currentContext === -1 ? undefined : context.state.contexts.get(process.currentContext);
+    id = current !== undefined && !current.isDefault ? current.defaultStream : process.defaultStreams.get(process.currentDevice);
+  }
   return id === undefined ? undefined : context.state.streams.get(id);
 }
 
-export const aclrtDestroyStream: Op<'aclrtDestroyStream'> = (context, { stream }) => {
+/** The live stream a handle names, or the failure to answer: 107002 for NULL without a device, 107000 for an unknown handle. */
+export function liveStream(context: SimContext, hex: string): Stream | OpResult<never> {
+  if (address(hex) === 0) {
+    const device = currentDevice(context);
+    if (isResult(device)) return device;
+  }
+  return resolveStream(context, hex) ?? fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${hex} is not a live stream of this process`);
+}
+
+function destroyStream(context: SimContext, stream: string, fn: string, wait: boolean) {
   if (address(stream) === 0) return invalid('stream is NULL: the default stream cannot be destroyed');
   const target = resolveStream(context, stream);
   if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
-  // Destroying a stream does not wait for its work in the model; the work still finishes on the device.
+  const foreign = foreignStream(context, target, fn);
+  if (foreign !== undefined) return foreign;
+  // aclrtDestroyStream waits for the stream's work; the Force variant does not (CP-4, runtime-api.md §4).
+  if (wait && target.busyUntil > context.state.time)
+    context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: target.busyUntil });
   context.emit({ kind: 'streamDestroy', id: target.id });
   return done();
+}
+
+export const aclrtDestroyStream: Op<'aclrtDestroyStream'> = (context, { stream }) =>
+  destroyStream(context, stream, 'aclrtDestroyStream', true);
+export const aclrtDestroyStreamForce: Op<'aclrtDestroyStreamForce'> = (context, { stream }) =>
+  destroyStream(context, stream, 'aclrtDestroyStreamForce', false);
+
+const MODE = ACL_FAILURE_MODE.byName;
+
+/**
+ * CP-7: only bit 0 counts. Stop-on-failure applies to every stream of the context, and once set
+ * it cannot go back (207000); setting the mode a stream already has changes nothing.
+ */
+export const aclrtSetStreamFailureMode: Op<'aclrtSetStreamFailureMode'> = (context, { stream, mode }) => {
+  const target = liveStream(context, stream);
+  if ('ret' in target) return target;
+  const foreign = foreignStream(context, target, 'aclrtSetStreamFailureMode');
+  if (foreign !== undefined) return foreign;
+  const wanted = mode & 1;
+  if (wanted === target.failureMode) return done();
+  if (wanted === MODE.ACL_CONTINUE_ON_FAILURE) {
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'a stream set to ACL_STOP_ON_FAILURE cannot go back to ACL_CONTINUE_ON_FAILURE (CP-7)');
+  }
+  for (const other of context.state.streams.values()) {
+    const sameContext = target.context === undefined ? other.id === target.id : other.context === target.context;
+    if (sameContext && other.failureMode !== wanted) context.emit({ kind: 'streamMode', id: other.id, mode: wanted });
+  }
+  return done();
+};
+
+const STREAM_STATUS = aclrtStreamStatus.byName;
+
+/** CP-6: COMPLETE when the stream's queued work is done on the virtual clock, NOT_READY before. */
+export const aclrtStreamQuery: Op<'aclrtStreamQuery'> = (context, { stream }) => {
+  const target = liveStream(context, stream);
+  if ('ret' in target) return target;
+  const busy = target.busyUntil > context.state.time;
+  return ok({ status: busy ? STREAM_STATUS.ACL_STREAM_STATUS_NOT_READY : STREAM_STATUS.ACL_STREAM_STATUS_COMPLETE });
 };
 
 /** CP-4: the host waits until the stream's queued work is done. */
@@ -110,8 +182,12 @@ export const aclrtSynchronizeStream: Op<'aclrtSynchronizeStream'> = (context, { 
  * outlasts it, the call answers 507046 and the stream's work goes on.
  */
 export const aclrtSynchronizeStreamWithTimeout: Op<'aclrtSynchronizeStreamWithTimeout'> = (context, { stream, timeout }) => {
-  if (timeout !== -1 && timeout <= 0)
-    return invalid(`timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`);
+  if (timeout !== -1 && timeout <= 0) {
+    return fail(
+      ACL_ERROR_RT_PARAM_INVALID,
+      `timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`,
+    );
+  }
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const target = resolveStream(context, stream);
@@ -130,13 +206,41 @@ export const aclrtSynchronizeStreamWithTimeout: Op<'aclrtSynchronizeStreamWithTi
   );
 };
 
-export const aclrtSynchronizeDevice: Op<'aclrtSynchronizeDevice'> = (context) => {
+/** The time the process's work on its current device is done, or the failure to answer (no device). */
+function deviceBusyUntil(context: SimContext): { device: number; until: number } | OpResult<never> {
   const device = currentDevice(context);
   if (isResult(device)) return device;
   let until = context.state.time;
   for (const stream of context.state.streams.values()) {
     if (stream.pid === context.pid && stream.device === device.id && stream.busyUntil > until) until = stream.busyUntil;
   }
-  if (until > context.state.time) context.emit({ kind: 'sync', pid: context.pid, device: device.id, until });
+  return { device: device.id, until };
+}
+
+export const aclrtSynchronizeDevice: Op<'aclrtSynchronizeDevice'> = (context) => {
+  const busy = deviceBusyUntil(context);
+  if ('ret' in busy) return busy;
+  if (busy.until > context.state.time) context.emit({ kind: 'sync', pid: context.pid, device: busy.device, until: busy.until });
   return done();
+};
+
+/** CP-5 for the whole device: -1 waits for ever; 0 and other negatives are refused (107000, inferred for 0). */
+export const aclrtSynchronizeDeviceWithTimeout: Op<'aclrtSynchronizeDeviceWithTimeout'> = (context, { timeout }) => {
+  if (timeout !== -1 && timeout <= 0) {
+    return fail(
+      ACL_ERROR_RT_PARAM_INVALID,
+      `timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`,
+    );
+  }
+  const busy = deviceBusyUntil(context);
+  if ('ret' in busy) return busy;
+  const now = context.state.time;
+  const deadline = timeout === -1 ? Number.POSITIVE_INFINITY : now + timeout * 1_000_000;
+  if (busy.until <= now) return done();
+  context.emit({ kind: 'sync', pid: context.pid, device: busy.device, until: Math.min(busy.until, deadline) });
+  if (busy.until <= deadline) return done();
+  return fail(
+    ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+    `the device's work runs ${((busy.until - now) / 1e6).toFixed(3)} ms more, past the ${timeout} ms timeout; it goes on (CP-5)`,
+  );
 };

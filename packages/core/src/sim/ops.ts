@@ -1,7 +1,9 @@
 import type { AclFunctionName } from '../acl/functions.ts';
 import type { Op } from './context.ts';
+import * as contexts from './ops-context.ts';
 import * as copy from './ops-copy.ts';
 import * as device from './ops-device.ts';
+import * as events from './ops-event.ts';
 import * as host from './ops-host.ts';
 import * as info from './ops-info.ts';
 import { free, malloc } from './ops-malloc.ts';
@@ -21,11 +23,33 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtGetDevice: device.aclrtGetDevice,
   aclrtGetDeviceCount: device.aclrtGetDeviceCount,
   aclrtGetSocName: device.aclrtGetSocName,
+  aclrtCreateContext: contexts.aclrtCreateContext,
+  aclrtDestroyContext: contexts.aclrtDestroyContext,
+  aclrtSetCurrentContext: contexts.aclrtSetCurrentContext,
+  aclrtGetCurrentContext: contexts.aclrtGetCurrentContext,
+  aclrtCtxGetCurrentDefaultStream: contexts.aclrtCtxGetCurrentDefaultStream,
   aclrtCreateStream: device.aclrtCreateStream,
+  aclrtCreateStreamWithConfig: device.aclrtCreateStreamWithConfig,
   aclrtDestroyStream: device.aclrtDestroyStream,
+  aclrtDestroyStreamForce: device.aclrtDestroyStreamForce,
+  aclrtSetStreamFailureMode: device.aclrtSetStreamFailureMode,
+  aclrtStreamQuery: device.aclrtStreamQuery,
   aclrtSynchronizeStream: device.aclrtSynchronizeStream,
   aclrtSynchronizeStreamWithTimeout: device.aclrtSynchronizeStreamWithTimeout,
   aclrtSynchronizeDevice: device.aclrtSynchronizeDevice,
+  aclrtSynchronizeDeviceWithTimeout: device.aclrtSynchronizeDeviceWithTimeout,
+  aclrtCreateEvent: events.aclrtCreateEvent,
+  aclrtCreateEventWithFlag: events.aclrtCreateEventWithFlag,
+  aclrtCreateEventExWithFlag: events.aclrtCreateEventExWithFlag,
+  aclrtRecordEvent: events.aclrtRecordEvent,
+  aclrtStreamWaitEvent: events.aclrtStreamWaitEvent,
+  aclrtSynchronizeEvent: events.aclrtSynchronizeEvent,
+  aclrtSynchronizeEventWithTimeout: events.aclrtSynchronizeEventWithTimeout,
+  aclrtQueryEventStatus: events.aclrtQueryEventStatus,
+  aclrtResetEvent: events.aclrtResetEvent,
+  aclrtDestroyEvent: events.aclrtDestroyEvent,
+  aclrtEventElapsedTime: events.aclrtEventElapsedTime,
+  aclrtEventGetTimestamp: events.aclrtEventGetTimestamp,
   aclrtMalloc: (c, a) => malloc(c, 'aclrtMalloc', a.size, a.policy, null),
   aclrtMallocAlign32: (c, a) => malloc(c, 'aclrtMallocAlign32', a.size, a.policy, null),
   aclrtMallocCached: (c, a) => malloc(c, 'aclrtMallocCached', a.size, a.policy, null),

@@ -6,7 +6,7 @@ import { freeHandle, unmap } from './ops-vmm.ts';
 /**
  * What the runtime releases when a process's last reference to a device goes (LT-2): everything
  * the process holds there, in the order RULES.md gives (unmap → release → free physical → free
- * device memory → destroy streams).
+ * device memory → destroy events and streams → contexts).
  */
 export function releaseDeviceResources(context: SimContext, device: number): void {
   const { state, pid } = context;
@@ -31,7 +31,14 @@ export function releaseDeviceResources(context: SimContext, device: number): voi
   for (const buffer of [...state.hostBuffers.values()]) {
     if (buffer.pid === pid && buffer.registration?.device === device) unregister(context, buffer);
   }
+  for (const event of [...state.aclEvents.values()]) {
+    if (event.pid === pid && event.device === device) context.emit({ kind: 'eventDestroy', id: event.id });
+  }
   for (const stream of [...state.streams.values()]) {
     if (stream.pid === pid && stream.device === device) context.emit({ kind: 'streamDestroy', id: stream.id });
   }
+  // Created contexts first, the device's default context last (CX-2).
+  const contexts = [...state.contexts.values()].filter((item) => item.pid === pid && item.device === device);
+  for (const item of contexts.sort((a, b) => Number(a.isDefault) - Number(b.isDefault)))
+    context.emit({ kind: 'contextDestroy', id: item.id });
 }

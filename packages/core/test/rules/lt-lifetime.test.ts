@@ -145,6 +145,8 @@ describe('LT: device and process lifetime', () => {
       'hostUnregister',
       'streamDestroy',
       'streamDestroy',
+      // The device's default context goes with the last reference (CX-2).
+      'contextDestroy',
       'deviceReset',
     ]);
     const mine = <T extends { pid: number }>(map: Map<number, T>) => [...map.values()].filter((item) => item.pid === rt.pid).length;

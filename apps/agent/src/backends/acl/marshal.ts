@@ -125,6 +125,9 @@ function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<stri
     case 'ptr':
     case 'handle':
       return hexToBigInt(value, what);
+    case 'float':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      throw new Unrepresentable(`${what}: expected a finite number`);
     case 'string':
       if (value === null || typeof value === 'string') return value;
       throw new Unrepresentable(`${what}: expected a string or null`);

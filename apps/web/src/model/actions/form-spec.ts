@@ -12,7 +12,7 @@ import {
 } from '@pagelens/core';
 
 /** The live objects a pointer or handle parameter can name (the picker lists these). */
-export type PickKind = PointerTarget | 'handle' | 'stream' | 'share';
+export type PickKind = PointerTarget | 'handle' | 'stream' | 'context' | 'event' | 'share';
 
 interface Named {
   readonly name: string;
@@ -91,6 +91,10 @@ export function picksFor(param: ParamSpec): readonly PickKind[] {
     switch (param.value.of) {
       case 'aclrtStream':
         return ['stream'];
+      case 'aclrtContext':
+        return ['context'];
+      case 'aclrtEvent':
+        return ['event'];
       case 'aclrtDrvMemHandle':
         return ['handle'];
       case 'shareableHandle':
@@ -124,6 +128,9 @@ function fieldOf(param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
     case 'ptr':
     case 'handle':
       return { kind: 'pointer', ...named, picks: picksFor(param) };
+    case 'float':
+      // Only an out-value (aclrtEventElapsedTime's ms): never a form field, but typed like one.
+      return { kind: 'string', ...named };
     case 'string':
       return { kind: 'string', ...named };
     case 'intArray':

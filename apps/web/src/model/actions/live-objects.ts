@@ -2,7 +2,7 @@ import { type Hex, type HostState, toHex } from '@pagelens/core';
 import type { PickKind } from './form-spec.ts';
 
 /** The selectable kinds of the app's selection slice that live objects map to. */
-export type SelectKind = 'allocation' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream';
+export type SelectKind = 'allocation' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'context' | 'event';
 
 /** One live object a pointer or handle parameter may name. */
 export interface LiveObject {
@@ -134,6 +134,26 @@ function collect(state: HostState, pick: PickKind, pid: number | undefined, limi
         device: s.device,
         tag: 'aclrtCreateStream',
         createdSeq: 0,
+      }));
+    case 'context':
+      return newest(state.contexts, pid, limit).map((c) => ({
+        pick,
+        select: 'context',
+        id: c.id,
+        value: toHex(c.handle),
+        device: c.device,
+        tag: c.isDefault ? 'aclrtSetDevice' : 'aclrtCreateContext',
+        createdSeq: c.createdSeq,
+      }));
+    case 'event':
+      return newest(state.aclEvents, pid, limit).map((e) => ({
+        pick,
+        select: 'event',
+        id: e.id,
+        value: toHex(e.handle),
+        device: e.device,
+        tag: e.ex ? 'aclrtCreateEventExWithFlag' : 'aclrtCreateEvent',
+        createdSeq: e.createdSeq,
       }));
     case 'share':
       return newest(state.shares, pid, limit).map((share) => ({

@@ -130,6 +130,7 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
     case 'u64':
       return memberText(type, value, prefs);
     case 'intArray':
+    case 'float':
       return genericText(value, prefs);
   }
 }

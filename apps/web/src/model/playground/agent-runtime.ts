@@ -53,6 +53,8 @@ function fits(value: unknown, type: ValueType): boolean {
     case 'enum':
     case 'flags':
       return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'float':
+      return typeof value === 'number' && Number.isFinite(value);
     case 'ptr':
     case 'handle':
       return typeof value === 'string' && isHex(value);
