@@ -505,6 +505,125 @@ aclrtMemSetPidToShareableHandle(shareable, pids, 1);`,
   });
 });
 
+describe('contexts, streams and events (CX, EV, CP-4 … CP-7)', () => {
+  it('a context, two streams and events: copy on one stream, the other waits on an event; teardown; no false errors', async () => {
+    const h = await run(`#include "acl/acl.h"
+#include <cstdio>
+
+#define ACL_CHECK(expr) do { aclError _ret = (expr); if (_ret != ACL_SUCCESS) { printf("%s failed: %d\\n", #expr, _ret); return 1; } } while (0)
+
+int main() {
+    ACL_CHECK(aclInit(nullptr));
+    ACL_CHECK(aclrtSetDevice(0));
+    aclrtContext context = nullptr;
+    ACL_CHECK(aclrtCreateContext(&context, 0));
+    aclrtStream copyStream = nullptr;
+    aclrtStream computeStream = nullptr;
+    ACL_CHECK(aclrtCreateStream(&copyStream));
+    ACL_CHECK(aclrtCreateStreamWithConfig(&computeStream, 0, ACL_STREAM_FAST_LAUNCH));
+    aclrtEvent start = nullptr;
+    aclrtEvent copied = nullptr;
+    ACL_CHECK(aclrtCreateEvent(&start));
+    ACL_CHECK(aclrtCreateEventWithFlag(&copied, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+
+    const size_t size = 64 * 1024 * 1024;
+    void* host = nullptr;
+    void* device = nullptr;
+    ACL_CHECK(aclrtMallocHost(&host, size));
+    ACL_CHECK(aclrtMalloc(&device, size, ACL_MEM_MALLOC_HUGE_FIRST));
+    ACL_CHECK(aclrtRecordEvent(start, copyStream));
+    ACL_CHECK(aclrtMemcpyAsync(device, size, host, size, ACL_MEMCPY_HOST_TO_DEVICE, copyStream));
+    ACL_CHECK(aclrtRecordEvent(copied, copyStream));
+    ACL_CHECK(aclrtStreamWaitEvent(computeStream, copied));
+    aclrtStreamStatus status;
+    ACL_CHECK(aclrtStreamQuery(copyStream, &status));
+    ACL_CHECK(aclrtSynchronizeEvent(copied));
+    aclrtEventRecordedStatus recorded;
+    ACL_CHECK(aclrtQueryEventStatus(copied, &recorded));
+    float ms = 0.0f;
+    ACL_CHECK(aclrtEventElapsedTime(&ms, start, copied));
+    uint64_t stamp = 0;
+    ACL_CHECK(aclrtEventGetTimestamp(copied, &stamp));
+    printf("copy took %.3f ms\\n", ms);
+
+    ACL_CHECK(aclrtSynchronizeStreamWithTimeout(computeStream, 1000));
+    ACL_CHECK(aclrtFree(device));
+    ACL_CHECK(aclrtFreeHost(host));
+    ACL_CHECK(aclrtDestroyEvent(copied));
+    ACL_CHECK(aclrtDestroyEvent(start));
+    ACL_CHECK(aclrtDestroyStream(computeStream));
+    ACL_CHECK(aclrtDestroyStream(copyStream));
+    ACL_CHECK(aclrtDestroyContext(context));
+    ACL_CHECK(aclrtResetDevice(0));
+    ACL_CHECK(aclFinalize());
+    return 0;
+}`);
+    expect(h.ex.exitCode).toBe(0);
+    expect(h.ex.calls.filter((c) => c.ret !== 0)).toEqual([]);
+    expect([...h.ex.lineMarks.values()].flatMap((mark) => mark.warnings)).toEqual([]);
+    expect(values(h, 'status', 'recorded')).toEqual(['1 (ACL_STREAM_STATUS_NOT_READY)', '1 (ACL_EVENT_RECORDED_STATUS_COMPLETE)']);
+    const ms = Number(shown(h.ex, 'ms'));
+    // 64 MiB of pinned memory over the link, modeled: a positive time of the copy's own length.
+    const copy = h.host.state.copies.at(-1);
+    expect(copy).toBeDefined();
+    if (copy !== undefined) expect(ms).toBeCloseTo((copy.end - copy.start) / 1e6, 3);
+    expect(ms).toBeGreaterThan(0);
+    expect(h.ex.output).toEqual([`copy took ${ms.toFixed(3)} ms\n`]);
+    const kinds = h.events.map((event) => event.kind);
+    for (const kind of ['contextCreate', 'contextCurrent', 'eventCreate', 'eventRecord', 'eventWait', 'eventDestroy', 'contextDestroy'])
+      expect(kinds, kind).toContain(kind);
+    expect([h.host.state.contexts.size, h.host.state.aclEvents.size, h.host.state.streams.size]).toEqual([0, 0, 0]);
+  });
+
+  it('the current context, its default stream, failure modes, forced destroys, device timeouts and event resets', async () => {
+    const h = await run(`${DEVICE}
+aclrtContext primary = nullptr;
+aclError gotPrimary = aclrtGetCurrentContext(&primary);
+aclrtContext mine = nullptr;
+aclrtCreateContext(&mine, 0);
+aclrtStream own = nullptr;
+aclrtCtxGetCurrentDefaultStream(&own);
+aclrtStream s = nullptr;
+aclrtCreateStream(&s);
+aclError stop = aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE);
+aclError back = aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE);
+aclrtEvent ev = nullptr;
+aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC);
+aclrtEventRecordedStatus before;
+aclrtQueryEventStatus(ev, &before);
+aclError resetEx = aclrtResetEvent(ev, s);
+aclrtEvent plain = nullptr;
+aclrtCreateEventWithFlag(&plain, ACL_EVENT_SYNC);
+aclrtRecordEvent(plain, s);
+aclError reset = aclrtResetEvent(plain, s);
+aclError waited = aclrtSynchronizeEventWithTimeout(plain, 10);
+aclError devWait = aclrtSynchronizeDeviceWithTimeout(-1);
+aclError wrongCtx = aclrtSetCurrentContext(primary);
+aclError foreign = aclrtDestroyStreamForce(s);
+aclrtSetCurrentContext(mine);
+aclError forced = aclrtDestroyStreamForce(s);
+aclError destroyPrimary = aclrtDestroyContext(primary);`);
+    expect(
+      values(
+        h,
+        'gotPrimary',
+        'stop',
+        'back',
+        'before',
+        'resetEx',
+        'reset',
+        'waited',
+        'devWait',
+        'wrongCtx',
+        'foreign',
+        'forced',
+        'destroyPrimary',
+      ),
+    ).toEqual(['0', '0', '207000', '1 (ACL_EVENT_RECORDED_STATUS_COMPLETE)', '207000', '0', '0', '0', '0', '107003', '0', '107002']);
+    expect(shown(h.ex, 'own')).toMatch(/^0x[0-9a-f]+$/);
+  });
+});
+
 describe('what PageLens does not model', () => {
   it('printf, logging macros, CHECK_ERROR, kernel launches, unknown ACL functions and helpers leave notes', async () => {
     const code = `int main(void) {

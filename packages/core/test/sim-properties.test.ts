@@ -95,6 +95,35 @@ describe('simulator invariants (property tests)', () => {
     );
   });
 
+  it('R-1 with contexts, streams and events: any sequence of their calls leaves teardown able to return every pool to baseline', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {
+        const host = new SimHost({ devices: [ASCEND_910B4, ASCEND_910B4], seed });
+        const events: MemoryEvent[] = [];
+        host.subscribe((batch) => events.push(...batch));
+        const rt = new SimRuntime(host);
+        await rt.aclInit({ configPath: null });
+        await rt.aclrtSetDevice({ deviceId: 0 });
+        const baseline = host.state.devices.map(devicePools);
+        await runRandomSession(rt, seed, 200, { sync: true });
+        for (const call of planTeardown(host.state, rt.pid)) {
+          const { ret, message } = await invokeAcl(rt, call.fn, call.args);
+          expect(ret, `${call.fn}: ${message ?? ''}`).toBe(0);
+        }
+        expect(host.state.devices.map(devicePools)).toEqual(baseline);
+        expect(planTeardown(host.state, rt.pid)).toEqual([]);
+        expect([host.state.contexts.size, host.state.aclEvents.size, host.state.streams.size, host.state.allocations.size]).toEqual([
+          0, 0, 0, 0,
+        ]);
+        // The browser's replica, rebuilt from the events, agrees.
+        let replica = createHostState(host.state.devices.map((device) => device.profile));
+        for (const event of events) replica = reduce(replica, event);
+        expect(fingerprint(replica)).toBe(fingerprint(host.state));
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('replaying the event stream gives a state identical to the simulator’s own', async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 1_000_000 }), async (seed) => {

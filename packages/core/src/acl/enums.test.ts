@@ -375,6 +375,6 @@ describe('ACL_CONSTANTS', () => {
     // 213 error codes + 3 success spellings + 1 alias (DEVIDE).
     expect(ACL_CONSTANTS.size).toBe(tableMembers + 213 + 3 + 1);
     expect(ALL_ENUMS.length).toBe(ACL_ENUM_TYPES.length + ACL_MACRO_FAMILIES.length);
-    expect(ACL_ENUM_TYPES.length).toBe(16);
+    expect(ACL_ENUM_TYPES.length).toBe(18);
   });
 });

@@ -19,9 +19,20 @@ function namesOf(table: AclEnum<string>): string {
   return names.length > 12 ? `${names.slice(0, 12).join(', ')}, …` : names.join(', ');
 }
 
+/** The most names or numbers a flags value may list. */
+const MAX_FLAG_PARTS = 64;
+
 function enumValue(field: string, table: AclEnum<string>, value: unknown, flags: boolean): Normalized {
   if (typeof value === 'number') return { ok: true, value };
   const parts = Array.isArray(value) ? value : typeof value === 'string' && flags ? value.split('|') : [value];
+  // A flag set has 32 bits: a longer list is no C value (and is not worth reading through).
+  if (parts.length > MAX_FLAG_PARTS) {
+    return {
+      ok: false,
+      field,
+      message: `${field}: a list of ${parts.length} flags; ${table.cName} takes at most ${MAX_FLAG_PARTS} names or numbers`,
+    };
+  }
   let total = 0;
   for (const part of parts) {
     if (typeof part === 'number' && flags) {

@@ -16,6 +16,14 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   const calls: AclCall[] = [];
   const devicesWithObjects = new Set<number>();
   const mine = <T extends { pid: number }>(items: Iterable<T>): T[] => [...items].filter((item) => item.pid === pid);
+  // The current device and context as the plan's own calls change them (CX-1, CX-2).
+  let currentDevice = process.currentDevice;
+  let current = process.currentContext;
+  const setDevice = (device: number) => {
+    calls.push({ fn: 'aclrtSetDevice', args: { deviceId: device } });
+    currentDevice = device;
+    current = process.primaryContexts.get(device) ?? -1;
+  };
 
   for (const mapping of mine(state.mappings.values())) calls.push({ fn: 'aclrtUnmapMem', args: { virPtr: toHex(mapping.addr) } });
   for (const reservation of mine(state.reservations.values()))
@@ -32,7 +40,7 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   }
   for (const [device, pointers] of [...byDevice].sort((a, b) => a[0] - b[0])) {
     devicesWithObjects.add(device);
-    if (process.currentDevice !== device) calls.push({ fn: 'aclrtSetDevice', args: { deviceId: device } });
+    if (currentDevice !== device) setDevice(device);
     for (const devPtr of pointers) calls.push({ fn: 'aclrtFree', args: { devPtr } });
   }
   for (const buffer of mine(state.hostBuffers.values())) {
@@ -52,21 +60,22 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
     for (const event of events) calls.push({ fn: 'aclrtDestroyEvent', args: { event: toHex(event.handle) } });
     for (const stream of streams) calls.push({ fn: 'aclrtDestroyStream', args: { stream: toHex(stream.handle) } });
   };
-  let current = process.currentContext;
   for (const context of contexts) {
     const objects = owned(context.id);
     if (context.isDefault) {
       if (objects.events.length + objects.streams.length === 0) continue;
-      if (current !== context.id) calls.push({ fn: 'aclrtSetDevice', args: { deviceId: context.device } });
-      current = context.id;
+      if (current !== context.id) setDevice(context.device);
       release(objects);
       continue;
     }
     if (current !== context.id) calls.push({ fn: 'aclrtSetCurrentContext', args: { context: toHex(context.handle) } });
+    current = context.id;
+    currentDevice = context.device;
     release(objects);
     calls.push({ fn: 'aclrtDestroyContext', args: { context: toHex(context.handle) } });
-    // The thread falls back to the device's default context (CX-2).
+    // The thread falls back to the device's default context, if the device is set (CX-2).
     current = process.primaryContexts.get(context.device) ?? -1;
+    currentDevice = current === -1 && !process.deviceRefs.has(context.device) ? -1 : context.device;
   }
   // Streams from journals made before contexts were modeled belong to no context.
   release(owned(undefined));

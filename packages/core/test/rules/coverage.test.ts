@@ -19,6 +19,8 @@ const FAMILY_FILES: Readonly<Record<string, string>> = {
   VM: 'vm-vmm.test.ts',
   CP: 'cp-copies.test.ts',
   LT: 'lt-lifetime.test.ts',
+  CX: 'cx-contexts.test.ts',
+  EV: 'ev-events.test.ts',
 };
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -390,3 +390,43 @@ describe('CP-5: aclrtSynchronizeStreamWithTimeout', () => {
     expect((await rt.aclrtSynchronizeStream({ stream: '0x0' })).ret).toBe(result.ret);
   });
 });
+
+describe('CP-6, CP-7: stream status and failure mode', () => {
+  it('CP-6: aclrtStreamQuery answers NOT_READY while the queued work runs and COMPLETE after, and never waits', async () => {
+    const { host, rt } = await session();
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    expect(await rt.aclrtStreamQuery({ stream })).toEqual({ ret: 0, status: 0 });
+    const { pinned, dev } = await buffers(rt, 64 * MiB);
+    expect(
+      (await rt.aclrtMemcpyAsync({ dst: dev, destMax: 64 * MiB, src: pinned, count: 64 * MiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE, stream }))
+        .ret,
+    ).toBe(0);
+    const t = host.state.time;
+    expect(await rt.aclrtStreamQuery({ stream })).toEqual({ ret: 0, status: 1 });
+    expect(host.state.time).toBe(t);
+    expect((await rt.aclrtSynchronizeStream({ stream })).ret).toBe(0);
+    expect(await rt.aclrtStreamQuery({ stream })).toEqual({ ret: 0, status: 0 });
+    expect((await rt.aclrtStreamQuery({ stream: '0x0' })).ret).toBe(0);
+    expect((await rt.aclrtStreamQuery({ stream: '0x12345' })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+  });
+
+  it("CP-7: stop-on-failure applies to the context's streams and cannot go back; destroy waits, the forced destroy does not", async () => {
+    const { host, rt } = await session();
+    const a = need((await rt.aclrtCreateStream({})).stream, 'a');
+    const b = need((await rt.aclrtCreateStream({})).stream, 'b');
+    expect((await rt.aclrtSetStreamFailureMode({ stream: a, mode: 0 })).ret).toBe(0);
+    expect((await rt.aclrtSetStreamFailureMode({ stream: a, mode: 1 })).ret).toBe(0);
+    expect([...host.state.streams.values()].map((stream) => stream.failureMode)).toEqual([1, 1, 1]);
+    expect((await rt.aclrtSetStreamFailureMode({ stream: b, mode: 1 })).ret).toBe(0);
+    expect((await rt.aclrtSetStreamFailureMode({ stream: b, mode: 0 })).ret).toBe(207000);
+    const { pinned, dev } = await buffers(rt, 64 * MiB);
+    const copy = { dst: dev, destMax: 64 * MiB, src: pinned, count: 64 * MiB, kind: K.ACL_MEMCPY_HOST_TO_DEVICE };
+    expect((await rt.aclrtMemcpyAsync({ ...copy, stream: a })).ret).toBe(0);
+    const t = host.state.time;
+    expect((await rt.aclrtDestroyStreamForce({ stream: a })).ret).toBe(0);
+    expect(host.state.time).toBe(t);
+    expect((await rt.aclrtMemcpyAsync({ ...copy, stream: b })).ret).toBe(0);
+    expect((await rt.aclrtDestroyStream({ stream: b })).ret).toBe(0);
+    expect(host.state.time).toBe(lastCopy(host.state.copies).end);
+  });
+});

@@ -266,3 +266,33 @@ describe("LT-4: peer access lives with the device's contexts", () => {
     expect(peers()).toEqual([]);
   });
 });
+
+describe('LT-5: the aclrt* calls do not check aclInit; aclFinalize counts no references', () => {
+  it('LT-5: aclrtSetDevice and memory calls before aclInit run as usual, as the open runtime does', async () => {
+    const rt = new SimRuntime(new SimHost());
+    expect((await rt.aclrtSetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect((await rt.aclrtMalloc({ size: 4096, policy: 0 })).ret).toBe(0);
+    expect((await rt.aclInit({ configPath: null })).ret).toBe(0);
+  });
+
+  it('LT-5: the first aclFinalize without aclInit answers 0, a second 100037; one aclFinalize ends any number of aclInit', async () => {
+    const rt = new SimRuntime(new SimHost());
+    expect((await rt.aclFinalize({})).ret).toBe(0);
+    expect((await rt.aclFinalize({})).ret).toBe(ACL_ERROR_REPEAT_FINALIZE);
+    expect((await rt.aclInit({ configPath: null })).ret).toBe(0);
+    expect((await rt.aclInit({ configPath: null })).ret).toBe(ACL_ERROR_REPEAT_INITIALIZE);
+    expect((await rt.aclFinalize({})).ret).toBe(0);
+    expect((await rt.aclFinalize({})).ret).toBe(ACL_ERROR_REPEAT_FINALIZE);
+  });
+
+  it('LT-5: aclFinalize resets no device: after aclFinalize and aclInit the device set before is still current', async () => {
+    const { host, rt } = await session();
+    const devPtr = need((await rt.aclrtMalloc({ size: 4096, policy: 0 })).devPtr, 'devPtr');
+    expect((await rt.aclFinalize({})).ret).toBe(0);
+    expect((await rt.aclrtMalloc({ size: 4096, policy: 0 })).ret).toBe(0);
+    expect((await rt.aclInit({ configPath: null })).ret).toBe(0);
+    expect(host.state.processes.get(rt.pid)?.currentDevice).toBe(0);
+    expect((await rt.aclrtFree({ devPtr })).ret).toBe(0);
+    expect(host.state.allocations.size).toBe(1);
+  });
+});

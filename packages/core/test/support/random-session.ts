@@ -86,11 +86,69 @@ export function randomCall(rng: Rng, state: HostState, pid: number): AclCall {
   return { fn: 'aclrtMemcpy', args: { dst: toHex(dst.addr), destMax: dst.size, src: toHex(src.addr), count, kind: 1 } };
 }
 
-export async function runRandomSession(runtime: SimRuntime, seed: number, calls: number): Promise<number[]> {
+/**
+ * One random call about contexts, streams and events (CX, EV, CP-4 … CP-7) against the live state:
+ * creations, switches, records, waits, synchronizations and destructions, valid or not.
+ */
+export function randomSyncCall(rng: Rng, state: HostState, pid: number): AclCall {
+  const mine = <T extends { pid: number }>(map: Map<number, T>): T[] => [...map.values()].filter((item) => item.pid === pid);
+  const stream = () => {
+    const s = pick(rng, mine(state.streams));
+    return toHex(s === undefined || rng.next() < 0.15 ? 0 : s.handle);
+  };
+  const event = () => toHex(pick(rng, mine(state.aclEvents))?.handle ?? 0x4321);
+  const context = () => toHex(pick(rng, mine(state.contexts))?.handle ?? 0x4321);
+  const devices = state.devices.length;
+  switch (Math.floor(rng.next() * 16)) {
+    case 0:
+      return { fn: 'aclrtCreateContext', args: { deviceId: Math.floor(rng.next() * (devices + 1)) } };
+    case 1:
+      return { fn: 'aclrtDestroyContext', args: { context: context() } };
+    case 2:
+      return { fn: 'aclrtSetCurrentContext', args: { context: context() } };
+    case 3:
+      return rng.next() < 0.5
+        ? { fn: 'aclrtCreateStream', args: {} }
+        : { fn: 'aclrtCreateStreamWithConfig', args: { priority: 0, flag: 1 } };
+    case 4:
+      return { fn: rng.next() < 0.5 ? 'aclrtDestroyStream' : 'aclrtDestroyStreamForce', args: { stream: stream() } };
+    case 5:
+      return { fn: 'aclrtCreateEvent', args: {} };
+    case 6:
+      return { fn: 'aclrtCreateEventWithFlag', args: { flag: pick(rng, [1, 8, 9, 0x10, 0x21]) ?? 1 } };
+    case 7:
+      return { fn: 'aclrtCreateEventExWithFlag', args: { flag: pick(rng, [1, 0x40, 0x41]) ?? 1 } };
+    case 8:
+      return { fn: 'aclrtRecordEvent', args: { event: event(), stream: stream() } };
+    case 9:
+      return { fn: 'aclrtStreamWaitEvent', args: { stream: stream(), event: event() } };
+    case 10:
+      return { fn: 'aclrtSynchronizeEventWithTimeout', args: { event: event(), timeout: pick(rng, [-1, 0, 1, 1000]) ?? -1 } };
+    case 11:
+      return { fn: 'aclrtResetEvent', args: { event: event(), stream: stream() } };
+    case 12:
+      return { fn: 'aclrtDestroyEvent', args: { event: event() } };
+    case 13:
+      return { fn: 'aclrtSetStreamFailureMode', args: { stream: stream(), mode: rng.next() < 0.5 ? 0 : 1 } };
+    case 14:
+      return { fn: 'aclrtSetDevice', args: { deviceId: Math.floor(rng.next() * devices) } };
+    default:
+      return { fn: 'aclrtSynchronizeDeviceWithTimeout', args: { timeout: pick(rng, [-1, 5]) ?? -1 } };
+  }
+}
+
+/** Calls `calls` random calls; with `sync`, about a third are context, stream and event calls. */
+export async function runRandomSession(
+  runtime: SimRuntime,
+  seed: number,
+  calls: number,
+  options: { sync?: boolean } = {},
+): Promise<number[]> {
   const rng = new Rng(seed);
   const rets: number[] = [];
   for (let i = 0; i < calls; i += 1) {
-    const call = randomCall(rng, runtime.host.state, runtime.pid);
+    const state = runtime.host.state;
+    const call = options.sync === true && rng.next() < 0.35 ? randomSyncCall(rng, state, runtime.pid) : randomCall(rng, state, runtime.pid);
     rets.push((await invokeAcl(runtime, call.fn, call.args)).ret);
   }
   return rets;
