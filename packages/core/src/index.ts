@@ -6,10 +6,14 @@ export { type AclEnum, defineEnum, flagNames, shortName } from './acl/enum-table
 export {
   ACL_CONSTANTS,
   ACL_ENUM_TYPES,
+  ACL_EVENT,
+  ACL_FAILURE_MODE,
   ACL_HOST_REG,
   ACL_MACRO_FAMILIES,
   ACL_RT_VMM_EXPORT_FLAG,
+  ACL_STREAM,
   ALL_ENUMS,
+  aclrtEventRecordedStatus,
   aclrtHostRegisterType,
   aclrtMallocAttrType,
   aclrtMemAccessFlags,
@@ -20,6 +24,7 @@ export {
   aclrtMemHandleType,
   aclrtMemLocationType,
   aclrtMemMallocPolicy,
+  aclrtStreamStatus,
   enumByCName,
   MEM_POLICY_MASK,
   MEM_TYPE_MASK,
@@ -113,10 +118,14 @@ export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
 export type {
   CallEvent,
+  ContextCreateEvent,
   CopyMode,
   CopyPath,
   EventBody,
+  EventCreateEvent,
   EventKind,
+  EventRecordEvent,
+  EventWaitEvent,
   Fallback,
   HostMemoryKind,
   MemoryEvent,
@@ -148,6 +157,8 @@ export { describeReason, explainReasons, fillTemplate, REASON_TEMPLATES_EN, type
 export { assertNever, ReduceError, reduce } from './model/reduce.ts';
 export { canonicalJson, decodeSnapshot, encodeSnapshot, fingerprint, type Snapshot } from './model/snapshot.ts';
 export {
+  type AclContext,
+  type AclEvent,
   type CopyRecord,
   cloneHostState,
   createHostState,
