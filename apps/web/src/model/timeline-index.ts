@@ -16,10 +16,24 @@ export function isAbout(event: MemoryEvent, id: number): boolean {
     case 'hostFree':
     case 'hostRegister':
     case 'hostUnregister':
-    case 'streamCreate':
     case 'streamDestroy':
+    case 'streamMode':
+    case 'contextCreate':
+    case 'contextDestroy':
+    case 'contextCurrent':
+    case 'eventReset':
+    case 'eventDestroy':
     case 'export':
       return event.id === id;
+    case 'streamCreate':
+      // A context's story holds the streams made in it (CX-3).
+      return event.id === id || event.context === id;
+    case 'eventCreate':
+      return event.id === id || event.context === id;
+    case 'eventRecord':
+    case 'eventWait':
+      // An event's records and waits are part of the stream's story too (EV-2, EV-3).
+      return event.id === id || event.stream === id;
     case 'map':
       return event.id === id || event.reservation === id || event.handle === id;
     case 'import':

@@ -9,7 +9,18 @@ import { useCursorSeq, useCursorState, useFormat, useTimeline } from '../../stor
 import { useAppStore } from '../../store/useAppStore.ts';
 
 /** What a call made that is worth showing inside the call's own inspector. */
-const MAKERS = new Set<MemoryEvent['kind']>(['alloc', 'physAlloc', 'reserve', 'map', 'hostAlloc', 'import', 'copy', 'streamCreate']);
+const MAKERS = new Set<MemoryEvent['kind']>([
+  'alloc',
+  'physAlloc',
+  'reserve',
+  'map',
+  'hostAlloc',
+  'import',
+  'copy',
+  'streamCreate',
+  'contextCreate',
+  'eventCreate',
+]);
 
 export interface InspectorModel {
   readonly inspection: Inspection | undefined;
@@ -26,6 +37,7 @@ export function useInspection(target: Target): InspectorModel {
   const cursorSeq = useCursorSeq();
   const prefs = useFormat();
   const device = useAppStore((store) => store.device);
+  const provenance = useAppStore((store) => store.session?.host.provenance);
   if (timeline === undefined || state === undefined) return { inspection: undefined, presence: { status: 'unknown' }, story: [] };
   const events = timeline.events;
   const context = {
@@ -36,6 +48,7 @@ export function useInspection(target: Target): InspectorModel {
       return copy?.kind === 'copy' ? copy.reasons : [];
     },
     observedReasons: (createdSeq: number) => callReasonsOf((seq) => timeline.eventAtSeq(seq), createdSeq),
+    ...(provenance === undefined ? {} : { provenance }),
   };
 
   if (target.kind === 'call') {

@@ -33,9 +33,10 @@ describe('copy lanes', () => {
     const { copies, streams } = scene.host.state;
     const layout = layoutCopies(copies, streams, []);
     const [first, second] = [...streams.values()].filter((s) => !s.isDefault).map((s) => s.id);
+    const defaultStream = [...streams.values()].find((s) => s.isDefault)?.id;
     expect(layout.lanes.map((l) => (l.kind === 'host' ? 'host' : `${l.isDefault ? 'default' : 'stream'} ${l.stream}`))).toEqual([
       'host',
-      'default 1',
+      `default ${defaultStream}`,
       `stream ${first}`,
       `stream ${second}`,
     ]);

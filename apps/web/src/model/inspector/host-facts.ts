@@ -9,6 +9,7 @@ import {
   toHex,
 } from '@pagelens/core';
 import { address, duration, type FormatPrefs, rate } from '../format.ts';
+import { failureModeText } from './event-facts.ts';
 import { type Fact, type Inspection, keyed, size, text, yesNo } from './fact.ts';
 
 /** A host buffer: pageable or pinned, and its device registration if any (HM-1, HM-2, HM-5, HM-6). */
@@ -36,7 +37,7 @@ export function hostInspection(buffer: HostBuffer, prefs: FormatPrefs): Inspecti
   return { facts, reasons: [], rules, related: [] };
 }
 
-/** A stream: its handle and how far its queued work reaches in time (CP-4). */
+/** A stream: its handle, context, failure mode and how far its queued work reaches in time (CP-4, CP-7, CX-3). */
 export function streamInspection(stream: Stream, now: number): Inspection {
   const facts: Fact[] = [
     text('inspector.fact.process', String(stream.pid)),
@@ -46,8 +47,18 @@ export function streamInspection(stream: Stream, now: number): Inspection {
     keyed('inspector.fact.busy', stream.busyUntil > now ? 'inspector.value.busyFor' : 'inspector.value.idle', {
       time: duration(Math.max(0, stream.busyUntil - now)),
     }),
+    text('inspector.fact.failureMode', failureModeText(stream.failureMode)),
   ];
-  return { facts, reasons: [], rules: ['CP-4'], related: [] };
+  const rules = ['CP-4', 'CP-7'];
+  if (stream.context !== undefined) {
+    facts.splice(
+      2,
+      0,
+      text('inspector.fact.context', `#${stream.context}`, { link: { kind: 'context', id: stream.context, device: stream.device } }),
+    );
+    rules.push('CX-3');
+  }
+  return { facts, reasons: [], rules, related: [] };
 }
 
 /** A copy: what moved where, how fast and why at that speed (CP-1, CP-3, HM-1, HM-3). */

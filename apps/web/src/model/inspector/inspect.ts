@@ -1,9 +1,10 @@
-import { formatInteger, type HostState, type Reason } from '@pagelens/core';
+import { formatInteger, type HostState, type Provenance, type Reason } from '@pagelens/core';
 import { duration, type FormatPrefs } from '../format.ts';
 import { renderCallArgs } from '../log/arg-format.ts';
 import type { CallRow } from '../log/call-rows.ts';
 import type { Target } from '../log/effects.ts';
 import { allocationInspection, handleInspection, physicalInspection } from './device-facts.ts';
+import { aclEventInspection, contextInspection } from './event-facts.ts';
 import { type Fact, type Inspection, keyed, text } from './fact.ts';
 import { frameInspection } from './frame-facts.ts';
 import { copyInspection, hostInspection, streamInspection } from './host-facts.ts';
@@ -45,6 +46,8 @@ export interface InspectContext {
   readonly copyReasons: (id: number) => readonly Reason[];
   /** What the backend observed around the call that made the object created at this seq (acl: the pool that served it). */
   readonly observedReasons?: (createdSeq: number) => readonly Reason[];
+  /** Where the session's values come from: an event's completion time is simulated or observed. */
+  readonly provenance?: Provenance;
 }
 
 /**
@@ -88,6 +91,14 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
       const stream = state.streams.get(target.id);
       return stream === undefined ? undefined : streamInspection(stream, state.time);
     }
+    case 'context': {
+      const aclContext = state.contexts.get(target.id);
+      return aclContext === undefined ? undefined : contextInspection(aclContext, state);
+    }
+    case 'event': {
+      const event = state.aclEvents.get(target.id);
+      return event === undefined ? undefined : aclEventInspection(event, state, context.provenance);
+    }
     case 'copy': {
       const copy = state.copies.find((record) => record.id === target.id);
       return copy === undefined ? undefined : copyInspection(copy, context.copyReasons(target.id), prefs);
@@ -102,7 +113,7 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
 /** The state's table of each kind of live object, by id. */
 const LIVE: Readonly<
   Record<
-    'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream',
+    'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'context' | 'event',
     (state: HostState) => ReadonlyMap<number, unknown>
   >
 > = {
@@ -113,6 +124,8 @@ const LIVE: Readonly<
   mapping: (state) => state.mappings,
   host: (state) => state.hostBuffers,
   stream: (state) => state.streams,
+  context: (state) => state.contexts,
+  event: (state) => state.aclEvents,
 };
 
 /** True when the object is in the state (a call or a frame always is, once it happened). */

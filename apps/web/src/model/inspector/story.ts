@@ -1,6 +1,7 @@
 import { aclrtMemcpyKind, errorName, type MemoryEvent, toHex } from '@pagelens/core';
-import { address, bytes, type FormatPrefs, rate } from '../format.ts';
+import { address, bytes, duration, type FormatPrefs, rate } from '../format.ts';
 import { callEndSeq, indexOfSeq, type Target, targetOf } from '../log/effects.ts';
+import { eventFlagsText, failureModeText } from './event-facts.ts';
 
 export type StoryTone = 'call' | 'error' | 'create' | 'destroy' | 'change';
 
@@ -15,7 +16,17 @@ export interface StoryEntry {
   readonly target?: Target;
 }
 
-const CREATES = new Set<MemoryEvent['kind']>(['alloc', 'physAlloc', 'reserve', 'map', 'hostAlloc', 'import', 'streamCreate']);
+const CREATES = new Set<MemoryEvent['kind']>([
+  'alloc',
+  'physAlloc',
+  'reserve',
+  'map',
+  'hostAlloc',
+  'import',
+  'streamCreate',
+  'contextCreate',
+  'eventCreate',
+]);
 const DESTROYS = new Set<MemoryEvent['kind']>([
   'free',
   'physFree',
@@ -25,6 +36,8 @@ const DESTROYS = new Set<MemoryEvent['kind']>([
   'hostFree',
   'hostUnregister',
   'streamDestroy',
+  'contextDestroy',
+  'eventDestroy',
 ]);
 
 function toneOf(kind: MemoryEvent['kind']): StoryTone {
@@ -67,6 +80,18 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
       return { source: event.source };
     case 'streamCreate':
       return { device: event.device };
+    case 'contextCreate':
+      return { device: event.device, handle: toHex(event.handle) };
+    case 'contextCurrent':
+      return { id: event.id };
+    case 'streamMode':
+      return { mode: failureModeText(event.mode) };
+    case 'eventCreate':
+      return { handle: toHex(event.handle), flags: eventFlagsText(event.flags) };
+    case 'eventRecord':
+      return { stream: event.stream, at: duration(event.at) };
+    case 'eventWait':
+      return { id: event.id, stream: event.stream, until: duration(event.until) };
     case 'deviceSet':
     case 'deviceReset':
       return { device: event.device, refs: event.refs };
@@ -83,6 +108,7 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
 
 function keyOf(event: MemoryEvent): string {
   if (event.kind === 'physFree' && event.deferred) return 'inspector.story.physFreeDeferred';
+  if (event.kind === 'contextCreate' && event.isDefault) return 'inspector.story.contextCreateDefault';
   if (event.kind === 'hostAlloc')
     return event.memory === 'pinned' ? 'inspector.story.hostAllocPinned' : 'inspector.story.hostAllocPageable';
   return `inspector.story.${event.kind}`;

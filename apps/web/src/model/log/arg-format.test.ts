@@ -87,3 +87,33 @@ describe('renderCallArgs', () => {
     expect(callSignature(call('notAnAclFunction', { a: 1, b: 'x' }), HEX)).toBe('notAnAclFunction(a = 1, b = "x")');
   });
 });
+
+describe('contexts and events', () => {
+  it('shows aclrtContext and aclrtEvent handles as the values the program holds, NULL for none', () => {
+    expect(callSignature(call('aclrtCreateContext', { deviceId: 0 }, { context: '0x7f0000001000' }), HEX)).toBe(
+      'aclrtCreateContext(deviceId = 0) → context = 0x7f0000001000',
+    );
+    expect(callSignature(call('aclrtRecordEvent', { event: '0x7f0000002000', stream: '0x0' }), HEX)).toBe(
+      'aclrtRecordEvent(event = 0x7f0000002000, stream = NULL)',
+    );
+    expect(callSignature(call('aclrtSetCurrentContext', { context: '0x0' }, undefined, 100000), HEX)).toBe(
+      'aclrtSetCurrentContext(context = NULL)',
+    );
+  });
+
+  it('names the ACL_EVENT flag bits, leaving unnamed bits in hex', () => {
+    const created = call('aclrtCreateEventWithFlag', { flag: 0x09 }, { event: '0x10' });
+    expect(renderCallArgs(created, HEX).find((arg) => arg.name === 'flag')?.text).toBe('ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE');
+  });
+
+  it('gives the elapsed time as a float in ms and the status outputs by their enum names', () => {
+    const elapsed = call('aclrtEventElapsedTime', { startEvent: '0x10', endEvent: '0x20' }, { ms: 0.012500000186264515 });
+    expect(renderCallArgs(elapsed, HEX).find((arg) => arg.name === 'ms')).toEqual({ name: 'ms', text: '0.0125 ms', dir: 'out' });
+    expect(valueText({ t: 'float' }, 1.5, HEX)).toBe('1.5');
+    expect(valueText({ t: 'float' }, 0, HEX)).toBe('0');
+    const stream = call('aclrtStreamQuery', { stream: '0x0' }, { status: 1 });
+    expect(renderCallArgs(stream, HEX).find((arg) => arg.name === 'status')?.text).toBe('ACL_STREAM_STATUS_NOT_READY');
+    const event = call('aclrtQueryEventStatus', { event: '0x10' }, { status: 1 });
+    expect(renderCallArgs(event, HEX).find((arg) => arg.name === 'status')?.text).toBe('ACL_EVENT_RECORDED_STATUS_COMPLETE');
+  });
+});

@@ -129,10 +129,21 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
     case 'uint':
     case 'u64':
       return memberText(type, value, prefs);
-    case 'intArray':
     case 'float':
+      return typeof value === 'number' ? floatText(value) : genericText(value, prefs);
+    case 'intArray':
       return genericText(value, prefs);
   }
+}
+
+/**
+ * A C float as the runtime wrote it, to the precision a float holds (about 7 significant digits)
+ * with trailing zeros dropped: aclrtEventElapsedTime's ms "0.0125".
+ */
+export function floatText(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (value === 0) return '0';
+  return String(Number(value.toPrecision(7)));
 }
 
 function paramsOf(fn: string): readonly ParamSpec[] | undefined {
@@ -152,7 +163,10 @@ export function renderCallArgs(call: Pick<CallEvent, 'fn' | 'args' | 'out' | 're
     if (param.dir === 'in') {
       rendered.push({ name: param.name, text: valueText(param.value, call.args[param.name], prefs), dir: 'in' });
     } else if (call.ret === 0 && call.out !== undefined && param.name in call.out) {
-      rendered.push({ name: param.name, text: valueText(param.value, call.out[param.name], prefs), dir: 'out' });
+      const value = call.out[param.name];
+      // The only float out-value is a time in ms (aclrtEventElapsedTime, EV-6): say the unit.
+      const unit = param.value.t === 'float' && param.name === 'ms' && typeof value === 'number' ? ' ms' : '';
+      rendered.push({ name: param.name, text: `${valueText(param.value, value, prefs)}${unit}`, dir: 'out' });
     }
   }
   for (const [name, value] of Object.entries(call.args)) {

@@ -60,8 +60,9 @@ describe('effects and lookups', () => {
     scene.sync();
     const { events, calls } = scene.timeline;
     const setDevice = calls[1] ?? -1;
-    expect(effectsOfCall(events, setDevice).map((event) => event.kind)).toEqual(['deviceSet', 'streamCreate']);
-    expect(callEndSeq(events, setDevice)).toBe(events[setDevice + 2]?.seq);
+    // The first aclrtSetDevice makes the device's default context and its default stream (CX-1, LT-2).
+    expect(effectsOfCall(events, setDevice).map((event) => event.kind)).toEqual(['contextCreate', 'streamCreate', 'deviceSet']);
+    expect(callEndSeq(events, setDevice)).toBe(events[setDevice + 3]?.seq);
     const seq = events[setDevice]?.seq ?? -1;
     expect(indexOfSeq(events, seq)).toBe(setDevice);
     expect(indexOfSeq(events, 10_000)).toBe(-1);

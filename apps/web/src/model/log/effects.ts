@@ -1,7 +1,19 @@
 import type { MemoryEvent } from '@pagelens/core';
 
 /** The kinds of object a person can select (the store's selection uses these). */
-export type TargetKind = 'allocation' | 'physical' | 'handle' | 'reservation' | 'mapping' | 'host' | 'stream' | 'copy' | 'call' | 'frame';
+export type TargetKind =
+  | 'allocation'
+  | 'physical'
+  | 'handle'
+  | 'reservation'
+  | 'mapping'
+  | 'host'
+  | 'stream'
+  | 'context'
+  | 'event'
+  | 'copy'
+  | 'call'
+  | 'frame';
 
 export interface Target {
   readonly kind: TargetKind;
@@ -48,6 +60,15 @@ const EVENT_TARGETS: Partial<Record<MemoryEvent['kind'], TargetRule>> = {
   hostUnregister: { kind: 'host' },
   streamCreate: { kind: 'stream', device: true, creates: true },
   streamDestroy: { kind: 'stream' },
+  streamMode: { kind: 'stream' },
+  contextCreate: { kind: 'context', device: true, creates: true },
+  contextDestroy: { kind: 'context' },
+  contextCurrent: { kind: 'context' },
+  eventCreate: { kind: 'event', device: true, creates: true },
+  eventRecord: { kind: 'event' },
+  eventWait: { kind: 'event' },
+  eventReset: { kind: 'event' },
+  eventDestroy: { kind: 'event' },
   copy: { kind: 'copy', device: true },
 };
 
@@ -61,9 +82,13 @@ export function targetOf(event: MemoryEvent): Target | undefined {
   return { kind: rule.kind, id: event.id };
 }
 
-/** The object the event made, if it made one (a device's default stream is the runtime's, not the call's). */
+/**
+ * The object the event made, if it made one (a device's default stream and default context are
+ * the runtime's, not the call's).
+ */
 export function createdBy(event: MemoryEvent): Target | undefined {
-  if (EVENT_TARGETS[event.kind]?.creates !== true || (event.kind === 'streamCreate' && event.isDefault)) return undefined;
+  if (EVENT_TARGETS[event.kind]?.creates !== true) return undefined;
+  if ((event.kind === 'streamCreate' || event.kind === 'contextCreate') && event.isDefault) return undefined;
   return targetOf(event);
 }
 
@@ -126,6 +151,8 @@ const TARGET_KINDS: readonly TargetKind[] = [
   'mapping',
   'host',
   'stream',
+  'context',
+  'event',
   'copy',
   'call',
   'frame',
