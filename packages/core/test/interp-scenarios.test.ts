@@ -32,7 +32,7 @@ describe('built-in scenarios', () => {
         s.id,
       ).toBe(true);
       expect(
-        s.rules.every((rule) => /^(DM|PT|HM|VM|CP|LT)-\d+$/.test(rule)),
+        s.rules.every((rule) => /^(DM|PT|HM|VM|CP|LT|CX|EV)-\d+$/.test(rule)),
         s.id,
       ).toBe(true);
       const compiled = compile(s.code, { inputs: s.inputs.map((i) => i.name) });
@@ -55,6 +55,30 @@ describe('built-in scenarios', () => {
     expect(outcome.state).toBe('finished');
     expect(ex.calls.filter((c) => c.ret !== 0).map((c) => [c.fn, c.ret])).toEqual(EXPECTED_FAILURES[s.id] ?? []);
     expect([...ex.lineMarks.values()].flatMap((m) => [...m.warnings, ...m.errors])).toEqual([]);
+  });
+
+  it('streams-and-events: the compute stream waits for the copy on an event; the host waits only at the synchronize (CX, EV)', async () => {
+    const { ex, events, host } = await play(scenario('streams-and-events'));
+    const kinds = events.map((event) => event.kind);
+    expect(kinds.filter((kind) => kind.startsWith('event') || kind.startsWith('context'))).toEqual([
+      'contextCreate',
+      'contextCreate',
+      'contextCurrent',
+      'eventCreate',
+      'eventCreate',
+      'eventRecord',
+      'eventRecord',
+      'eventWait',
+      'eventDestroy',
+      'eventDestroy',
+      'contextDestroy',
+      'contextDestroy',
+    ]);
+    const [load, work] = host.state.copies.slice(-2);
+    // The device-to-device copy on the compute stream starts when the load ends (EV-3).
+    expect(work?.start).toBe(load?.end);
+    expect(ex.output).toHaveLength(1);
+    expect(ex.output[0]).toMatch(/^loading took \d+\.\d{3} ms\n$/);
   });
 
   it('policies: DM-3/DM-4 put 1 MiB aclrtMalloc on a huge page and 1 MiB aclrtMallocAlign32 on normal pages', async () => {

@@ -6,6 +6,7 @@ import { SEED_DEVICE_MEMORY } from './seed-device-memory.ts';
 import { SEED_HOST_REGISTER } from './seed-host-register.ts';
 import { SEED_PINNED_MEMORY } from './seed-pinned-memory.ts';
 import { SEED_VMM } from './seed-vmm.ts';
+import { STREAMS_AND_EVENTS } from './streams-and-events.ts';
 import { VA_CONSISTENT_REGISTER } from './va-consistent-register.ts';
 import { VMM_DEFERRED_FREE } from './vmm-deferred-free.ts';
 
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   PAGEABLE_VS_PINNED,
   VA_CONSISTENT_REGISTER,
   VMM_DEFERRED_FREE,
+  STREAMS_AND_EVENTS,
 ];
 
 export function scenarioById(id: string): Scenario | undefined {
