@@ -1,21 +1,15 @@
-import { type AclEnum, enumByCName, flagNames, type HostState, type Provenance, toHex } from '@pagelens/core';
+import {
+  ACL_EVENT,
+  ACL_FAILURE_MODE,
+  type AclContext,
+  type AclEvent,
+  flagNames,
+  type HostState,
+  type Provenance,
+  toHex,
+} from '@pagelens/core';
 import { duration } from '../format.ts';
 import { type Fact, type Inspection, keyed, text, yesNo } from './fact.ts';
-
-// core's index does not export these yet; the state's maps say what they are.
-type MapValue<M> = M extends ReadonlyMap<number, infer V> ? V : never;
-export type AclContext = MapValue<HostState['contexts']>;
-export type AclEvent = MapValue<HostState['aclEvents']>;
-
-/** One of core's enum tables by its C name (the catalogue's way: `enumByCName`). */
-export function aclEnum(cName: string): AclEnum<string> {
-  const table = enumByCName(cName);
-  if (table === undefined) throw new Error(`core defines no enum ${cName}`);
-  return table;
-}
-
-const ACL_EVENT = aclEnum('ACL_EVENT');
-const ACL_FAILURE_MODE = aclEnum('ACL_FAILURE_MODE');
 
 /** A stream failure mode by name (CP-7): ACL_CONTINUE_ON_FAILURE, ACL_STOP_ON_FAILURE. */
 export function failureModeText(mode: number): string {
