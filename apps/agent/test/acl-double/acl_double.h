@@ -15,6 +15,7 @@
 typedef int aclError;
 typedef void *aclrtStream;
 typedef void *aclrtContext;
+typedef void *aclrtEvent;
 typedef void *aclrtDrvMemHandle;
 
 typedef enum aclrtMemMallocPolicy {
@@ -94,6 +95,33 @@ typedef enum aclrtMallocAttrType {
   ACL_RT_MEM_ATTR_VA_FLAG = 3
 } aclrtMallocAttrType;
 
+typedef enum aclrtStreamStatus {
+  ACL_STREAM_STATUS_COMPLETE = 0,
+  ACL_STREAM_STATUS_NOT_READY = 1,
+  ACL_STREAM_STATUS_RESERVED = 0xFFFF
+} aclrtStreamStatus;
+typedef enum aclrtEventRecordedStatus {
+  ACL_EVENT_RECORDED_STATUS_NOT_READY = 0,
+  ACL_EVENT_RECORDED_STATUS_COMPLETE = 1
+} aclrtEventRecordedStatus;
+
+#define ACL_STREAM_FAST_LAUNCH 0x01u
+#define ACL_STREAM_FAST_SYNC 0x02u
+#define ACL_STREAM_PERSISTENT 0x04u
+#define ACL_STREAM_HUGE 0x08u
+#define ACL_STREAM_CPU_SCHEDULE 0x10u
+#define ACL_STREAM_DEVICE_USE_ONLY 0x20u
+
+#define ACL_CONTINUE_ON_FAILURE 0x0ull
+#define ACL_STOP_ON_FAILURE 0x1ull
+
+#define ACL_EVENT_SYNC 0x01u
+#define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x02u
+#define ACL_EVENT_TIME_LINE 0x08u
+#define ACL_EVENT_DEVICE_USE_ONLY 0x10u
+#define ACL_EVENT_EXTERNAL 0x20u
+#define ACL_EVENT_IPC 0x40u
+
 #define ACL_HOST_REG_MAPPED 0x2u
 #define ACL_HOST_REG_IOMEMORY 0x4u
 #define ACL_HOST_REG_READONLY 0x8u
@@ -150,13 +178,33 @@ aclError aclrtResetDeviceForce(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 aclError aclrtGetDeviceCount(uint32_t *count);
 const char *aclrtGetSocName(void);
-aclError aclrtGetCurrentContext(aclrtContext *context);
+aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+aclError aclrtDestroyContext(aclrtContext context);
 aclError aclrtSetCurrentContext(aclrtContext context);
+aclError aclrtGetCurrentContext(aclrtContext *context);
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
 aclError aclrtCreateStream(aclrtStream *stream);
+aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
 aclError aclrtDestroyStream(aclrtStream stream);
+aclError aclrtDestroyStreamForce(aclrtStream stream);
+aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
 aclError aclrtSynchronizeStream(aclrtStream stream);
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
 aclError aclrtSynchronizeDevice(void);
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+aclError aclrtCreateEvent(aclrtEvent *event);
+aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+aclError aclrtSynchronizeEvent(aclrtEvent event);
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+aclError aclrtDestroyEvent(aclrtEvent event);
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);

@@ -11,8 +11,8 @@
 struct state g;
 pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The context current on this thread: its device and the generation it was made current in. */
-static __thread int thread_device = -1;
+/* The context current on this thread, and for a primary one the device generation it was made current in. */
+static __thread struct context *thread_ctx;
 static __thread unsigned thread_generation;
 
 uint64_t round_up(uint64_t value, uint64_t unit) { return (value + unit - 1) / unit * unit; }
@@ -33,18 +33,36 @@ void *map_aligned(size_t len, size_t align, void **base, size_t *map_len) {
   return (void *)round_up((uintptr_t)p, align);
 }
 
-aclError need_context(int *device) {
-  if (!g.initialized) return 100001;
-  int d = thread_device;
-  if (d < 0 || d >= g.devices || g.dev[d].refs == 0 || g.dev[d].generation != thread_generation) return 107002;
-  if (device != NULL) *device = d;
+static int is_created_context(const struct context *ctx) {
+  for (const struct context *x = g.contexts; x != NULL; x = x->next)
+    if (x == ctx) return 1;
   return 0;
 }
 
-static void make_current(int device) {
-  thread_device = device;
-  thread_generation = g.dev[device].generation;
+struct context *current_context(void) {
+  struct context *ctx = thread_ctx;
+  if (!g.initialized || ctx == NULL) return NULL;
+  if (ctx->primary) {
+    int d = ctx->device;
+    return d < g.devices && g.dev[d].refs > 0 && g.dev[d].generation == thread_generation ? ctx : NULL;
+  }
+  return is_created_context(ctx) ? ctx : NULL;
 }
+
+void make_context_current(struct context *ctx) {
+  thread_ctx = ctx;
+  thread_generation = ctx == NULL ? 0 : g.dev[ctx->device].generation;
+}
+
+aclError need_context(int *device) {
+  if (!g.initialized) return 100001;
+  struct context *ctx = current_context();
+  if (ctx == NULL) return 107002;
+  if (device != NULL) *device = ctx->device;
+  return 0;
+}
+
+static void make_current(int device) { make_context_current(&g.ctx[device]); }
 
 aclError aclInit(const char *configPath) {
   call_t c;
@@ -66,6 +84,7 @@ aclError aclInit(const char *configPath) {
   snprintf(g.soc, sizeof g.soc, "%s", soc == NULL ? "Ascend910B2" : soc);
   for (int d = 0; d < g.devices; d++) {
     g.ctx[d].device = d;
+    g.ctx[d].primary = 1;
     g.dev[d].total[PC_NORMAL] = env_u64("ACL_DOUBLE_NORMAL_MB", 8192) * MIB;
     g.dev[d].total[PC_HUGE] = env_u64("ACL_DOUBLE_HUGE_MB", 49152) * MIB;
     g.dev[d].total[PC_GIANT] = env_u64("ACL_DOUBLE_GIANT_MB", 8192) * MIB;
@@ -122,6 +141,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
     ret = 107001;
   else {
     g.dev[deviceId].refs += 1;
+    /* CX-1: the first reference creates the default context with its default (NULL) stream. */
+    if (g.ctx[deviceId].default_stream == NULL) g.ctx[deviceId].default_stream = new_stream(&g.ctx[deviceId], 1);
     make_current(deviceId);
   }
   pthread_mutex_unlock(&g_lock);
@@ -193,42 +214,3 @@ const char *aclrtGetSocName(void) {
   call_end(&c, 0);
   return name;
 }
-
-aclError aclrtGetCurrentContext(aclrtContext *context) {
-  call_t c;
-  call_begin(&c, "aclrtGetCurrentContext");
-  arg_ptr(&c, "context", context);
-  pthread_mutex_lock(&g_lock);
-  int d = -1;
-  aclError ret = need_context(&d);
-  pthread_mutex_unlock(&g_lock);
-  if (ret != 0) return call_fail(&c, ret, "no current context on this thread");
-  if (context == NULL) return call_fail(&c, 100000, "context is NULL");
-  *context = &g.ctx[d];
-  out_ptr(&c, "context", *context);
-  return call_end(&c, 0);
-}
-
-aclError aclrtSetCurrentContext(aclrtContext context) {
-  call_t c;
-  call_begin(&c, "aclrtSetCurrentContext");
-  arg_ptr(&c, "context", context);
-  pthread_mutex_lock(&g_lock);
-  aclError ret = 0;
-  uintptr_t p = (uintptr_t)context;
-  uintptr_t first = (uintptr_t)&g.ctx[0];
-  if (!g.initialized)
-    ret = 100001;
-  else if (p < first || p >= (uintptr_t)&g.ctx[g.devices] || (p - first) % sizeof(struct context) != 0)
-    ret = 107002;
-  else {
-    int d = ((struct context *)context)->device;
-    if (g.dev[d].refs == 0)
-      ret = 107002;
-    else
-      make_current(d);
-  }
-  pthread_mutex_unlock(&g_lock);
-  return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "not a live context");
-}
-

@@ -87,9 +87,15 @@ struct mapping {
   uint32_t access[MAX_DEVICES];
 };
 
+/* A stream, owned by the context current when it was made (CX-3). */
 struct stream {
   struct stream *next;
   int device;
+  struct context *ctx;
+  int is_default; /* a context's own default stream: it goes with its context */
+  uint32_t priority;
+  uint32_t flag;
+  int stop_on_failure; /* CP-7 */
 };
 
 struct device {
@@ -100,8 +106,27 @@ struct device {
   int peers[MAX_DEVICES];
 };
 
+/*
+ * A context: g.ctx[d] is device d's default (primary) one, alive while the device has references;
+ * the others come from aclrtCreateContext and sit in g.contexts until destroyed or the device's
+ * last reset. Each has a default stream (the primary's is the NULL stream to callers).
+ */
 struct context {
+  struct context *next;
   int device;
+  int primary;
+  struct stream *default_stream;
+};
+
+/* An aclrtEvent: its context, flags, and when it was last recorded (the double's work is done at once). */
+struct event {
+  struct event *next;
+  struct context *ctx;
+  int device;
+  uint32_t flag;
+  int ex;
+  int recorded;
+  uint64_t recorded_ns; /* CLOCK_MONOTONIC */
 };
 
 struct state {
@@ -116,6 +141,8 @@ struct state {
   struct reservation *reservations;
   struct mapping *mappings;
   struct stream *streams;
+  struct context *contexts; /* created ones */
+  struct event *events;
   uint64_t next_fake;
   uint64_t next_shareable;
 };
@@ -152,6 +179,7 @@ void out_ptr(call_t *c, const char *name, const void *p);
 void out_u64(call_t *c, const char *name, uint64_t v);
 void out_i64(call_t *c, const char *name, int64_t v);
 void out_str(call_t *c, const char *name, const char *s);
+void out_f64(call_t *c, const char *name, double v);
 void out_attributes(call_t *c, const char *name, const aclrtPtrAttributes *a);
 
 /* Writes the log line and returns ret. */
@@ -162,6 +190,17 @@ aclError call_fail(call_t *c, aclError code, const char *fmt, ...) __attribute__
 aclError injected_failure(const char *fn);
 /* 0 when the calling thread has a live context; else the code to answer. Call with g_lock held. */
 aclError need_context(int *device);
+/* The calling thread's live current context, or NULL. Call with g_lock held. */
+struct context *current_context(void);
+/* Makes ctx current on the calling thread (NULL: none). Call with g_lock held. */
+void make_context_current(struct context *ctx);
+/* A context's default stream, allocated with it. Call with g_lock held. */
+struct stream *new_stream(struct context *ctx, int is_default);
+/* The stream `stream` names for the current context cur (NULL: its default stream), or NULL when not live. */
+struct stream *resolve_stream(aclrtStream stream, struct context *cur);
+void free_stream(struct stream *s);
+void release_context_objects(struct context *ctx);
+void release_events(int device); /* -1: all */
 uint64_t env_u64(const char *name, uint64_t fallback);
 void delay_copy(void);
 

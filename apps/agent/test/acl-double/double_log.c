@@ -217,6 +217,12 @@ void out_i64(call_t *c, const char *name, int64_t v) {
   jb_printf(&c->out, "\"%s\":%lld", name, (long long)v);
 }
 
+/* A float or double out-value, with enough digits to read back the same float. */
+void out_f64(call_t *c, const char *name, double v) {
+  sep(&c->out);
+  jb_printf(&c->out, "\"%s\":%.9g", name, v);
+}
+
 void out_str(call_t *c, const char *name, const char *s) {
   sep(&c->out);
   jb_printf(&c->out, "\"%s\":", name);
@@ -266,7 +272,7 @@ aclError call_fail(call_t *c, aclError code, const char *fmt, ...) {
   /* need_context()'s two answers get their own text (the call site's message describes its other
      failures); an injected failure keeps saying it was injected. */
   const char *fixed = strstr(fmt, "injected") != NULL ? NULL
-                      : code == 107002 ? "no current context on this thread (aclrtSetDevice or aclrtSetCurrentContext first)"
+                      : code == 107002 && strstr(fmt, "(CX-") == NULL ? "no current context on this thread (aclrtSetDevice or aclrtSetCurrentContext first)"
                       : code == 100001 ? "ACL is not initialised (aclInit first)"
                                        : NULL;
   if (written > 0 && (size_t)written < sizeof thread_error) {

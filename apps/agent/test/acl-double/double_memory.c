@@ -31,6 +31,8 @@ void release_device_objects(int device) {
       b = &(*b)->next;
     }
   }
+  /* The device's events, streams and contexts go with its last reference (CX-2). */
+  release_events(device);
   for (struct stream **s = &g.streams; *s != NULL;) {
     if ((*s)->device == device) {
       struct stream *dead = *s;
@@ -38,6 +40,16 @@ void release_device_objects(int device) {
       free(dead);
     } else {
       s = &(*s)->next;
+    }
+  }
+  g.ctx[device].default_stream = NULL;
+  for (struct context **x = &g.contexts; *x != NULL;) {
+    if ((*x)->device == device) {
+      struct context *dead = *x;
+      *x = dead->next;
+      free(dead);
+    } else {
+      x = &(*x)->next;
     }
   }
 }
@@ -53,11 +65,18 @@ void release_everything(void) {
     g.registrations = dead->next;
     free(dead);
   }
+  release_events(-1);
   while (g.streams != NULL) {
     struct stream *dead = g.streams;
     g.streams = dead->next;
     free(dead);
   }
+  while (g.contexts != NULL) {
+    struct context *dead = g.contexts;
+    g.contexts = dead->next;
+    free(dead);
+  }
+  for (int d = 0; d < MAX_DEVICES; d++) g.ctx[d].default_stream = NULL;
   release_vmm_objects();
 }
 
