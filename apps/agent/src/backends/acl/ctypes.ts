@@ -29,6 +29,8 @@ const SCALARS = new Set([
   'int64_t',
   'uint64_t',
   'size_t',
+  // aclrtEventElapsedTime's `float* ms` (runtime-api.md §5).
+  'float',
 ]);
 
 export function isAclStructName(name: string): name is AclStructName {

@@ -192,6 +192,10 @@ export function readValue(param: ParamSpec, raw: unknown): OutValue {
       throw new Unrepresentable(`${what}: koffi returned ${typeof raw}, not a string`);
     case 'struct':
       return ptrAttributes(raw);
+    case 'float':
+      // koffi writes a C float into the holder as a JS number (already a float's value).
+      if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
+      throw new Unrepresentable(`${what}: koffi returned ${String(raw)}, not a finite float`);
     default:
       throw new Unrepresentable(`${what}: ${type.t} is never an out-parameter`);
   }
