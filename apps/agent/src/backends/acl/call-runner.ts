@@ -18,7 +18,7 @@ import {
   type Reason,
 } from '@pagelens/core';
 import type { Declarations } from './declarations.ts';
-import { readCurrentContext, readDevicePointer, readPointerPageSize, readPools } from './device-reads.ts';
+import { readCurrentContext, readDefaultStream, readDevicePointer, readPointerPageSize, readPools } from './device-reads.ts';
 import { recordEffects } from './effects.ts';
 import { type EffectContext, emitter, type Observation } from './effects-context.ts';
 import type { OutValue } from './marshal.ts';
@@ -83,6 +83,8 @@ export class CallRunner {
   readonly lock = new SerialLock();
   /** The session's aclrtContext per device, as its calls made them on the main thread. */
   readonly contexts = new Map<number, string>();
+  /** The session's current aclrtContext on the main thread (a device's default one or a created one, CX-1), for the native thread. */
+  current: string | undefined;
   /** Whether ACL is initialised in this process (the backend's aclInit, until a session's aclFinalize). */
   initialized = true;
   readonly #config: RunnerConfig;
@@ -127,9 +129,11 @@ export class CallRunner {
       if (numberOf(args, 'count') <= BLOCKING_BYTES) return undefined;
     }
     if ((fn === 'aclrtMallocHost' || fn === 'aclrtMallocHostWithCfg') && numberOf(args, 'size') <= BLOCKING_BYTES) return undefined;
-    const target = fn === 'aclrtResetDevice' || fn === 'aclrtResetDeviceForce' ? numberOf(args, 'deviceId') : device;
+    // A reset runs in the device's default context; anything else in the session's current context (CX-3: a
+    // stream of a created context is usable only there).
+    if (fn === 'aclrtResetDevice' || fn === 'aclrtResetDeviceForce') return this.contexts.get(numberOf(args, 'deviceId'));
     // Without a context of the session's to give the thread, the call runs where the session's calls run.
-    return this.contexts.get(target);
+    return this.current ?? this.contexts.get(device);
   }
 
   async #execute(fn: AclFunctionName, args: Readonly<Record<string, unknown>>, device: number): Promise<NativeOutcome> {
@@ -264,6 +268,14 @@ export class CallRunner {
       const pointer = readDevicePointer(declarations, ptr);
       if (pointer !== undefined) observation.devicePointer = pointer;
     }
+    if (fn === 'aclrtSetDevice') {
+      const current = hexOf(readCurrentContext(declarations));
+      if (current !== undefined) observation.currentContext = current;
+    }
+    if (fn === 'aclrtCreateContext' && declarations.functions.has('aclrtCtxGetCurrentDefaultStream')) {
+      const stream = hexOf(readDefaultStream(declarations));
+      if (stream !== undefined) observation.defaultStream = stream;
+    }
     const context: EffectContext = {
       host,
       state: host.state,
@@ -278,7 +290,7 @@ export class CallRunner {
       emit: emitter(host),
     };
     const reasons = recordEffects(context, fn, args, catalogueOuts(fn, out));
-    this.#trackContexts(fn, args, process.deviceRefs);
+    this.#trackContexts(fn, args, process.deviceRefs, observation.currentContext);
     if (observation.after !== undefined) this.emitSample(around.device, observation.after);
     if (fn === 'aclrtSetDevice') this.#firstReading(numberOf(args, 'deviceId'));
     return reasons;
@@ -297,18 +309,31 @@ export class CallRunner {
   }
 
   /** Keeps the session's contexts in step with its device references (they die with the last one, LT-2). */
-  #trackContexts(fn: AclFunctionName, args: Readonly<Record<string, unknown>>, refs: ReadonlyMap<number, number>): void {
+  #trackContexts(
+    fn: AclFunctionName,
+    args: Readonly<Record<string, unknown>>,
+    refs: ReadonlyMap<number, number>,
+    observed: string | undefined,
+  ): void {
     const device = numberOf(args, 'deviceId');
     if (fn === 'aclInit') this.initialized = true;
     if (fn === 'aclFinalize') {
       this.initialized = false;
       this.contexts.clear();
+      this.current = undefined;
     }
-    if (fn === 'aclrtSetDevice') {
-      const context = readCurrentContext(this.#config.declarations);
-      if (context !== undefined) this.contexts.set(device, context);
+    if (fn === 'aclrtSetDevice' && observed !== undefined) {
+      this.contexts.set(device, observed);
+      this.current = observed;
     }
-    if ((fn === 'aclrtResetDevice' || fn === 'aclrtResetDeviceForce') && (refs.get(device) ?? 0) === 0) this.contexts.delete(device);
+    if ((fn === 'aclrtResetDevice' || fn === 'aclrtResetDeviceForce') && (refs.get(device) ?? 0) === 0) {
+      this.contexts.delete(device);
+      this.current = readCurrentContext(this.#config.declarations);
+    }
+    if (fn === 'aclrtCreateContext' || fn === 'aclrtSetCurrentContext' || fn === 'aclrtDestroyContext') {
+      // The main thread's current context after the call (CX-1, CX-2: destroying the current one falls back).
+      this.current = readCurrentContext(this.#config.declarations);
+    }
   }
 
   /** A poolSample for `device`, with the bytes this agent's sessions hold there (the rest is other processes'). */

@@ -35,3 +35,10 @@ export function readCurrentContext(declarations: Declarations): string | undefin
   const value = outcome.out.context;
   return outcome.ret === 0 && typeof value === 'string' && value !== '0x0' ? value : undefined;
 }
+
+/** aclrtCtxGetCurrentDefaultStream: the current context's own default stream, right after aclrtCreateContext (CX-1). */
+export function readDefaultStream(declarations: Declarations): string | undefined {
+  const outcome = runNative(declarations, 'aclrtCtxGetCurrentDefaultStream', {});
+  const value = outcome.out.stream;
+  return outcome.ret === 0 && typeof value === 'string' && value !== '0x0' ? value : undefined;
+}

@@ -22,6 +22,10 @@ export interface Observation {
   readonly pointerPageSize?: number;
   /** aclrtHostGetDevicePointer, asked after a MAPPED registration. */
   readonly devicePointer?: Hex;
+  /** aclrtGetCurrentContext, asked after a call that may change the thread's current context (CX-1). */
+  readonly currentContext?: Hex;
+  /** aclrtCtxGetCurrentDefaultStream, asked after aclrtCreateContext: the new context's own default stream (CX-1). */
+  readonly defaultStream?: Hex;
 }
 
 /**
@@ -68,8 +72,35 @@ export function hostBufferAt(context: EffectContext, at: number, size = 1): Host
   return undefined;
 }
 
+/** core's AclContext and AclEvent, which its index does not export. */
+type AclContext = HostState['contexts'] extends ReadonlyMap<number, infer C> ? C : never;
+type AclEvent = HostState['aclEvents'] extends ReadonlyMap<number, infer E> ? E : never;
+
+/** The process's current context (CX-1), or undefined. */
+export function currentContextOf(context: EffectContext): AclContext | undefined {
+  const id = context.process.currentContext;
+  return id === -1 ? undefined : context.state.contexts.get(id);
+}
+
+export function contextByHandle(context: EffectContext, handle: number): AclContext | undefined {
+  const id = context.process.contextByHandle.get(handle);
+  return id === undefined ? undefined : context.state.contexts.get(id);
+}
+
+export function eventByHandle(context: EffectContext, handle: number): AclEvent | undefined {
+  const id = context.process.eventByHandle.get(handle);
+  return id === undefined ? undefined : context.state.aclEvents.get(id);
+}
+
+/** The stream a handle names; NULL is the current context's default stream (the device's for its default context). */
 export function streamOf(context: EffectContext, handle: number): Stream | undefined {
-  const id = handle === 0 ? context.process.defaultStreams.get(context.process.currentDevice) : context.process.streamByHandle.get(handle);
+  const { process } = context;
+  let id: number | undefined;
+  if (handle !== 0) id = process.streamByHandle.get(handle);
+  else {
+    const current = currentContextOf(context);
+    id = current !== undefined && !current.isDefault ? current.defaultStream : process.defaultStreams.get(process.currentDevice);
+  }
   return id === undefined ? undefined : context.state.streams.get(id);
 }
 

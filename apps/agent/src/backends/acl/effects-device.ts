@@ -1,4 +1,5 @@
-import type { EffectContext } from './effects-context.ts';
+import { contextByHandle, currentContextOf, type EffectContext, streamOf } from './effects-context.ts';
+import { exactAddress } from './pointers.ts';
 
 /*
  * State changes of the process, device and stream calls, recorded after the runtime succeeded.
@@ -48,9 +49,16 @@ export function releaseModeled(context: EffectContext, device: number | undefine
     // Pinned memory belongs to the runtime: aclFinalize takes it; malloc memory stays with the process.
     if (device === undefined && buffer.memory === 'pinned') context.emit({ kind: 'hostFree', id: buffer.id }, true);
   }
+  for (const event of [...state.aclEvents.values()]) {
+    if (event.pid === pid && on(event.device)) context.emit({ kind: 'eventDestroy', id: event.id }, true);
+  }
   for (const stream of [...state.streams.values()]) {
     if (stream.pid === pid && on(stream.device)) context.emit({ kind: 'streamDestroy', id: stream.id }, true);
   }
+  // Created contexts first, the device's default context last (CX-2).
+  const contexts = [...state.contexts.values()].filter((item) => item.pid === pid && on(item.device));
+  for (const item of contexts.sort((a, b) => Number(a.isDefault) - Number(b.isDefault)))
+    context.emit({ kind: 'contextDestroy', id: item.id }, true);
 }
 
 export function recordInit(context: EffectContext): void {
@@ -65,13 +73,71 @@ export function recordFinalize(context: EffectContext): void {
   context.emit({ kind: 'finalize', pid: context.pid });
 }
 
-/** LT-2: reference-counted; the first set creates the device's default stream. */
+/** An observed "0x…" handle as an event number, or undefined (absent, or 2^53 and more). */
+function observedHandle(value: string | undefined): number | undefined {
+  return value === undefined ? undefined : exactAddress(value as `0x${string}`);
+}
+
+/**
+ * LT-2, CX-1: reference-counted; the first set creates the device's default context with its
+ * default (NULL) stream, and every set makes that context current. The runtime reports neither
+ * (provenance "modeled"); the context's handle is what aclrtGetCurrentContext answered right
+ * after the call, read by the call runner. Without that answer the handle is recorded as 0x0
+ * (a value the agent chose, never passed back to the runtime: teardown makes a default context
+ * current with aclrtSetDevice, not by its handle).
+ */
 export function recordSetDevice(context: EffectContext, device: number): void {
   const refs = (context.process.deviceRefs.get(device) ?? 0) + 1;
-  context.emit({ kind: 'deviceSet', pid: context.pid, device, refs });
-  if (refs === 1) {
-    context.emit({ kind: 'streamCreate', pid: context.pid, device, id: context.host.newId(), handle: 0, isDefault: true }, true);
+  if (refs === 1 && !context.process.primaryContexts.has(device)) {
+    const observed = observedHandle(context.observation.currentContext);
+    if (observed === undefined)
+      context.notes.push("aclrtGetCurrentContext did not answer: the device's default context is recorded with handle 0x0");
+    const id = context.host.newId();
+    context.emit({ kind: 'contextCreate', pid: context.pid, device, id, handle: observed ?? 0, isDefault: true }, true);
+    context.emit(
+      { kind: 'streamCreate', pid: context.pid, device, id: context.host.newId(), handle: 0, isDefault: true, context: id },
+      true,
+    );
   }
+  context.emit({ kind: 'deviceSet', pid: context.pid, device, refs });
+}
+
+/** CX-1: a new context on `device`, with a default stream of its own, current from now on. */
+export function recordCreateContext(context: EffectContext, handle: number, device: number): void {
+  const id = context.host.newId();
+  context.emit({ kind: 'contextCreate', pid: context.pid, device, id, handle, isDefault: false });
+  const stream = observedHandle(context.observation.defaultStream);
+  if (stream === undefined || stream === 0) {
+    context.notes.push('aclrtCtxGetCurrentDefaultStream did not answer: the new context is recorded without its default stream');
+  } else {
+    // The runtime creates it with the context and does not report it: "modeled", with the handle it answered.
+    context.emit(
+      { kind: 'streamCreate', pid: context.pid, device, id: context.host.newId(), handle: stream, isDefault: true, context: id },
+      true,
+    );
+  }
+  context.emit({ kind: 'contextCurrent', pid: context.pid, id });
+}
+
+/** CX-2: the context goes, and with it what belongs to it (its events and streams; the runtime does not list them: modeled). */
+export function recordDestroyContext(context: EffectContext, handle: number): void {
+  const target = contextByHandle(context, handle);
+  if (target === undefined) {
+    context.notes.push(`context 0x${handle.toString(16)} was not created through PageLens; nothing recorded`);
+    return;
+  }
+  for (const event of [...context.state.aclEvents.values()])
+    if (event.context === target.id) context.emit({ kind: 'eventDestroy', id: event.id }, true);
+  for (const stream of [...context.state.streams.values()])
+    if (stream.context === target.id) context.emit({ kind: 'streamDestroy', id: stream.id }, true);
+  context.emit({ kind: 'contextDestroy', id: target.id });
+}
+
+/** CX-1: the context made current, and its device with it. */
+export function recordSetCurrentContext(context: EffectContext, handle: number): void {
+  const target = contextByHandle(context, handle);
+  if (target === undefined) context.notes.push(`context 0x${handle.toString(16)} was not created through PageLens; nothing recorded`);
+  else if (context.process.currentContext !== target.id) context.emit({ kind: 'contextCurrent', pid: context.pid, id: target.id });
 }
 
 export function recordResetDevice(context: EffectContext, device: number, force: boolean): void {
@@ -81,15 +147,37 @@ export function recordResetDevice(context: EffectContext, device: number, force:
   context.emit({ kind: 'deviceReset', pid: context.pid, device, refs });
 }
 
+/** CX-3: the stream belongs to the current context (and its device). */
 export function recordCreateStream(context: EffectContext, handle: number): void {
-  const device = context.process.currentDevice;
-  context.emit({ kind: 'streamCreate', pid: context.pid, device, id: context.host.newId(), handle, isDefault: false });
+  const owner = currentContextOf(context);
+  const device = owner?.device ?? context.process.currentDevice;
+  const base = { kind: 'streamCreate', pid: context.pid, device, id: context.host.newId(), handle, isDefault: false } as const;
+  context.emit(owner === undefined ? base : { ...base, context: owner.id });
 }
 
-export function recordDestroyStream(context: EffectContext, handle: number): void {
+/** aclrtDestroyStream returned after the stream's work was done (the host waited until t1, observed); Force did not wait. */
+export function recordDestroyStream(context: EffectContext, handle: number, waited: boolean): void {
   const id = context.process.streamByHandle.get(handle);
-  if (id === undefined) context.notes.push(`stream 0x${handle.toString(16)} was not created through PageLens; nothing recorded`);
-  else context.emit({ kind: 'streamDestroy', id });
+  if (id === undefined) {
+    context.notes.push(`stream 0x${handle.toString(16)} was not created through PageLens; nothing recorded`);
+    return;
+  }
+  if (waited) context.emit({ kind: 'sync', pid: context.pid, stream: id, until: context.t1 });
+  context.emit({ kind: 'streamDestroy', id });
+}
+
+/** CP-7: stop-on-failure applies to every stream of the stream's context; the runtime refused the way back. */
+export function recordStreamMode(context: EffectContext, handle: number, mode: number): void {
+  const target = streamOf(context, handle);
+  if (target === undefined) {
+    context.notes.push(`stream 0x${handle.toString(16)} is not known to PageLens; nothing recorded`);
+    return;
+  }
+  const wanted = mode & 1;
+  for (const other of context.state.streams.values()) {
+    const same = target.context === undefined ? other.id === target.id : other.context === target.context;
+    if (same && other.failureMode !== wanted) context.emit({ kind: 'streamMode', id: other.id, mode: wanted });
+  }
 }
 
 /** The host waited until t1: the end of the wait is observed, the work it waited for is not. */
@@ -99,10 +187,7 @@ export function recordSync(context: EffectContext, streamHandle: number | undefi
     context.emit({ ...base, device: context.process.currentDevice });
     return;
   }
-  const id =
-    streamHandle === 0
-      ? context.process.defaultStreams.get(context.process.currentDevice)
-      : context.process.streamByHandle.get(streamHandle);
+  const id = streamOf(context, streamHandle)?.id;
   context.emit(id === undefined ? base : { ...base, stream: id });
 }
 

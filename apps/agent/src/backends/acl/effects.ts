@@ -11,15 +11,28 @@ import {
 } from '@pagelens/core';
 import { address, type EffectContext } from './effects-context.ts';
 import {
+  recordCreateContext,
   recordCreateStream,
+  recordDestroyContext,
   recordDestroyStream,
   recordFinalize,
   recordInit,
   recordPeerAccess,
   recordResetDevice,
+  recordSetCurrentContext,
   recordSetDevice,
+  recordStreamMode,
   recordSync,
 } from './effects-device.ts';
+import {
+  DEFAULT_EVENT_FLAGS,
+  recordCreateEvent,
+  recordDestroyEvent,
+  recordEventSync,
+  recordRecordEvent,
+  recordResetEvent,
+  recordStreamWaitEvent,
+} from './effects-event.ts';
 import {
   recordAlloc,
   recordCopy,
@@ -118,11 +131,43 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
   aclrtSetDevice: (context, { deviceId }) => void recordSetDevice(context, deviceId),
   aclrtResetDevice: (context, { deviceId }) => void recordResetDevice(context, deviceId, false),
   aclrtResetDeviceForce: (context, { deviceId }) => void recordResetDevice(context, deviceId, true),
+  aclrtCreateContext: (context, { deviceId }, out) =>
+    whenAt(context, out.context, 'context', (handle) => recordCreateContext(context, handle, deviceId)),
+  aclrtDestroyContext: (context, args) => whenAt(context, args.context, 'context', (handle) => recordDestroyContext(context, handle)),
+  aclrtSetCurrentContext: (context, args) => whenAt(context, args.context, 'context', (handle) => recordSetCurrentContext(context, handle)),
   aclrtCreateStream: (context, _args, out) => whenAt(context, out.stream, 'stream', (handle) => recordCreateStream(context, handle)),
-  aclrtDestroyStream: (context, { stream }) => whenAt(context, stream, 'stream', (handle) => recordDestroyStream(context, handle)),
+  // Priority is documented as having no effect, and the flags change nothing PageLens shows (runtime-api.md §4).
+  aclrtCreateStreamWithConfig: (context, _args, out) =>
+    whenAt(context, out.stream, 'stream', (handle) => recordCreateStream(context, handle)),
+  aclrtDestroyStream: (context, { stream }) => whenAt(context, stream, 'stream', (handle) => recordDestroyStream(context, handle, true)),
+  aclrtDestroyStreamForce: (context, { stream }) =>
+    whenAt(context, stream, 'stream', (handle) => recordDestroyStream(context, handle, false)),
+  aclrtSetStreamFailureMode: (context, { stream, mode }) =>
+    whenAt(context, stream, 'stream', (handle) => recordStreamMode(context, handle, mode)),
   aclrtSynchronizeStream: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
   aclrtSynchronizeStreamWithTimeout: (context, { stream }) => void recordSync(context, at(context, stream, 'stream') ?? 0),
   aclrtSynchronizeDevice: (context) => void recordSync(context, undefined),
+  aclrtSynchronizeDeviceWithTimeout: (context) => void recordSync(context, undefined),
+  aclrtCreateEvent: (context, _args, out) =>
+    whenAt(context, out.event, 'event', (handle) => recordCreateEvent(context, handle, DEFAULT_EVENT_FLAGS, false)),
+  aclrtCreateEventWithFlag: (context, { flag }, out) =>
+    whenAt(context, out.event, 'event', (handle) => recordCreateEvent(context, handle, flag, false)),
+  aclrtCreateEventExWithFlag: (context, { flag }, out) =>
+    whenAt(context, out.event, 'event', (handle) => recordCreateEvent(context, handle, flag, true)),
+  aclrtRecordEvent: (context, { event, stream }) => {
+    const [target, on] = [at(context, event, 'event'), at(context, stream, 'stream')];
+    if (target !== undefined && on !== undefined) recordRecordEvent(context, target, on);
+    return NONE;
+  },
+  aclrtStreamWaitEvent: (context, { stream, event }) => {
+    const [on, target] = [at(context, stream, 'stream'), at(context, event, 'event')];
+    if (target !== undefined && on !== undefined) recordStreamWaitEvent(context, on, target);
+    return NONE;
+  },
+  aclrtSynchronizeEvent: (context) => void recordEventSync(context),
+  aclrtSynchronizeEventWithTimeout: (context) => void recordEventSync(context),
+  aclrtResetEvent: (context, { event }) => whenAt(context, event, 'event', (handle) => recordResetEvent(context, handle)),
+  aclrtDestroyEvent: (context, { event }) => whenAt(context, event, 'event', (handle) => recordDestroyEvent(context, handle)),
   aclrtMalloc: deviceMalloc('aclrtMalloc'),
   aclrtMallocAlign32: deviceMalloc('aclrtMallocAlign32'),
   aclrtMallocCached: deviceMalloc('aclrtMallocCached'),
