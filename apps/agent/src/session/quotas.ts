@@ -91,6 +91,9 @@ export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
   }
   // Default streams come with aclrtSetDevice; only streams the program created count.
   for (const stream of state.streams.values()) if (pids.has(stream.pid) && !stream.isDefault) liveObjects += 1;
+  // Likewise the device's default context; created contexts count (their own default stream comes with them), and every event.
+  for (const context of state.contexts.values()) if (pids.has(context.pid) && !context.isDefault) liveObjects += 1;
+  for (const event of state.aclEvents.values()) if (pids.has(event.pid)) liveObjects += 1;
   return { deviceBytes, pinnedHostBytes, pageableHostBytes, liveObjects };
 }
 
@@ -99,7 +102,7 @@ export interface Demand {
   readonly deviceBytes: number;
   readonly pinnedHostBytes: number;
   readonly pageableHostBytes: number;
-  /** Live objects it creates (allocations, buffers, handles, reservations, mappings, streams). */
+  /** Live objects it creates (allocations, buffers, handles, reservations, mappings, streams, contexts, events). */
   readonly objects: number;
 }
 
@@ -173,6 +176,11 @@ const DEMANDS: { readonly [F in AclFunctionName]?: DemandOf<F> } = {
   aclrtReserveMemAddress: () => demand({ objects: 1 }),
   aclrtMapMem: () => demand({ objects: 1 }),
   aclrtCreateStream: () => demand({ objects: 1 }),
+  aclrtCreateStreamWithConfig: () => demand({ objects: 1 }),
+  aclrtCreateContext: () => demand({ objects: 1 }),
+  aclrtCreateEvent: () => demand({ objects: 1 }),
+  aclrtCreateEventWithFlag: () => demand({ objects: 1 }),
+  aclrtCreateEventExWithFlag: () => demand({ objects: 1 }),
   aclrtMemImportFromShareableHandle: () => demand({ objects: 1 }),
 };
 

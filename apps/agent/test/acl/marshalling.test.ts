@@ -164,7 +164,102 @@ describe('marshalling: the double receives the intended C arguments', () => {
       runtime.aclrtSynchronizeStreamWithTimeout({ stream, timeout: 0 }),
     );
     expect(zero.record.args).toEqual({ stream, timeout: 0 });
-    expect(zero.result.ret).toBe(100000);
+    // CP-5: the runtime refuses 0 with 107000 (runtime-api.md §10).
+    expect(zero.result.ret).toBe(107000);
+  });
+
+  it('contexts: aclrtContext* out, int32_t device (a negative one too), handles back with all their bits', async () => {
+    const primary = await recorded('aclrtGetCurrentContext', () => runtime.aclrtGetCurrentContext({}));
+    expect(primary.record.args).toEqual({ context: POINTER });
+    const primaryContext = must(primary.result.context, 'context');
+    expect(primaryContext).toBe(primary.record.out.context);
+    const created = await recorded('aclrtCreateContext', () => runtime.aclrtCreateContext({ deviceId: 1 }));
+    expect(created.record.args).toEqual({ context: POINTER, deviceId: 1 });
+    const context = must(created.result.context, 'context');
+    expect(context).toBe(created.record.out.context);
+    const own = await recorded('aclrtCtxGetCurrentDefaultStream', () => runtime.aclrtCtxGetCurrentDefaultStream({}));
+    expect(own.record.args).toEqual({ stream: POINTER });
+    expect(own.result.stream).toBe(own.record.out.stream);
+    expect(own.result.stream).not.toBe('0x0');
+    const negative = await recorded('aclrtCreateContext', () => runtime.aclrtCreateContext({ deviceId: -1 }));
+    expect(negative.record).toMatchObject({ args: { context: POINTER, deviceId: -1 }, ret: 107001 });
+    const set = await recorded('aclrtSetCurrentContext', () => runtime.aclrtSetCurrentContext({ context: primaryContext }));
+    expect(set.record.args).toEqual({ context: primaryContext });
+    const destroyed = await recorded('aclrtDestroyContext', () => runtime.aclrtDestroyContext({ context }));
+    expect(destroyed.record).toMatchObject({ args: { context }, ret: 0 });
+    // CX-2: the device's default context cannot be destroyed.
+    const refused = await recorded('aclrtDestroyContext', () => runtime.aclrtDestroyContext({ context: primaryContext }));
+    expect(refused.record).toMatchObject({ args: { context: primaryContext }, ret: 107002 });
+  });
+
+  it('streams: uint32_t priority and flag (a negative flag as its 32-bit pattern), the uint64_t mode (-1 as 2^64-1)', async () => {
+    const made = await recorded('aclrtCreateStreamWithConfig', () => runtime.aclrtCreateStreamWithConfig({ priority: 7, flag: -1 }));
+    expect(made.record.args).toEqual({ stream: POINTER, priority: 7, flag: 0xffffffff });
+    const stream = must(made.result.stream, 'stream');
+    expect(stream).toBe(made.record.out.stream);
+    const mode = await recorded('aclrtSetStreamFailureMode', () => runtime.aclrtSetStreamFailureMode({ stream, mode: -1 }));
+    expect(mode.record).toMatchObject({ args: { stream, mode: '18446744073709551615' }, ret: 0 });
+    // CP-7: stop on failure cannot go back to continue.
+    const back = await recorded('aclrtSetStreamFailureMode', () => runtime.aclrtSetStreamFailureMode({ stream, mode: 0 }));
+    expect(back.record).toMatchObject({ args: { stream, mode: 0 }, ret: 207000 });
+    const query = await recorded('aclrtStreamQuery', () => runtime.aclrtStreamQuery({ stream }));
+    expect(query.record.args).toEqual({ stream, status: POINTER });
+    expect(query.result.status).toBe(0);
+    const force = await recorded('aclrtDestroyStreamForce', () => runtime.aclrtDestroyStreamForce({ stream }));
+    expect(force.record).toMatchObject({ args: { stream }, ret: 0 });
+    const forever = await recorded('aclrtSynchronizeDeviceWithTimeout', () => runtime.aclrtSynchronizeDeviceWithTimeout({ timeout: -1 }));
+    expect(forever.record).toMatchObject({ args: { timeout: -1 }, ret: 0 });
+    const below = await recorded('aclrtSynchronizeDeviceWithTimeout', () => runtime.aclrtSynchronizeDeviceWithTimeout({ timeout: -2 }));
+    expect(below.record).toMatchObject({ args: { timeout: -2 }, ret: 107000 });
+  });
+
+  it('events: aclrtEvent* outs, uint32_t flags, a negative int32_t timeout, the float* ms out, 64-bit handles', async () => {
+    const stream = must(state.stream, 'stream');
+    const plain = await recorded('aclrtCreateEvent', () => runtime.aclrtCreateEvent({}));
+    expect(plain.record.args).toEqual({ event: POINTER });
+    const start = must(plain.result.event, 'event');
+    expect(start).toBe(plain.record.out.event);
+    const flagged = await recorded('aclrtCreateEventWithFlag', () => runtime.aclrtCreateEventWithFlag({ flag: 0x09 }));
+    expect(flagged.record.args).toEqual({ event: POINTER, flag: 0x09 });
+    const end = must(flagged.result.event, 'event');
+    const ex = await recorded('aclrtCreateEventExWithFlag', () => runtime.aclrtCreateEventExWithFlag({ flag: 0x01 }));
+    expect(ex.record.args).toEqual({ event: POINTER, flag: 1 });
+    const exEvent = must(ex.result.event, 'event');
+    const record = await recorded('aclrtRecordEvent', () => runtime.aclrtRecordEvent({ event: start, stream }));
+    expect(record.record).toMatchObject({ args: { event: start, stream }, ret: 0 });
+    const wait = await recorded('aclrtStreamWaitEvent', () => runtime.aclrtStreamWaitEvent({ stream, event: start }));
+    expect(wait.record).toMatchObject({ args: { stream, event: start }, ret: 0 });
+    await runtime.aclrtRecordEvent({ event: end, stream });
+    const sync = await recorded('aclrtSynchronizeEvent', () => runtime.aclrtSynchronizeEvent({ event: end }));
+    expect(sync.record).toMatchObject({ args: { event: end }, ret: 0 });
+    const timed = await recorded('aclrtSynchronizeEventWithTimeout', () =>
+      runtime.aclrtSynchronizeEventWithTimeout({ event: end, timeout: -5 }),
+    );
+    expect(timed.record).toMatchObject({ args: { event: end, timeout: -5 }, ret: 107000 });
+    const status = await recorded('aclrtQueryEventStatus', () => runtime.aclrtQueryEventStatus({ event: start }));
+    expect(status.record.args).toEqual({ event: start, status: POINTER });
+    expect(status.result.status).toBe(1);
+    const elapsed = await recorded('aclrtEventElapsedTime', () => runtime.aclrtEventElapsedTime({ startEvent: start, endEvent: end }));
+    expect(elapsed.record.args).toEqual({ ms: POINTER, startEvent: start, endEvent: end });
+    const ms = must(elapsed.result.ms, 'ms');
+    expect(ms).toBeGreaterThanOrEqual(0);
+    // The double logged the float with 9 significant digits: read back as a float, the same value.
+    expect(Math.fround(Number(elapsed.record.out.ms))).toBe(ms);
+    // EV-6: an event never recorded has no time (507000).
+    expect(await runtime.aclrtEventElapsedTime({ startEvent: exEvent, endEvent: end })).toMatchObject({ ret: 507000 });
+    const stamp = await recorded('aclrtEventGetTimestamp', () => runtime.aclrtEventGetTimestamp({ event: start }));
+    expect(stamp.record.args).toEqual({ event: start, timestamp: POINTER });
+    expect(stamp.result.timestamp).toBe(stamp.record.out.timestamp);
+    const reset = await recorded('aclrtResetEvent', () => runtime.aclrtResetEvent({ event: end, stream }));
+    expect(reset.record).toMatchObject({ args: { event: end, stream }, ret: 0 });
+    for (const event of [start, end, exEvent]) {
+      expect((await recorded('aclrtDestroyEvent', () => runtime.aclrtDestroyEvent({ event }))).record).toMatchObject({
+        args: { event },
+        ret: 0,
+      });
+    }
+    const wide = await recorded('aclrtDestroyEvent', () => runtime.aclrtDestroyEvent({ event: '0xffffffffffff0010' }));
+    expect(wide.record).toMatchObject({ args: { event: '0xffffffffffff0010' }, ret: 100000 });
   });
 
   it('aclrtGetMemInfo: the aclrtMemAttr enum and two size_t* outs', async () => {
