@@ -69,6 +69,34 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     await run('aclrtSynchronizeStream', { stream });
     await run('aclrtSynchronizeStreamWithTimeout', { stream, timeout: 1000 });
     await run('aclrtSynchronizeDevice');
+    // Contexts, events and the rest of the stream calls (CX-1 … CX-3, EV-1 … EV-6, CP-5 … CP-7).
+    const { context: primary } = await run('aclrtGetCurrentContext');
+    const { context } = await run('aclrtCreateContext', { deviceId: 1 });
+    const { stream: own } = await run('aclrtCtxGetCurrentDefaultStream');
+    expect(own).not.toBe('0x0');
+    const { stream: configured } = await run('aclrtCreateStreamWithConfig', { priority: 0, flag: 'ACL_STREAM_FAST_LAUNCH' });
+    await run('aclrtSetStreamFailureMode', { stream: configured, mode: 'ACL_STOP_ON_FAILURE' });
+    expect(await run('aclrtStreamQuery', { stream: configured })).toEqual({ status: 0 });
+    const { event: start } = await run('aclrtCreateEvent');
+    const { event: end } = await run('aclrtCreateEventWithFlag', { flag: 'ACL_EVENT_SYNC|ACL_EVENT_TIME_LINE' });
+    const { event: ex } = await run('aclrtCreateEventExWithFlag', { flag: 'ACL_EVENT_SYNC' });
+    await run('aclrtRecordEvent', { event: start, stream: configured });
+    await run('aclrtRecordEvent', { event: end, stream: configured });
+    await run('aclrtStreamWaitEvent', { stream: '0x0', event: end });
+    await run('aclrtSynchronizeEvent', { event: end });
+    await run('aclrtSynchronizeEventWithTimeout', { event: end, timeout: 1000 });
+    expect(await run('aclrtQueryEventStatus', { event: end })).toEqual({ status: 1 });
+    expect(await run('aclrtQueryEventStatus', { event: ex })).toEqual({ status: 1 });
+    const { ms } = await run('aclrtEventElapsedTime', { startEvent: start, endEvent: end });
+    expect(ms).toBeGreaterThanOrEqual(0);
+    expect(await run('aclrtEventGetTimestamp', { event: end })).toEqual({ timestamp: expect.any(Number) });
+    await run('aclrtResetEvent', { event: end, stream: configured });
+    await run('aclrtDestroyEvent', { event: ex });
+    await run('aclrtSynchronizeDeviceWithTimeout', { timeout: -1 });
+    await run('aclrtDestroyStreamForce', { stream: configured });
+    await run('aclrtSetCurrentContext', { context: primary });
+    // CX-2: the created context takes its events (start, end) and its default stream with it.
+    await run('aclrtDestroyContext', { context });
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
     expect((await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).total).toBe(64 * 1024 ** 3);
     const { devPtr: registered } = await run('aclrtHostRegister', { ptr: vaHost, size: 8192, type: 'ACL_HOST_REGISTER_MAPPED' });

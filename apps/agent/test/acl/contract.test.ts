@@ -82,6 +82,34 @@ describe('the contract session on the acl backend + C double', () => {
     await run('aclrtSynchronizeStream', { stream });
     await run('aclrtSynchronizeStreamWithTimeout', { stream, timeout: 1000 });
     await run('aclrtSynchronizeDevice');
+    // Contexts, events and the rest of the stream calls (CX-1 … CX-3, EV-1 … EV-6, CP-5 … CP-7).
+    const { context: primary } = await run('aclrtGetCurrentContext');
+    const { context } = await run('aclrtCreateContext', { deviceId: 1 });
+    const { stream: own } = await run('aclrtCtxGetCurrentDefaultStream');
+    expect(own).not.toBe('0x0');
+    const { stream: configured } = await run('aclrtCreateStreamWithConfig', { priority: 0, flag: 'ACL_STREAM_FAST_LAUNCH' });
+    await run('aclrtSetStreamFailureMode', { stream: configured, mode: 'ACL_STOP_ON_FAILURE' });
+    expect(await run('aclrtStreamQuery', { stream: configured })).toEqual({ status: 0 });
+    const { event: start } = await run('aclrtCreateEvent');
+    const { event: end } = await run('aclrtCreateEventWithFlag', { flag: 'ACL_EVENT_SYNC|ACL_EVENT_TIME_LINE' });
+    const { event: ex } = await run('aclrtCreateEventExWithFlag', { flag: 'ACL_EVENT_SYNC' });
+    await run('aclrtRecordEvent', { event: start, stream: configured });
+    await run('aclrtRecordEvent', { event: end, stream: configured });
+    await run('aclrtStreamWaitEvent', { stream: '0x0', event: end });
+    await run('aclrtSynchronizeEvent', { event: end });
+    await run('aclrtSynchronizeEventWithTimeout', { event: end, timeout: 1000 });
+    expect(await run('aclrtQueryEventStatus', { event: end })).toEqual({ status: 1 });
+    expect(await run('aclrtQueryEventStatus', { event: ex })).toEqual({ status: 1 });
+    const { ms } = await run('aclrtEventElapsedTime', { startEvent: start, endEvent: end });
+    expect(ms).toBeGreaterThanOrEqual(0);
+    expect(await run('aclrtEventGetTimestamp', { event: end })).toEqual({ timestamp: expect.any(Number) });
+    await run('aclrtResetEvent', { event: end, stream: configured });
+    await run('aclrtDestroyEvent', { event: ex });
+    await run('aclrtSynchronizeDeviceWithTimeout', { timeout: -1 });
+    await run('aclrtDestroyStreamForce', { stream: configured });
+    await run('aclrtSetCurrentContext', { context: primary });
+    // CX-2: the created context takes its events (start, end) and its default stream with it.
+    await run('aclrtDestroyContext', { context });
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
     // The double's huge pool is 48 GiB per device (its default; a hardware split is not public, §9).
     expect(await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).toMatchObject({ total: 48 * GiB });
@@ -134,15 +162,28 @@ describe('the contract session on the acl backend + C double', () => {
     expect([...ACL_FUNCTION_NAMES].filter((fn) => !called.has(fn))).toEqual([]);
 
     // Provenance: calls and their observed effects are "observed"; only what the runtime implies without
-    // reporting (the default stream that aclrtSetDevice creates and the last reset takes) is "modeled";
-    // nothing is "simulated".
+    // reporting is "modeled": the default context and stream that aclrtSetDevice creates (and the last
+    // reset takes), the created context's own default stream, and what aclrtDestroyContext takes with
+    // it (its two events and that stream); nothing is "simulated".
     const events = driver.events;
     expect(events.filter((e) => e.provenance === 'simulated')).toEqual([]);
     expect(events.filter((e) => e.kind === 'call').every((e) => e.provenance === 'observed')).toBe(true);
     const allocs = events.filter((e) => e.kind === 'alloc');
     expect(allocs).toHaveLength(4);
     for (const alloc of allocs) expect(alloc).toMatchObject({ provenance: 'observed', runs: [] });
-    expect(events.filter((e) => e.provenance === 'modeled').map((e) => e.kind)).toEqual(['streamCreate', 'streamDestroy']);
+    expect(events.filter((e) => e.provenance === 'modeled').map((e) => e.kind)).toEqual([
+      'contextCreate',
+      'streamCreate',
+      'streamCreate',
+      'eventDestroy',
+      'eventDestroy',
+      'streamDestroy',
+      'streamDestroy',
+      'contextDestroy',
+    ]);
+    // The device's default context is recorded with the handle the runtime answered (aclrtGetCurrentContext).
+    const created = events.find((e) => e.kind === 'contextCreate' && e.isDefault);
+    expect(created?.kind === 'contextCreate' && `0x${created.handle.toString(16)}`).toBe(primary);
     expect(events.filter((e) => e.kind === 'poolSample').length).toBeGreaterThan(0);
     expect(stateDifference(driver.replica, harness.backend.state())).toBeUndefined();
     // Nothing is left on the double: the session freed everything and finalised.
