@@ -57,6 +57,19 @@ describe('per-session quotas answer with clear errors', () => {
     });
   });
 
+  it('live objects: created contexts, streams with config and events count; default contexts and streams do not', async () => {
+    harness = await startHarness({ limits: { liveObjects: 3 } });
+    const d = await driver();
+    await d.ok('aclrtCreateContext', { deviceId: 0 });
+    await d.ok('aclrtCreateStreamWithConfig', { priority: 0, flag: 0 });
+    await d.ok('aclrtCreateEvent');
+    expect(await d.call('aclrtCreateEventExWithFlag', { flag: 'ACL_EVENT_SYNC' })).toMatchObject({
+      type: 'error',
+      code: 'quota-exceeded',
+      message: expect.stringContaining('--max-objects 3'),
+    });
+  });
+
   it('calls per second', async () => {
     harness = await startHarness({ limits: { callsPerSecond: 5 } });
     if (harness === undefined) throw new Error('no harness');

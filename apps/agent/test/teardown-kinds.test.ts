@@ -1,7 +1,13 @@
 import { ACL_HOST_REG, devicePools } from '@pagelens/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { AclBackend } from '../src/backends/acl/acl-backend.ts';
+import { freshDouble, readLog } from './acl/support/acl-double.ts';
+import { startHarnessOn, TOKEN } from './support/agent-harness.ts';
 import { agentPerTest, HUGE_PROP as PROP } from './support/agent-per-test.ts';
-import type { TestClient } from './support/ws-client.ts';
+import { TestClient } from './support/ws-client.ts';
+
+// The acl backend starts a native thread that compiles its TypeScript: slow on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // Issue 11 item 5 and its siblings: every kind of object a session can make is gone after its
 // teardown, so the next session starts from the baseline and cannot reach the last one's objects.
@@ -118,5 +124,74 @@ describe('teardown of every object kind', () => {
     await d.call('aclrtSetDevice', { deviceId: 0 }, p1);
     const reply = await d.call('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 }, p1);
     expect(reply).toMatchObject({ type: 'result', ret: 100000, message: expect.stringContaining('VM-11') });
+  });
+});
+
+/** A created context current with two streams and three events in it, and one event in the device's default context. */
+async function makeContextsAndEvents(d: TestClient): Promise<void> {
+  await d.call('aclInit', { configPath: null });
+  await d.ok('aclrtSetDevice', { deviceId: 0 });
+  await d.ok('aclrtCreateEvent');
+  const { stream: onDefault } = await d.ok('aclrtCreateStream');
+  await d.ok('aclrtCreateContext', { deviceId: 1 });
+  const { stream } = await d.ok('aclrtCreateStream');
+  await d.ok('aclrtCreateStreamWithConfig', { priority: 0, flag: 0 });
+  const { event } = await d.ok('aclrtCreateEvent');
+  await d.ok('aclrtCreateEventWithFlag', { flag: 'ACL_EVENT_SYNC' });
+  await d.ok('aclrtCreateEventExWithFlag', { flag: 'ACL_EVENT_SYNC' });
+  await d.ok('aclrtRecordEvent', { event, stream });
+  expect(onDefault).toMatch(/^0x/);
+}
+
+function contextsLeft(state: ReturnType<AclBackend['state']>) {
+  return { contexts: state.contexts.size, streams: state.streams.size, events: state.aclEvents.size };
+}
+
+describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
+  it('simulator: a session that created a context, two streams in it and events leaves nothing when it disconnects', async () => {
+    const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
+    const viewer = await connect();
+    await viewer.hello('viewer');
+    const driver = await connect();
+    await driver.hello('driver');
+    await makeContextsAndEvents(driver);
+    expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 2, streams: 5, events: 4 });
+    driver.close();
+    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
+  });
+
+  it('acl + C double: the same session is released on the runtime, context by context', async () => {
+    const double = freshDouble();
+    process.env.ACL_DOUBLE_LOG = double.log;
+    const backend = await AclBackend.open({ aclLib: double.lib, allowMutations: true, sampleMs: 0, env: {} });
+    const harness = await startHarnessOn(backend, { resumeGraceMs: 20 });
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    const driver = await TestClient.connect(harness.port, TOKEN);
+    try {
+      await viewer.hello('viewer');
+      await driver.hello('driver');
+      await makeContextsAndEvents(driver);
+      expect(contextsLeft(backend.state())).toEqual({ contexts: 2, streams: 5, events: 4 });
+      const mark = readLog(double.log).length;
+      driver.close();
+      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      expect(contextsLeft(backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
+      // Every release reached the double and succeeded: each object in the context that made it.
+      const teardown = readLog(double.log)
+        .slice(mark)
+        .filter((call) => call.fn !== 'aclrtGetCurrentContext' && call.fn !== 'aclGetRecentErrMsg');
+      expect(teardown.filter((call) => call.ret !== 0)).toEqual([]);
+      const names = teardown.map((call) => call.fn);
+      expect(names.filter((fn) => fn === 'aclrtDestroyEvent')).toHaveLength(4);
+      expect(names.filter((fn) => fn === 'aclrtDestroyStream')).toHaveLength(3);
+      expect(names.filter((fn) => fn === 'aclrtDestroyContext')).toHaveLength(1);
+      expect(names.indexOf('aclrtDestroyContext')).toBeLessThan(names.indexOf('aclrtResetDeviceForce'));
+    } finally {
+      viewer.close();
+      driver.close();
+      await harness.close();
+      delete process.env.ACL_DOUBLE_LOG;
+    }
   });
 });

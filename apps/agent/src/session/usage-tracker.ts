@@ -92,6 +92,13 @@ export class UsageTracker {
         case 'streamCreate':
           if (!e.isDefault) this.#add(e.id, e.pid);
           break;
+        // A device's default context comes with aclrtSetDevice; created contexts and every event count.
+        case 'contextCreate':
+          if (!e.isDefault) this.#add(e.id, e.pid);
+          break;
+        case 'eventCreate':
+          this.#add(e.id, e.pid);
+          break;
         case 'hostAlloc':
           this.#add(e.id, e.pid, { hostSize: e.size, pinned: e.memory === 'pinned', pageable: e.memory === 'pageable' });
           break;
@@ -114,6 +121,8 @@ export class UsageTracker {
         case 'release':
         case 'unmap':
         case 'streamDestroy':
+        case 'contextDestroy':
+        case 'eventDestroy':
         case 'hostFree':
           this.#remove(e.id);
           break;
