@@ -112,34 +112,6 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       p.currentContext = p.primaryContexts.get(event.device) ?? -1;
       return state;
     }
-    case 'contextCreate': {
-      const { id, pid, device, handle, isDefault } = event;
-      state.contexts.set(id, { id, pid, device, handle, isDefault, defaultStream: -1, createdSeq: event.seq });
-      const p = processOf(state, event, pid);
-      p.contextByHandle.set(handle, id);
-      if (isDefault) p.primaryContexts.set(device, id);
-      return state;
-    }
-    case 'contextCurrent': {
-      const p = processOf(state, event, event.pid);
-      p.currentContext = event.id;
-      p.currentDevice = need(state.contexts.get(event.id), event, 'context', event.id).device;
-      return state;
-    }
-    case 'contextDestroy': {
-      const context = need(state.contexts.get(event.id), event, 'context', event.id);
-      state.contexts.delete(event.id);
-      const p = processOf(state, event, context.pid);
-      p.contextByHandle.delete(context.handle);
-      if (context.isDefault) p.primaryContexts.delete(context.device);
-      if (p.currentContext === event.id) {
-        // The thread falls back to the device's default context while the device is set (CX-2).
-        const primary = context.isDefault ? undefined : p.primaryContexts.get(context.device);
-        p.currentContext = primary ?? -1;
-        if (primary === undefined && !p.deviceRefs.has(context.device)) p.currentDevice = -1;
-      }
-      return state;
-    }
     case 'deviceReset': {
       const p = processOf(state, event, event.pid);
       if (event.refs > 0) p.deviceRefs.set(event.device, event.refs);
@@ -175,39 +147,6 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       const p = processOf(state, event, stream.pid);
       if (p.defaultStreams.get(stream.device) === event.id) p.defaultStreams.delete(stream.device);
       else p.streamByHandle.delete(stream.handle);
-      return state;
-    }
-    case 'streamMode':
-      need(state.streams.get(event.id), event, 'stream', event.id).failureMode = event.mode;
-      return state;
-    case 'eventCreate': {
-      const { id, pid, device, context, handle, flags, ex } = event;
-      state.aclEvents.set(id, { id, pid, device, context, handle, flags, ex, stream: -1, at: 0, recordedSeq: -1, createdSeq: event.seq });
-      processOf(state, event, pid).eventByHandle.set(handle, id);
-      return state;
-    }
-    case 'eventRecord': {
-      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
-      target.stream = event.stream;
-      target.at = event.at;
-      target.recordedSeq = event.seq;
-      return state;
-    }
-    case 'eventWait': {
-      const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
-      if (event.until > stream.busyUntil) stream.busyUntil = event.until;
-      return state;
-    }
-    case 'eventReset': {
-      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
-      target.stream = -1;
-      target.recordedSeq = -1;
-      return state;
-    }
-    case 'eventDestroy': {
-      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
-      state.aclEvents.delete(event.id);
-      processOf(state, event, target.pid).eventByHandle.delete(target.handle);
       return state;
     }
     case 'sync':
@@ -390,6 +329,68 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'poolSample':
       deviceOf(state, event, event.device).lastSample = event;
       return state;
+    // Contexts and aclEvents last: the cases above are the hot ones, and a string switch tests in order.
+    case 'contextCreate': {
+      const { id, pid, device, handle, isDefault } = event;
+      state.contexts.set(id, { id, pid, device, handle, isDefault, defaultStream: -1, createdSeq: event.seq });
+      const p = processOf(state, event, pid);
+      p.contextByHandle.set(handle, id);
+      if (isDefault) p.primaryContexts.set(device, id);
+      return state;
+    }
+    case 'contextCurrent': {
+      const p = processOf(state, event, event.pid);
+      p.currentContext = event.id;
+      p.currentDevice = need(state.contexts.get(event.id), event, 'context', event.id).device;
+      return state;
+    }
+    case 'contextDestroy': {
+      const context = need(state.contexts.get(event.id), event, 'context', event.id);
+      state.contexts.delete(event.id);
+      const p = processOf(state, event, context.pid);
+      p.contextByHandle.delete(context.handle);
+      if (context.isDefault) p.primaryContexts.delete(context.device);
+      if (p.currentContext === event.id) {
+        // The thread falls back to the device's default context while the device is set (CX-2).
+        const primary = context.isDefault ? undefined : p.primaryContexts.get(context.device);
+        p.currentContext = primary ?? -1;
+        if (primary === undefined && !p.deviceRefs.has(context.device)) p.currentDevice = -1;
+      }
+      return state;
+    }
+    case 'streamMode':
+      need(state.streams.get(event.id), event, 'stream', event.id).failureMode = event.mode;
+      return state;
+    case 'eventCreate': {
+      const { id, pid, device, context, handle, flags, ex } = event;
+      state.aclEvents.set(id, { id, pid, device, context, handle, flags, ex, stream: -1, at: 0, recordedSeq: -1, createdSeq: event.seq });
+      processOf(state, event, pid).eventByHandle.set(handle, id);
+      return state;
+    }
+    case 'eventRecord': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      target.stream = event.stream;
+      target.at = event.at;
+      target.recordedSeq = event.seq;
+      return state;
+    }
+    case 'eventWait': {
+      const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
+      if (event.until > stream.busyUntil) stream.busyUntil = event.until;
+      return state;
+    }
+    case 'eventReset': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      target.stream = -1;
+      target.recordedSeq = -1;
+      return state;
+    }
+    case 'eventDestroy': {
+      const target = need(state.aclEvents.get(event.id), event, 'aclEvent', event.id);
+      state.aclEvents.delete(event.id);
+      processOf(state, event, target.pid).eventByHandle.delete(target.handle);
+      return state;
+    }
     default:
       return assertNever(event);
   }

@@ -14,13 +14,15 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   const process = state.processes.get(pid);
   if (process === undefined) return [];
   const calls: AclCall[] = [];
-  const devicesWithObjects = new Set<number>();
   const mine = <T extends { pid: number }>(items: Iterable<T>): T[] => [...items].filter((item) => item.pid === pid);
   // The current device and context as the plan's own calls change them (CX-1, CX-2).
   let currentDevice = process.currentDevice;
   let current = process.currentContext;
+  // Devices the process holds a reference to once the plan's own aclrtSetDevice calls ran: the ones to reset.
+  const held = new Set(process.deviceRefs.keys());
   const setDevice = (device: number) => {
     calls.push({ fn: 'aclrtSetDevice', args: { deviceId: device } });
+    held.add(device);
     currentDevice = device;
     current = process.primaryContexts.get(device) ?? -1;
   };
@@ -39,7 +41,6 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
     byDevice.set(allocation.device, list);
   }
   for (const [device, pointers] of [...byDevice].sort((a, b) => a[0] - b[0])) {
-    devicesWithObjects.add(device);
     if (currentDevice !== device) setDevice(device);
     for (const devPtr of pointers) calls.push({ fn: 'aclrtFree', args: { devPtr } });
   }
@@ -79,8 +80,7 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   }
   // Streams from journals made before contexts were modeled belong to no context.
   release(owned(undefined));
-  const devices = new Set([...process.deviceRefs.keys(), ...devicesWithObjects]);
-  for (const device of [...devices].sort((a, b) => a - b)) calls.push({ fn: 'aclrtResetDeviceForce', args: { deviceId: device } });
+  for (const device of [...held].sort((a, b) => a - b)) calls.push({ fn: 'aclrtResetDeviceForce', args: { deviceId: device } });
   if (process.initialized) calls.push({ fn: 'aclFinalize', args: {} });
   return calls;
 }
