@@ -1,4 +1,4 @@
-import { aclrtMemcpyKind, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
+import { aclrtMemcpyKind, type Hex, type MemoryEvent, SimHost, SimRuntime } from '@pagelens/core';
 
 const MiB = 1024 * 1024;
 
@@ -9,14 +9,15 @@ function need<T>(value: T | undefined, what: string): T {
 
 export interface EventScene {
   readonly host: SimHost;
+  readonly rt: SimRuntime;
   readonly events: MemoryEvent[];
   readonly pid: number;
   /** aclrtStream values. */
-  readonly streams: { readonly copies: string; readonly waiter: string };
+  readonly streams: { readonly copies: Hex; readonly waiter: Hex };
   /** aclrtEvent values. */
-  readonly aclEvents: { readonly done: string; readonly idle: string };
+  readonly aclEvents: { readonly done: Hex; readonly idle: Hex };
   /** aclrtContext value of the created context. */
-  readonly context: string;
+  readonly context: Hex;
 }
 
 /**
@@ -50,5 +51,5 @@ export async function eventScene(): Promise<EventScene> {
   await rt.aclrtRecordEvent({ event: done, stream: copies });
   await rt.aclrtStreamWaitEvent({ stream: waiter, event: done });
   const idle = need((await rt.aclrtCreateEvent({})).event, 'idle');
-  return { host, events, pid: rt.pid, streams: { copies, waiter }, aclEvents: { done, idle }, context };
+  return { host, rt, events, pid: rt.pid, streams: { copies, waiter }, aclEvents: { done, idle }, context };
 }

@@ -7,7 +7,7 @@ import { useAppStore } from '../../store/useAppStore.ts';
 const stripes = (base: string, stripe: string): string => `repeating-linear-gradient(-45deg, ${base} 0 3px, ${stripe} 3px 5px), ${base}`;
 
 /** What the colours, hatches and lines of the timeline mean, in the canvas's own colours. */
-export function CopyLegend({ paths }: { paths: ReadonlySet<string> }) {
+export function CopyLegend({ paths, marks = false }: { paths: ReadonlySet<string>; marks?: boolean }) {
   const { t } = useTranslation();
   const colors = copyColors(useAppStore(selectTheme));
   // Pinned and pageable are the lesson: always listed; the other paths only once they occur.
@@ -39,6 +39,18 @@ export function CopyLegend({ paths }: { paths: ReadonlySet<string> }) {
         {swatch({ background: 'transparent', outline: `2px solid ${colors.selection}`, outlineOffset: '-2px' })}
         {t('hostCopies.timeline.legend.selected')}
       </li>
+      {marks && (
+        <>
+          <li className="hc-mark-record">
+            <span className="hc-mark-glyph" aria-hidden="true" />
+            {t('hostCopies.timeline.legend.record')}
+          </li>
+          <li className="hc-mark-wait">
+            <span className="hc-mark-glyph" aria-hidden="true" />
+            {t('hostCopies.timeline.legend.wait')}
+          </li>
+        </>
+      )}
     </ul>
   );
 }

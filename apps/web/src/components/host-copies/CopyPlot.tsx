@@ -1,10 +1,11 @@
-import type { HostState } from '@pagelens/core';
+import { type HostState, toHex } from '@pagelens/core';
 import { type CSSProperties, type PointerEvent, type ReactNode, type RefObject, useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { duration } from '../../model/format.ts';
 import { copyAt, type HostBusy, hostBusyAt } from '../../model/host-copies/copy-lanes.ts';
 import { copyColors } from '../../model/host-copies/copy-style.ts';
+import { type EventMark, markAt } from '../../model/host-copies/event-marks.ts';
 import { xToTime } from '../../model/host-copies/time-view.ts';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
 import { selectTheme } from '../../store/ui-slice.ts';
@@ -13,7 +14,7 @@ import { ZOOM_STEP } from '../../viz/behaviors/copies-zoom.ts';
 import { Published, usePublished } from '../../viz/published.ts';
 import { mounted, useController } from '../../viz/useController.ts';
 import { CopyFactsList, factsForCopy } from './CopyFactsList.tsx';
-import { CopyPlotController, type PlotInput, type PlotSummary, ROW_HEIGHT } from './copy-plot-controller.ts';
+import { CopyPlotController, MARK_HIT_PX, type PlotInput, type PlotSummary, ROW_HEIGHT } from './copy-plot-controller.ts';
 import { LaneLabels } from './LaneLabels.tsx';
 import { TimeAxis } from './TimeAxis.tsx';
 import type { CopyData } from './useCopyData.ts';
@@ -23,7 +24,35 @@ const HIT_SLACK_PX = 4;
 const GROUP = 'hostCopies.keys.group';
 
 /** What the pointer is over; cx, cy are viewport px (the tooltip is fixed so no scroll box clips it). */
-type Hover = { readonly cx: number; readonly cy: number } & ({ readonly copy: number } | { readonly busy: HostBusy });
+type Hover = { readonly cx: number; readonly cy: number } & (
+  | { readonly copy: number }
+  | { readonly busy: HostBusy }
+  | { readonly mark: number }
+);
+
+type T = ReturnType<typeof useTranslation>['t'];
+
+/** The event's handle as the program holds it, or its object id when its creation is older than the history. */
+function handleText(mark: EventMark): string {
+  return mark.handle === 0 ? `#${mark.event}` : toHex(mark.handle);
+}
+
+/** What a mark says, with the rule behind it (EV-2, EV-3). */
+export function markLabel(t: T, mark: EventMark): string {
+  const values = { handle: handleText(mark), stream: mark.stream, time: duration(mark.at) };
+  if (mark.kind === 'record') return t('hostCopies.timeline.marks.record', values);
+  return t(mark.from === undefined ? 'hostCopies.timeline.marks.waitNever' : 'hostCopies.timeline.marks.wait', values);
+}
+
+/** The mark's short line in the list under the plot. */
+function markShort(t: T, mark: EventMark): string {
+  return t(`hostCopies.timeline.marks.short.${mark.kind}`, {
+    handle: handleText(mark),
+    stream: mark.stream,
+    time: duration(mark.at),
+    rule: mark.rule,
+  });
+}
 
 function tooltipStyle(hover: Hover): CSSProperties {
   const flipX = hover.cx > window.innerWidth - 340;
@@ -38,6 +67,7 @@ function tooltipStyle(hover: Hover): CSSProperties {
 function BusyTip({ busy }: { busy: HostBusy }) {
   const { t } = useTranslation();
   const time = duration(busy.end - busy.start);
+  if (busy.fn?.startsWith('aclrtSynchronizeEvent') === true) return <p>{t('hostCopies.timeline.busyEvent', { time, fn: busy.fn })}</p>;
   return (
     <p>
       {busy.stream === undefined
@@ -45,6 +75,11 @@ function BusyTip({ busy }: { busy: HostBusy }) {
         : t('hostCopies.timeline.busyStream', { time, stream: busy.stream })}
     </p>
   );
+}
+
+function MarkTip({ mark }: { mark: EventMark | undefined }) {
+  const { t } = useTranslation();
+  return <p data-testid="mark-tooltip">{mark === undefined ? '' : markLabel(t, mark)}</p>;
 }
 
 interface PlotAreaProps {
@@ -102,6 +137,8 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
   const [summary] = useState(() => new Published<PlotSummary | undefined>(undefined));
   const [hover, setHover] = useState<Hover | undefined>(undefined);
   const hoveredCopy = hover !== undefined && 'copy' in hover ? hover.copy : undefined;
+  const [focusedMark, setFocusedMark] = useState<number | undefined>(undefined);
+  const hoveredMark = hover !== undefined && 'mark' in hover ? hover.mark : focusedMark;
   const input: PlotInput = {
     copies,
     layout,
@@ -111,6 +148,8 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
     related: data.relatedCopies,
     selected: data.selected,
     hovered: hoveredCopy,
+    selectedEvent: data.selectedEvent,
+    hoveredMark,
   };
   const controller = useController(
     plot,
@@ -151,6 +190,12 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
     const index = copyAt(layout, copies, lane, time, slack);
     const cx = event.clientX;
     const cy = event.clientY;
+    const markSlack = (MARK_HIT_PX * (view.d1 - view.d0)) / Math.max(1, view.width * view.k);
+    const mark = markAt(layout.marks, lane, time, markSlack);
+    if (mark !== undefined) {
+      setHover({ cx, cy, mark });
+      return;
+    }
     if (index !== undefined) {
       setHover({ cx, cy, copy: index });
       return;
@@ -163,7 +208,17 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
     }
     setHover(undefined);
   };
+  const selectMark = (index: number) => {
+    const mark = layout.marks[index]?.mark;
+    if (mark === undefined) return;
+    select({ kind: 'event', id: mark.event, device: mark.device });
+    controller.current?.reveal(mark.at, mark.at, mark.at);
+  };
   const onClick = () => {
+    if (hover !== undefined && 'mark' in hover) {
+      selectMark(hover.mark);
+      return;
+    }
     if (hover === undefined || !('copy' in hover)) return;
     const copy = copies[hover.copy];
     if (copy !== undefined) select({ kind: 'copy', id: copy.id, device: copy.device });
@@ -203,11 +258,13 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
           onPointerMove={onPointerMove}
           onPointerLeave={() => setHover(undefined)}
           onClick={onClick}
-          style={{ cursor: hoveredCopy === undefined ? 'default' : 'pointer' }}
+          style={{ cursor: hoveredCopy === undefined && hoveredMark === undefined ? 'default' : 'pointer' }}
         />
         {hover !== undefined && (
           <div className="hc-tooltip" style={tooltipStyle(hover)} role="tooltip" data-testid="copy-tooltip">
-            {'copy' in hover ? (
+            {'mark' in hover ? (
+              <MarkTip mark={layout.marks[hover.mark]?.mark} />
+            ) : 'copy' in hover ? (
               <>
                 <strong>{t('hostCopies.details.title', { id: copies[hover.copy]?.id ?? 0, fn: copies[hover.copy]?.fn ?? '' })}</strong>
                 <CopyFactsList facts={factsForCopy(state, timeline, hover.copy, prefs)} compact />
@@ -220,6 +277,38 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
       </PlotArea>
       <div />
       <TimeAxis summary={summary} />
+      {layout.marks.length > 0 && (
+        <section className="hc-marks" aria-labelledby="hc-marks-title" data-testid="event-marks">
+          <h3 id="hc-marks-title" className="hc-marks-title">
+            {t('hostCopies.timeline.marks.title')} <span className="muted">{t('hostCopies.timeline.marks.hint')}</span>
+          </h3>
+          <ul className="hc-marks-list">
+            {layout.marks.map(({ mark }, index) => (
+              <li key={mark.seq}>
+                <button
+                  type="button"
+                  className={`hc-mark hc-mark-${mark.kind}${data.selectedEvent === mark.event ? ' selected-item' : ''}`}
+                  aria-label={markLabel(t, mark)}
+                  title={markLabel(t, mark)}
+                  aria-pressed={data.selectedEvent === mark.event}
+                  data-testid="event-mark"
+                  data-kind={mark.kind}
+                  data-event={mark.event}
+                  data-stream={mark.stream}
+                  data-at={mark.at}
+                  data-rule={mark.rule}
+                  onClick={() => selectMark(index)}
+                  onFocus={() => setFocusedMark(index)}
+                  onBlur={() => setFocusedMark(undefined)}
+                >
+                  <span className="hc-mark-glyph" aria-hidden="true" />
+                  {markShort(t, mark)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

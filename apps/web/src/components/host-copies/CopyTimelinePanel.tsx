@@ -29,7 +29,7 @@ export function CopyTimelinePanel({ data, state }: { data: CopyData; state: Host
   const { t } = useTranslation();
   const session = useAppStore(selectSession);
   const observed = session?.host.provenance === 'observed';
-  const empty = data.copies.length === 0 && data.layout.busy.length === 0;
+  const empty = data.copies.length === 0 && data.layout.busy.length === 0 && data.layout.marks.length === 0;
   return (
     <section className="panel hc-timeline" aria-labelledby="hc-timeline-title" data-testid="copy-timeline">
       <header className="hc-head">
@@ -48,7 +48,7 @@ export function CopyTimelinePanel({ data, state }: { data: CopyData; state: Host
         <p className="muted hc-empty">{t('hostCopies.timeline.empty')}</p>
       ) : (
         <>
-          <CopyLegend paths={data.paths} />
+          <CopyLegend paths={data.paths} marks={data.layout.marks.length > 0} />
           <CopyPlot data={data} state={state} />
           {!observed && <p className="muted hc-modeled hatch">{t('hostCopies.timeline.modeled')}</p>}
           <SelectedCopy data={data} state={state} />

@@ -42,6 +42,8 @@ function input(copies: CopyRecord[], over: Partial<PlotInput> = {}): PlotInput {
     related: new Set(),
     selected: undefined,
     hovered: undefined,
+    selectedEvent: undefined,
+    hoveredMark: undefined,
     ...over,
   };
 }
@@ -93,6 +95,19 @@ describe('CopyPlotController', () => {
     const before = summary.get()?.view.d1 ?? 0;
     controller.setInput(input([copy(1, 0, 1_000_000), copy(2, 4_000_000, 5_000_000)]));
     expect(summary.get()?.view.d1).toBeGreaterThan(before);
+    controller.destroy();
+  });
+
+  it('refits its domain to an event mark later than every copy (EV-2)', () => {
+    const { controller, summary } = mount([copy(1, 0, 1_000_000)]);
+    const before = summary.get()?.view.d1 ?? 0;
+    const streams: HostState['streams'] = new Map([
+      [5, { id: 5, pid: 10, device: 0, handle: 0x50, isDefault: false, busyUntil: 0, failureMode: 0 }],
+    ]);
+    const mark = { kind: 'record', seq: 9, event: 8, handle: 0x80, pid: 10, device: 0, stream: 5, at: 6_000_000, rule: 'EV-2' } as const;
+    const copies = [copy(1, 0, 1_000_000)];
+    controller.setInput(input(copies, { layout: layoutCopies(copies, streams, [], [mark]) }));
+    expect(summary.get()?.view.d1).toBeGreaterThan(Math.max(before, 6_000_000));
     controller.destroy();
   });
 });

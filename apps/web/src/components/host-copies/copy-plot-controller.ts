@@ -12,6 +12,8 @@ import { changedIn } from '../../viz/useController.ts';
 
 /** CSS px per lane. */
 export const ROW_HEIGHT = 30;
+/** Pointer slack around an event mark (CSS px): marks are points. */
+export const MARK_HIT_PX = 8;
 /** About one axis tick per this many CSS px. */
 const TICK_SPACING_PX = 110;
 
@@ -26,10 +28,25 @@ export interface PlotInput {
   /** Copy indices. */
   readonly selected: number | undefined;
   readonly hovered: number | undefined;
+  /** Object id of the selected aclrtEvent (its marks are ringed). */
+  readonly selectedEvent: number | undefined;
+  /** Index into layout.marks. */
+  readonly hoveredMark: number | undefined;
 }
 
 /** Every input the canvas draws from: a change repaints it. */
-const DRAWN_INPUT: readonly (keyof PlotInput)[] = ['copies', 'layout', 'colors', 'prefs', 'blockedLabel', 'related', 'selected', 'hovered'];
+const DRAWN_INPUT: readonly (keyof PlotInput)[] = [
+  'copies',
+  'layout',
+  'colors',
+  'prefs',
+  'blockedLabel',
+  'related',
+  'selected',
+  'hovered',
+  'selectedEvent',
+  'hoveredMark',
+];
 
 /** What React shows of the zoom: the axis ticks and the plot's data-zoom. */
 export interface PlotSummary {
@@ -136,7 +153,7 @@ export class CopyPlotController {
   #draw(): void {
     const frame = canvasFrame(this.#canvas);
     if (frame === undefined) return;
-    const { selected, hovered, ...rest } = this.#input;
+    const { selected, hovered, selectedEvent, hoveredMark, ...rest } = this.#input;
     drawCopyTimeline(frame.ctx, frame.width, frame.height, {
       ...rest,
       view: this.view(),
@@ -144,6 +161,8 @@ export class CopyPlotController {
       grid: this.#ticks.map((tick) => tick.x),
       ...(selected === undefined ? {} : { selected }),
       ...(hovered === undefined ? {} : { hovered }),
+      ...(selectedEvent === undefined ? {} : { selectedEvent }),
+      ...(hoveredMark === undefined ? {} : { hoveredMark }),
     });
   }
 }

@@ -2,6 +2,7 @@ import type { CopyRecord, HostState, MemoryEvent } from '@pagelens/core';
 import { useMemo, useRef } from 'react';
 import { bufferAt } from '../../model/host-copies/buffer-rows.ts';
 import { type CopyLayout, HostWaitIndex, layoutCopies, waitsUpTo } from '../../model/host-copies/copy-lanes.ts';
+import { EventMarkIndex, marksUpTo } from '../../model/host-copies/event-marks.ts';
 import { useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
@@ -20,6 +21,8 @@ export interface CopyData {
   readonly relatedCopies: ReadonlySet<number>;
   /** Host buffers the selected copy reads or writes. */
   readonly relatedBuffers: ReadonlySet<number>;
+  /** Object id of the selected aclrtEvent, if one is selected. */
+  readonly selectedEvent: number | undefined;
 }
 
 const EMPTY: ReadonlySet<number> = new Set();
@@ -40,10 +43,12 @@ export function useCopyData(state: HostState): CopyData {
   const timeline = useTimeline();
   const selection = useAppStore((s) => s.selection);
   const waitIndex = useRef(new HostWaitIndex());
+  const markIndex = useRef(new EventMarkIndex());
   const seq = state.seq;
   const events = timeline?.events ?? NO_EVENTS;
   // Incremental: reads only the events that arrived since the last render.
   const waitCount = waitsUpTo(waitIndex.current.update(events), seq).length;
+  const markCount = marksUpTo(markIndex.current.update(events), seq).length;
   const copyCount = state.copies.length;
   // Streams are few: their ids say whether one was created or destroyed.
   const streamKey = [...state.streams.keys()].join(',');
@@ -51,9 +56,11 @@ export function useCopyData(state: HostState): CopyData {
     void copyCount;
     void streamKey;
     void waitCount;
+    void markCount;
     const waits = waitsUpTo(waitIndex.current.update(events), state.seq);
+    const marks = marksUpTo(markIndex.current.update(events), state.seq);
     const copies = state.copies;
-    const layout = layoutCopies(copies, state.streams, waits);
+    const layout = layoutCopies(copies, state.streams, waits, marks);
     const indexById = new Map<number, number>();
     const paths = new Set<CopyRecord['path']>();
     copies.forEach((copy, index) => {
@@ -62,7 +69,7 @@ export function useCopyData(state: HostState): CopyData {
     });
     const order = Int32Array.from(copies.keys()).sort((a, b) => (copies[a]?.start ?? 0) - (copies[b]?.start ?? 0) || a - b);
     return { copies, layout, indexById, order, paths };
-  }, [state, events, copyCount, streamKey, waitCount]);
+  }, [state, events, copyCount, streamKey, waitCount, markCount]);
 
   const related = useMemo(() => {
     void seq;
@@ -86,6 +93,7 @@ export function useCopyData(state: HostState): CopyData {
     }
     return {
       selected,
+      selectedEvent: selection?.kind === 'event' ? selection.id : undefined,
       relatedCopies: relatedCopies.size === 0 ? EMPTY : relatedCopies,
       relatedBuffers: relatedBuffers.size === 0 ? EMPTY : relatedBuffers,
     };

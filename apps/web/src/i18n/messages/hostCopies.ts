@@ -88,7 +88,21 @@ export const hostCopies = defineMessages(
         blocked: 'host thread blocked',
         queued: 'queued (submit → start)',
         selected: 'selected',
+        record: 'event recorded (EV-2)',
+        wait: 'stream waits on event (EV-3)',
       },
+      marks: {
+        title: 'Event marks',
+        hint: 'Tab to a mark and press Enter to select its event in the inspector.',
+        record: 'Event {{handle}} recorded on stream #{{stream}}: its captured work completes at {{time}} (EV-2)',
+        wait: 'Stream #{{stream}} waits for event {{handle}}: its later work starts no earlier than {{time}} (EV-3)',
+        waitNever: 'Stream #{{stream}} waits for event {{handle}}, never recorded: nothing is held back (EV-3)',
+        short: {
+          record: 'record {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
+          wait: 'wait {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
+        },
+      },
+      busyEvent: 'Host thread blocked for {{time}} in {{fn}}, waiting for the event’s captured work (EV-4).',
       modeled: 'Copy rates and times are simulated (CP-3); the staging chunk size is modeled.',
     },
     pathDetail: {
@@ -239,7 +253,21 @@ export const hostCopies = defineMessages(
         blocked: 'Host 线程阻塞',
         queued: '排队（提交 → 开始）',
         selected: '已选中',
+        record: '记录 Event（EV-2）',
+        wait: 'Stream 等待 Event（EV-3）',
       },
+      marks: {
+        title: 'Event 标记',
+        hint: '用 Tab 移到某个标记，按 Enter 即可在检查器中选中它的 Event。',
+        record: 'Event {{handle}} 记录于 Stream #{{stream}}：捕获的工作在 {{time}} 完成（EV-2）',
+        wait: 'Stream #{{stream}} 等待 Event {{handle}}：其后续工作不早于 {{time}} 开始（EV-3）',
+        waitNever: 'Stream #{{stream}} 等待 Event {{handle}}，但它从未记录：不阻挡任何工作（EV-3）',
+        short: {
+          record: '记录 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',
+          wait: '等待 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',
+        },
+      },
+      busyEvent: 'Host 线程在 {{fn}} 中阻塞 {{time}}，等待 Event 捕获的工作完成（EV-4）。',
       modeled: '拷贝速率和时间均为模拟值（CP-3）；中转分块大小为建模假设。',
     },
     pathDetail: {

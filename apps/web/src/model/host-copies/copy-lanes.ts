@@ -1,4 +1,5 @@
 import type { CopyRecord, HostState, MemoryEvent } from '@pagelens/core';
+import type { EventMark, PlacedMark } from './event-marks.ts';
 
 /**
  * Rows of the copy timeline. Each process has one host-thread lane (synchronous copies run there,
@@ -36,6 +37,8 @@ export interface HostBusy {
   readonly copy?: number;
   /** The stream waited for (synchronize). */
   readonly stream?: number;
+  /** The call that waited, when the event list says (aclrtSynchronizeEvent, …). */
+  readonly fn?: string;
 }
 
 export interface CopyLayout {
@@ -45,6 +48,8 @@ export interface CopyLayout {
   /** Copy indices of each lane, ordered by start time (for culling). */
   readonly byLane: readonly Int32Array[];
   readonly busy: readonly HostBusy[];
+  /** Event record and wait marks with their lanes (EV-2, EV-3), in seq order. */
+  readonly marks: readonly PlacedMark[];
   /** Earliest submit and latest end of everything drawn (ns); both 0 when empty. */
   readonly t0: number;
   readonly t1: number;
@@ -58,6 +63,8 @@ export interface HostWait {
   readonly end: number;
   readonly stream?: number;
   readonly device?: number;
+  /** The call that waited: aclrtSynchronizeStream, aclrtSynchronizeEvent, … */
+  readonly fn?: string;
 }
 
 /**
@@ -68,16 +75,20 @@ export class HostWaitIndex {
   #source: readonly MemoryEvent[] | undefined;
   #scanned = 0;
   #waits: HostWait[] = [];
+  #lastCall: { readonly seq: number; readonly fn: string } | undefined;
 
   update(events: readonly MemoryEvent[]): readonly HostWait[] {
     if (events !== this.#source || events.length < this.#scanned) {
       this.#source = events;
       this.#scanned = 0;
       this.#waits = [];
+      this.#lastCall = undefined;
     }
     for (let i = this.#scanned; i < events.length; i += 1) {
       const event = events[i];
+      if (event?.kind === 'call') this.#lastCall = { seq: event.seq, fn: event.fn };
       if (event?.kind !== 'sync' || event.until <= event.t) continue;
+      const fn = event.call !== undefined && this.#lastCall?.seq === event.call ? this.#lastCall.fn : undefined;
       this.#waits.push({
         seq: event.seq,
         pid: event.pid,
@@ -85,6 +96,7 @@ export class HostWaitIndex {
         end: event.until,
         ...(event.stream === undefined ? {} : { stream: event.stream }),
         ...(event.device === undefined ? {} : { device: event.device }),
+        ...(fn === undefined ? {} : { fn }),
       });
     }
     this.#scanned = events.length;
@@ -131,9 +143,15 @@ function laneOrder(a: Lane, b: Lane): number {
 /**
  * Assigns every copy to a lane: copies on a stream to that stream's lane, synchronous copies
  * without a stream to their process's host lane. The host lane is busy during synchronous and
- * blocking copies and synchronize waits; an async copy leaves it free (HM-3, CP-4).
+ * blocking copies and synchronize waits; an async copy leaves it free (HM-3, CP-4). Event marks
+ * go on the lanes of their streams, which get a lane even when destroyed since (EV-2, EV-3).
  */
-export function layoutCopies(copies: readonly CopyRecord[], streams: HostState['streams'], waits: readonly HostWait[]): CopyLayout {
+export function layoutCopies(
+  copies: readonly CopyRecord[],
+  streams: HostState['streams'],
+  waits: readonly HostWait[],
+  marks: readonly EventMark[] = [],
+): CopyLayout {
   const streamInfo = new Map<number, StreamInfo>();
   const pids = new Set<number>();
   for (const stream of streams.values()) {
@@ -146,6 +164,12 @@ export function layoutCopies(copies: readonly CopyRecord[], streams: HostState['
     }
   }
   for (const wait of waits) pids.add(wait.pid);
+  for (const mark of marks) {
+    const sources = mark.from === undefined ? [mark.stream] : [mark.stream, mark.from.stream];
+    for (const stream of sources) {
+      if (!streamInfo.has(stream)) streamInfo.set(stream, { pid: mark.pid, device: mark.device, isDefault: false, alive: false });
+    }
+  }
   for (const info of streamInfo.values()) pids.add(info.pid);
 
   const lanes: Lane[] = [...pids].map((pid) => ({ kind: 'host', pid, isDefault: false, alive: true }));
@@ -184,16 +208,26 @@ export function layoutCopies(copies: readonly CopyRecord[], streams: HostState['
       end: wait.end,
       cause: 'synchronize',
       ...(wait.stream === undefined ? {} : { stream: wait.stream }),
+      ...(wait.fn === undefined ? {} : { fn: wait.fn }),
     });
     t0 = Math.min(t0, wait.start);
     t1 = Math.max(t1, wait.end);
+  }
+  const placed: PlacedMark[] = [];
+  for (const mark of marks) {
+    const lane = streamLane.get(mark.stream);
+    if (lane === undefined) continue;
+    const fromLane = mark.from === undefined ? -1 : (streamLane.get(mark.from.stream) ?? -1);
+    placed.push({ mark, lane, fromLane });
+    t0 = Math.min(t0, mark.at, mark.from?.at ?? mark.at);
+    t1 = Math.max(t1, mark.at);
   }
   const byLane = lists.map((list) => Int32Array.from(sortedByStart(list, copies)));
   if (t0 > t1) {
     t0 = 0;
     t1 = 0;
   }
-  return { lanes, laneOf, byLane, busy, t0, t1 };
+  return { lanes, laneOf, byLane, busy, marks: placed, t0, t1 };
 }
 
 /** Whether the host thread of `pid` is busy at time `t`, and why. */

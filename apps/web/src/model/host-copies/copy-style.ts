@@ -20,6 +20,10 @@ export interface CopyColors {
   readonly text: string;
   readonly selection: string;
   readonly hover: string;
+  /** aclrtRecordEvent marks (EV-2). */
+  readonly record: string;
+  /** aclrtStreamWaitEvent marks and their arrows (EV-3). */
+  readonly wait: string;
 }
 
 export const COPY_COLORS_LIGHT: CopyColors = {
@@ -41,6 +45,8 @@ export const COPY_COLORS_LIGHT: CopyColors = {
   text: '#1b2230',
   selection: '#f59e0b',
   hover: '#1b2230',
+  record: '#db2777',
+  wait: '#0e7490',
 };
 
 export const COPY_COLORS_DARK: CopyColors = {
@@ -62,6 +68,8 @@ export const COPY_COLORS_DARK: CopyColors = {
   text: '#e3e8f0',
   selection: '#fbbf24',
   hover: '#e3e8f0',
+  record: '#f472b6',
+  wait: '#22d3ee',
 };
 
 export function copyColors(theme: 'light' | 'dark'): CopyColors {

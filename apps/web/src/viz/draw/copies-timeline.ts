@@ -23,7 +23,14 @@ export interface CopyScene {
   readonly blockedLabel: string;
   /** x of the axis ticks, for faint vertical grid lines. */
   readonly grid?: readonly number[];
+  /** Object id of the selected aclrtEvent: its marks are ringed. */
+  readonly selectedEvent?: number;
+  /** Index into layout.marks of the mark under the pointer. */
+  readonly hoveredMark?: number;
 }
+
+/** Half the size of a mark (CSS px). */
+export const MARK_RADIUS = 6;
 
 /** Space above and below a bar inside its lane (CSS px). */
 export const BAR_INSET = 5;
@@ -164,10 +171,88 @@ function outline(
   ctx.strokeRect(x0 - line / 2, y - line / 2, Math.max(1, x1 - x0) + line, rowHeight - 2 * BAR_INSET + line);
 }
 
+function arrowHead(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: number, y1: number): void {
+  const angle = Math.atan2(y1 - y0, x1 - x0);
+  const size = 6;
+  ctx.beginPath();
+  ctx.moveTo(x1, y1);
+  ctx.lineTo(x1 - size * Math.cos(angle - 0.45), y1 - size * Math.sin(angle - 0.45));
+  ctx.lineTo(x1 - size * Math.cos(angle + 0.45), y1 - size * Math.sin(angle + 0.45));
+  ctx.closePath();
+  ctx.fill();
+}
+
+/**
+ * Event marks over the bars: a record (EV-2) is a diamond where the captured work completes; a
+ * wait (EV-3) is a bar with a notch where the waiting stream may go on, with a dashed arrow from
+ * the record it waits for. The selected event's marks, and the hovered mark, are ringed.
+ */
+function drawMarks(ctx: CanvasRenderingContext2D, width: number, scene: CopyScene): void {
+  const { view, rowHeight, colors } = scene;
+  const mid = (lane: number) => lane * rowHeight + rowHeight / 2;
+  const visible = (x: number) => x >= -MARK_RADIUS * 2 && x <= width + MARK_RADIUS * 2;
+  scene.layout.marks.forEach((placed, index) => {
+    const { mark, lane, fromLane } = placed;
+    const x = timeToX(view, mark.at);
+    const y = mid(lane);
+    if (mark.kind === 'wait' && mark.from !== undefined && fromLane >= 0) {
+      const fx = timeToX(view, mark.from.at);
+      const fy = mid(fromLane);
+      if (visible(fx) || visible(x)) {
+        ctx.strokeStyle = colors.wait;
+        ctx.fillStyle = colors.wait;
+        ctx.lineWidth = 1.5;
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(fx, fy);
+        const ey = y + (fy < y ? -MARK_RADIUS : fy > y ? MARK_RADIUS : 0);
+        const ex = fy === y ? x - MARK_RADIUS : x;
+        ctx.lineTo(ex, ey);
+        ctx.stroke();
+        ctx.setLineDash([]);
+        arrowHead(ctx, fx, fy, ex, ey);
+      }
+    }
+    if (!visible(x)) return;
+    ctx.lineWidth = 1;
+    if (mark.kind === 'record') {
+      ctx.fillStyle = colors.record;
+      ctx.beginPath();
+      ctx.moveTo(x, y - MARK_RADIUS);
+      ctx.lineTo(x + MARK_RADIUS, y);
+      ctx.lineTo(x, y + MARK_RADIUS);
+      ctx.lineTo(x - MARK_RADIUS, y);
+      ctx.closePath();
+      ctx.fill();
+      ctx.strokeStyle = colors.background;
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = colors.wait;
+      ctx.fillRect(x - 1.5, y - MARK_RADIUS - 2, 3, 2 * MARK_RADIUS + 4);
+      ctx.beginPath();
+      ctx.moveTo(x + 1.5, y - 4);
+      ctx.lineTo(x + 1.5 + 5, y);
+      ctx.lineTo(x + 1.5, y + 4);
+      ctx.closePath();
+      ctx.fill();
+    }
+    const ring = (color: string, line: number) => {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = line;
+      ctx.beginPath();
+      ctx.arc(x, y, MARK_RADIUS + 3, 0, Math.PI * 2);
+      ctx.stroke();
+    };
+    if (scene.selectedEvent === mark.event) ring(colors.selection, 2);
+    if (scene.hoveredMark === index) ring(colors.hover, 1.5);
+  });
+}
+
 /**
  * The copy timeline on a canvas: lanes, host-thread busy bands, then one bar per copy (culled to
  * the visible time range), coloured by path, pageable ones hatched and cut into staging chunks,
- * queued waits as dashed lines from submit to start, and outlines for related, hovered and selected.
+ * queued waits as dashed lines from submit to start, outlines for related, hovered and selected,
+ * and the event record and wait marks on top.
  */
 export function drawCopyTimeline(ctx: CanvasRenderingContext2D, width: number, height: number, scene: CopyScene): void {
   ctx.clearRect(0, 0, width, height);
@@ -202,4 +287,5 @@ export function drawCopyTimeline(ctx: CanvasRenderingContext2D, width: number, h
     mark(scene.selected, scene.colors.hover, 4);
     mark(scene.selected, scene.colors.selection, 2);
   }
+  drawMarks(ctx, width, scene);
 }

@@ -1,0 +1,72 @@
+import { type MemoryEvent, toHex } from '@pagelens/core';
+import { describe, expect, it } from 'vitest';
+import { eventScene } from '../../../test/event-scene.ts';
+import { HostWaitIndex, layoutCopies } from './copy-lanes.ts';
+import { EventMarkIndex, markAt, marksUpTo } from './event-marks.ts';
+
+describe('event marks', () => {
+  it('puts a record on its stream at completion and a wait on the waiting stream, from that record (EV-2, EV-3)', async () => {
+    const { host, events, aclEvents } = await eventScene();
+    const marks = new EventMarkIndex().update(events);
+    const done = [...host.state.aclEvents.values()].find((event) => toHex(event.handle) === aclEvents.done);
+    const copy = host.state.copies[0];
+    if (done === undefined || copy === undefined) throw new Error('scene incomplete');
+    expect(marks.map((mark) => mark.kind)).toEqual(['record', 'wait']);
+    const [record, wait] = marks;
+    expect(record).toMatchObject({ event: done.id, handle: done.handle, stream: copy.stream, at: copy.end, rule: 'EV-2', device: 0 });
+    expect(wait).toMatchObject({ event: done.id, at: copy.end, rule: 'EV-3', from: { stream: copy.stream, at: copy.end } });
+    expect(wait?.stream).not.toBe(copy.stream);
+  });
+
+  it('reads only new events, starts over on a new list, and forgets a reset record', () => {
+    const base = { t: 0, provenance: 'simulated' } as const;
+    const list: MemoryEvent[] = [
+      { ...base, seq: 1, kind: 'streamCreate', pid: 7, device: 1, id: 2, handle: 0x20, isDefault: false },
+      { ...base, seq: 2, kind: 'eventCreate', pid: 7, device: 1, context: 1, id: 3, handle: 0x30, flags: 0x0e, ex: false },
+      { ...base, seq: 3, kind: 'eventRecord', id: 3, stream: 2, at: 500 },
+    ];
+    const index = new EventMarkIndex();
+    expect(index.update(list)).toHaveLength(1);
+    list.push(
+      { ...base, seq: 4, kind: 'eventReset', id: 3 },
+      { ...base, seq: 5, kind: 'eventWait', id: 3, stream: 2, until: 0 },
+      // An event whose creation predates the list: known by its stream's process and device.
+      { ...base, seq: 6, kind: 'eventRecord', id: 9, stream: 2, at: 800 },
+    );
+    const marks = index.update(list);
+    expect(marks.map((mark) => `${mark.kind} ${mark.seq}`)).toEqual(['record 3', 'wait 5', 'record 6']);
+    expect(marks[1]?.from).toBeUndefined();
+    expect(marks[2]).toMatchObject({ handle: 0, pid: 7, device: 1 });
+    expect(marksUpTo(marks, 4).map((mark) => mark.seq)).toEqual([3]);
+    expect(marksUpTo(marks, 99)).toBe(marks);
+    expect(index.update(list.slice(0, 3))).toHaveLength(1);
+  });
+
+  it('gives marks lanes (a destroyed stream keeps one), stretches the time span, and hit-tests them', async () => {
+    const { host, events } = await eventScene();
+    const marks = new EventMarkIndex().update(events);
+    const layout = layoutCopies([], host.state.streams, [], marks);
+    expect(layout.marks).toHaveLength(2);
+    const [record, wait] = layout.marks;
+    if (record === undefined || wait === undefined) throw new Error('two marks expected');
+    expect(layout.lanes[record.lane]).toMatchObject({ kind: 'stream', stream: record.mark.stream });
+    expect(layout.lanes[wait.lane]).toMatchObject({ kind: 'stream', stream: wait.mark.stream });
+    expect(wait.fromLane).toBe(record.lane);
+    expect(layout.t1).toBe(record.mark.at);
+    expect(markAt(layout.marks, record.lane, record.mark.at + 10, 20)).toBe(0);
+    expect(markAt(layout.marks, record.lane, record.mark.at + 30, 20)).toBeUndefined();
+    expect(markAt(layout.marks, wait.lane, wait.mark.at, 1)).toBe(1);
+    const gone = layoutCopies([], new Map(), [], marks);
+    expect(gone.lanes.filter((lane) => lane.kind === 'stream').every((lane) => !lane.alive)).toBe(true);
+    expect(gone.marks).toHaveLength(2);
+  });
+
+  it('names the call a host wait comes from: aclrtSynchronizeEvent waits for the captured work (EV-4)', async () => {
+    const { rt, events, aclEvents } = await eventScene();
+    await rt.aclrtSynchronizeEvent({ event: aclEvents.done });
+    const waits = new HostWaitIndex().update(events);
+    expect(waits.map((wait) => wait.fn)).toEqual(['aclrtSynchronizeEvent']);
+    const layout = layoutCopies([], new Map(), waits, []);
+    expect(layout.busy[0]).toMatchObject({ cause: 'synchronize', fn: 'aclrtSynchronizeEvent' });
+  });
+});
