@@ -40,6 +40,7 @@ export function LaneLabels({ lanes, rowHeight }: { lanes: readonly Lane[]; rowHe
               </span>
               <span className="hc-lane-sub">
                 {t('hostCopies.timeline.lane.device', { device: lane.device ?? 0 })}
+                {lane.ownerContext !== undefined && ` · ${t('hostCopies.timeline.lane.context', { id: lane.ownerContext })}`}
                 {!lane.alive && ` · ${t('hostCopies.timeline.lane.destroyed')}`}
               </span>
             </button>

@@ -15,6 +15,11 @@ export interface Lane {
   readonly isDefault: boolean;
   /** False for a stream that has been destroyed since its copies ran. */
   readonly alive: boolean;
+  /**
+   * For the default stream of a context made by aclrtCreateContext, that context (CX-1): it has a
+   * handle of its own, unlike the device's NULL default stream, and needs telling apart from it.
+   */
+  readonly ownerContext?: number;
 }
 
 /** Why the host thread could not go on. */
@@ -121,6 +126,7 @@ interface StreamInfo {
   readonly device: number;
   readonly isDefault: boolean;
   readonly alive: boolean;
+  readonly ownerContext?: number;
 }
 
 /** Copy indices ordered by start; copies mostly arrive in that order already, so check before sorting. */
@@ -155,7 +161,14 @@ export function layoutCopies(
   const streamInfo = new Map<number, StreamInfo>();
   const pids = new Set<number>();
   for (const stream of streams.values()) {
-    streamInfo.set(stream.id, { pid: stream.pid, device: stream.device, isDefault: stream.isDefault, alive: true });
+    const owned = stream.isDefault && stream.handle !== 0 && stream.context !== undefined;
+    streamInfo.set(stream.id, {
+      pid: stream.pid,
+      device: stream.device,
+      isDefault: stream.isDefault,
+      alive: true,
+      ...(owned && stream.context !== undefined ? { ownerContext: stream.context } : {}),
+    });
   }
   for (const copy of copies) {
     pids.add(copy.pid);
@@ -174,7 +187,15 @@ export function layoutCopies(
 
   const lanes: Lane[] = [...pids].map((pid) => ({ kind: 'host', pid, isDefault: false, alive: true }));
   for (const [id, info] of streamInfo) {
-    lanes.push({ kind: 'stream', pid: info.pid, stream: id, device: info.device, isDefault: info.isDefault, alive: info.alive });
+    lanes.push({
+      kind: 'stream',
+      pid: info.pid,
+      stream: id,
+      device: info.device,
+      isDefault: info.isDefault,
+      alive: info.alive,
+      ...(info.ownerContext === undefined ? {} : { ownerContext: info.ownerContext }),
+    });
   }
   lanes.sort(laneOrder);
   const hostLane = new Map<number, number>();

@@ -56,6 +56,10 @@ describe('event marks', () => {
     expect(markAt(layout.marks, record.lane, record.mark.at + 10, 20)).toBe(0);
     expect(markAt(layout.marks, record.lane, record.mark.at + 30, 20)).toBeUndefined();
     expect(markAt(layout.marks, wait.lane, wait.mark.at, 1)).toBe(1);
+    // The created context's default stream says whose it is; the device's NULL stream does not (CX-1).
+    const created = [...host.state.contexts.values()].find((context) => !context.isDefault);
+    const defaults = layout.lanes.filter((entry) => entry.isDefault);
+    expect(defaults.map((entry) => entry.ownerContext)).toEqual([undefined, created?.id]);
     const gone = layoutCopies([], new Map(), [], marks);
     expect(gone.lanes.filter((lane) => lane.kind === 'stream').every((lane) => !lane.alive)).toBe(true);
     expect(gone.marks).toHaveLength(2);

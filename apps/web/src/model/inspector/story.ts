@@ -1,7 +1,7 @@
 import { aclrtMemcpyKind, errorName, type MemoryEvent, toHex } from '@pagelens/core';
 import { address, bytes, duration, type FormatPrefs, rate } from '../format.ts';
 import { callEndSeq, indexOfSeq, type Target, targetOf } from '../log/effects.ts';
-import { eventFlagsText, failureModeText } from './event-facts.ts';
+import { failureModeText } from './event-facts.ts';
 
 export type StoryTone = 'call' | 'error' | 'create' | 'destroy' | 'change';
 
@@ -87,7 +87,8 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
     case 'streamMode':
       return { mode: failureModeText(event.mode) };
     case 'eventCreate':
-      return { handle: toHex(event.handle), flags: eventFlagsText(event.flags) };
+      // The raw word: the names are in the event's facts, and a story line stays short.
+      return { handle: toHex(event.handle), flags: `0x${(event.flags >>> 0).toString(16)}` };
     case 'eventRecord':
       return { stream: event.stream, at: duration(event.at) };
     case 'eventWait':
