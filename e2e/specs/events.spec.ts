@@ -55,6 +55,10 @@ test('a program with a context and an event: the timeline marks the record and t
   agent,
 }) => {
   await openExplorer(page, agent);
+  // The Actions panel's Call tab groups the new functions under Contexts and Events.
+  await page.getByTestId('actions-tab-call').click();
+  await expect(page.getByTestId('call-fn').locator('optgroup[label="Events"] option', { hasText: 'aclrtRecordEvent' })).toHaveCount(1);
+  await expect(page.getByTestId('call-fn').locator('optgroup[label="Contexts"] option', { hasText: 'aclrtCreateContext' })).toHaveCount(1);
   await runProgram(page);
 
   // Host & copies: a record mark on the copy's stream and a wait mark on the other, from it.

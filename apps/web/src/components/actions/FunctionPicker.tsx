@@ -1,21 +1,10 @@
-import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName, type FunctionCategory, isAclFunctionName } from '@pagelens/core';
+import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName, isAclFunctionName } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FUNCTION_CATEGORIES } from '../../model/actions/categories.ts';
 import { Field } from './Field.tsx';
 
-const CATEGORIES: readonly FunctionCategory[] = [
-  'device-memory',
-  'host-memory',
-  'copy',
-  'vmm',
-  'share',
-  'stream',
-  'device',
-  'info',
-  'peer',
-  'process',
-  'error',
-];
+const CATEGORIES = FUNCTION_CATEGORIES;
 
 interface FunctionPickerProps {
   readonly value: AclFunctionName;
