@@ -22,8 +22,11 @@ function namesOf(table: AclEnum<string>): string {
 /** The most names or numbers a flags value may list. */
 const MAX_FLAG_PARTS = 64;
 
-function enumValue(field: string, table: AclEnum<string>, value: unknown, flags: boolean): Normalized {
-  if (typeof value === 'number') return { ok: true, value };
+/** A negative int32 is the same 32 bits as an unsigned value, which is how the runtime reads an enum or flag word. */
+const unsigned32 = (value: number): number => (Number.isInteger(value) && value < 0 && value >= -(2 ** 31) ? value >>> 0 : value);
+
+function enumValue(field: string, table: AclEnum<string>, value: unknown, flags: boolean, wide: boolean): Normalized {
+  if (typeof value === 'number') return { ok: true, value: wide ? value : unsigned32(value) };
   const parts = Array.isArray(value) ? value : typeof value === 'string' && flags ? value.split('|') : [value];
   // A flag set has 32 bits: a longer list is no C value (and is not worth reading through).
   if (parts.length > MAX_FLAG_PARTS) {
@@ -36,7 +39,7 @@ function enumValue(field: string, table: AclEnum<string>, value: unknown, flags:
   let total = 0;
   for (const part of parts) {
     if (typeof part === 'number' && flags) {
-      total |= part;
+      total = (total | (wide ? part : unsigned32(part))) >>> 0;
       continue;
     }
     if (typeof part !== 'string') return { ok: true, value };
@@ -54,12 +57,13 @@ function enumValue(field: string, table: AclEnum<string>, value: unknown, flags:
   return { ok: true, value: total };
 }
 
-function normalize(field: string, type: ValueType | FieldType, value: unknown): Normalized {
+/** `wide`: a 64-bit parameter (uint64_t flags, mode), whose negative values are not 32-bit words. */
+function normalize(field: string, type: ValueType | FieldType, value: unknown, wide = false): Normalized {
   switch (type.t) {
     case 'enum':
     case 'flags': {
       const table = enumByCName(type.enum);
-      return table === undefined ? { ok: true, value } : enumValue(field, table, value, type.t === 'flags');
+      return table === undefined ? { ok: true, value } : enumValue(field, table, value, type.t === 'flags', wide);
     }
     case 'ptr':
     case 'handle':
@@ -119,7 +123,7 @@ export function normalizeArgs(fn: AclFunctionName, args: unknown): Normalized {
   const copy: Record<string, unknown> = { ...args };
   for (const param of ACL_FUNCTIONS[fn].params) {
     if (param.dir !== 'in' || !Object.hasOwn(args, param.name)) continue;
-    const result = normalize(param.name, param.value, args[param.name]);
+    const result = normalize(param.name, param.value, args[param.name], /\b(u?int64_t|size_t)\b/.test(param.ctype));
     if (!result.ok) return result;
     copy[param.name] = result.value;
   }

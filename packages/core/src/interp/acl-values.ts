@@ -53,6 +53,10 @@ function safeNumber(a: ArgContext, v: bigint): number {
 function integerArg(a: ArgContext, value: Value): number {
   const type = paramCType(a.param, false);
   const target: IntType = type?.k === 'int' ? type : SIZE_T;
+  // An enum or flag word reaches the runtime as its 32 (or 64) bits, which it reads unsigned.
+  if (value.k === 'int' && (a.param.value.t === 'enum' || a.param.value.t === 'flags')) {
+    return safeNumber(a, BigInt.asUintN(target.bits, value.v));
+  }
   if (value.k === 'int') return safeNumber(a, wrapTo(target, value.v));
   if (value.k === 'float' && Number.isFinite(value.v)) return safeNumber(a, wrapTo(target, BigInt(Math.trunc(value.v))));
   return refuse(a, `an integer (${typeName(target)})`, value);
