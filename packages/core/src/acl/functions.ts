@@ -290,6 +290,57 @@ export const ACL_FUNCTIONS = {
     ],
     { mutates: true, mayBlock: true },
   ),
+  aclrtMemsetAsync: fn(
+    'copy',
+    ['CP-2', 'CP-8'],
+    [
+      pointer('devPtr', 'void*', ['allocation', 'mapping', 'pinnedHost']),
+      input('maxCount', 'size_t', SIZE),
+      input('value', 'int32_t', INT),
+      input('count', 'size_t', SIZE),
+      input('stream', 'aclrtStream', STREAM),
+    ],
+    M,
+  ),
+  aclrtMemcpy2d: fn(
+    'copy',
+    ['CP-2', 'CP-3', 'CP-9'],
+    [
+      input('dst', 'void*', PTR),
+      input('dpitch', 'size_t', SIZE),
+      input('src', 'const void*', PTR),
+      input('spitch', 'size_t', SIZE),
+      input('width', 'size_t', SIZE),
+      input('height', 'size_t', SIZE),
+      input('kind', 'aclrtMemcpyKind', enumOf('aclrtMemcpyKind')),
+    ],
+    { mutates: true, mayBlock: true },
+  ),
+  aclrtMemcpy2dAsync: fn(
+    'copy',
+    ['CP-2', 'CP-3', 'CP-4', 'CP-9', 'HM-3'],
+    [
+      input('dst', 'void*', PTR),
+      input('dpitch', 'size_t', SIZE),
+      input('src', 'const void*', PTR),
+      input('spitch', 'size_t', SIZE),
+      input('width', 'size_t', SIZE),
+      input('height', 'size_t', SIZE),
+      input('kind', 'aclrtMemcpyKind', enumOf('aclrtMemcpyKind')),
+      input('stream', 'aclrtStream', STREAM),
+    ],
+    { mutates: true, mayBlock: true },
+  ),
+  aclrtMemFlush: fn(
+    'copy',
+    ['CP-10'],
+    [pointer('devPtr', 'void*', ['allocation', 'mapping', 'pinnedHost']), input('size', 'size_t', SIZE)],
+  ),
+  aclrtMemInvalidate: fn(
+    'copy',
+    ['CP-10'],
+    [pointer('devPtr', 'void*', ['allocation', 'mapping', 'pinnedHost']), input('size', 'size_t', SIZE)],
+  ),
   aclrtGetMemInfo: fn(
     'info',
     ['DM-15'],
@@ -326,6 +377,11 @@ export const ACL_FUNCTIONS = {
     'info',
     ['HM-7', 'DM-11'],
     [input('ptr', 'const void*', PTR), output('attributes', 'aclrtPtrAttributes*', structOf('aclrtPtrAttributes'))],
+  ),
+  aclrtMemGetAddressRange: fn(
+    'info',
+    ['DM-16'],
+    [input('ptr', 'void*', PTR), output('pbase', 'void**', PTR), output('psize', 'size_t*', SIZE)],
   ),
   aclrtMemGetAllocationGranularity: fn(
     'vmm',
@@ -385,6 +441,17 @@ export const ACL_FUNCTIONS = {
       input('count', 'size_t', SIZE),
     ],
     M,
+  ),
+  aclrtMemRetainAllocationHandle: fn(
+    'vmm',
+    ['VM-12'],
+    [pointer('virPtr', 'void*', ['mapping']), output('handle', 'aclrtDrvMemHandle*', DRV_HANDLE)],
+    { mutates: true, releasedBy: releases('aclrtFreePhysical', 'handle') },
+  ),
+  aclrtMemGetAllocationPropertiesFromHandle: fn(
+    'vmm',
+    ['VM-12'],
+    [input('handle', 'aclrtDrvMemHandle', DRV_HANDLE), output('prop', 'aclrtPhysicalMemProp*', structOf('aclrtPhysicalMemProp'))],
   ),
   aclrtMemGetAccess: fn(
     'vmm',

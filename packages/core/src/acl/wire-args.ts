@@ -110,7 +110,7 @@ function normalizeConfig(field: string, value: unknown): Normalized {
       attrs.push(attribute);
       continue;
     }
-    const kind = enumValue(`${field}.attrs[${index}].attr`, aclrtMallocAttrType, attribute.attr, false);
+    const kind = enumValue(`${field}.attrs[${index}].attr`, aclrtMallocAttrType, attribute.attr, false, false);
     if (!kind.ok) return kind;
     attrs.push({ ...attribute, attr: kind.value });
   }

@@ -172,6 +172,8 @@ export const EVENT_TABLE = {
   physAlloc: event({ ...placement, kind: oneOf('physAlloc'), pid: count, device: count, id, handle: addr, size: count, memAttr: count }),
   /** aclrtFreePhysical: the handle is gone; `deferred` when the memory stays until its last unmap (VM-8). */
   physFree: event({ kind: oneOf('physFree'), id, deferred: boolean }),
+  /** aclrtMemRetainAllocationHandle took a reference to handle `id`, or aclrtFreePhysical gave one back: `retains` now (VM-12). */
+  physRetain: event({ kind: oneOf('physRetain'), id, retains: count }),
   /** The physical memory behind handle `id` returned its frames to the device. */
   physRelease: event({ kind: oneOf('physRelease'), id }),
   reserve: event({ kind: oneOf('reserve'), pid: count, device: count, id, addr, size: count, flags: count }),

@@ -55,6 +55,7 @@ export type FreeEvent = EventOf<'free'>;
 export type PhysAllocEvent = EventOf<'physAlloc'>;
 export type PhysFreeEvent = EventOf<'physFree'>;
 export type PhysReleaseEvent = EventOf<'physRelease'>;
+export type PhysRetainEvent = EventOf<'physRetain'>;
 export type ReserveEvent = EventOf<'reserve'>;
 export type ReleaseEvent = EventOf<'release'>;
 export type MapEvent = EventOf<'map'>;

@@ -177,7 +177,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         runs: event.runs,
         createdSeq: seq,
       });
-      state.handles.set(id, { id, pid, device: event.device, handle, memory: id, mappings: 0, freed: false, createdSeq: seq });
+      state.handles.set(id, { id, pid, device: event.device, handle, memory: id, mappings: 0, freed: false, retains: 0, createdSeq: seq });
       processOf(state, event, pid).handleByValue.set(handle, id);
       claim(deviceOf(state, event, event.device).frames, event, id);
       return state;
@@ -193,6 +193,7 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
         importedFrom: event.source,
         mappings: 0,
         freed: false,
+        retains: 0,
         createdSeq: event.seq,
       });
       processOf(state, event, event.pid).handleByValue.set(event.handle, event.id);
@@ -328,6 +329,9 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
       return state;
     case 'poolSample':
       deviceOf(state, event, event.device).lastSample = event;
+      return state;
+    case 'physRetain':
+      need(state.handles.get(event.id), event, 'handle', event.id).retains = event.retains;
       return state;
     // Contexts and aclEvents last: the cases above are the hot ones, and a string switch tests in order.
     case 'contextCreate': {

@@ -39,6 +39,7 @@ export const SNAPSHOT_SHAPE = object({
       importedFrom: optional(id),
       mappings: count,
       freed: boolean,
+      retains: count,
     }),
   ),
   reservations: arrayOf(object({ ...objectBase, pid: count, device: count, addr, size: count, flags: count })),

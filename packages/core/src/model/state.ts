@@ -111,6 +111,8 @@ export interface PhysicalHandle {
   mappings: number;
   /** aclrtFreePhysical was called while mapped: the handle is gone for the program, the memory waits for the unmap (VM-8). */
   freed: boolean;
+  /** References taken with aclrtMemRetainAllocationHandle, each given back by one aclrtFreePhysical (VM-12). */
+  retains: number;
   readonly createdSeq: number;
 }
 

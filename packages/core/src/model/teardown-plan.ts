@@ -31,7 +31,9 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
   for (const reservation of mine(state.reservations.values()))
     calls.push({ fn: 'aclrtReleaseMemAddress', args: { virPtr: toHex(reservation.addr) } });
   for (const handle of mine(state.handles.values())) {
-    if (!handle.freed) calls.push({ fn: 'aclrtFreePhysical', args: { handle: toHex(handle.handle) } });
+    // One aclrtFreePhysical for the handle and one for each reference aclrtMemRetainAllocationHandle took (VM-12).
+    if (!handle.freed)
+      for (let n = 0; n <= handle.retains; n += 1) calls.push({ fn: 'aclrtFreePhysical', args: { handle: toHex(handle.handle) } });
   }
   // Device memory is freed with its device current (ACL contexts are per device).
   const byDevice = new Map<number, Hex[]>();

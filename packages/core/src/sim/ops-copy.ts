@@ -4,7 +4,8 @@ import type { CopyMode, CopyPath, Reason } from '../model/events.ts';
 import { reason } from '../model/reasons.ts';
 import type { DeviceState } from '../model/state.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, type SimContext } from './context.ts';
-import { resolveStream } from './ops-device.ts';
+import { foreignStream } from './ops-context.ts';
+import { liveStream, resolveStream } from './ops-device.ts';
 import { hostBufferAt } from './ops-host.ts';
 
 const K = aclrtMemcpyKind.byName;
@@ -151,13 +152,16 @@ function checkKind(kind: number, dst: Region, src: Region): string | undefined {
 }
 
 interface CopyRequest {
-  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync';
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync';
   readonly dst: string;
   readonly destMax: number;
   readonly src: string;
+  /** Bytes moved. */
   readonly count: number;
   readonly kind: number;
   readonly stream?: string;
+  /** Bytes each side's range spans, when it is not `count` (a 2D copy's rows and their pitch, CP-9). */
+  readonly spans?: { readonly dst: number; readonly src: number };
 }
 
 function copy(context: SimContext, request: CopyRequest): OpResult<never> {
@@ -177,9 +181,9 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
   if (request.stream !== undefined && stream === undefined)
     return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${request.stream} is not a live stream of this process`);
   if (count === 0) return done();
-  const dst = region(context, request.dst, count, 'dst');
+  const dst = region(context, request.dst, request.spans?.dst ?? count, 'dst');
   if (typeof dst === 'string') return invalid(dst);
-  const src = region(context, request.src, count, 'src');
+  const src = region(context, request.src, request.spans?.src ?? count, 'src');
   if (typeof src === 'string') return invalid(src);
   const kindProblem = checkKind(kind, dst, src);
   if (kindProblem !== undefined) return invalid(kindProblem);
@@ -196,7 +200,7 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
   if (start > now)
     reasons.push(reason('copy-waits', ['CP-4'], { waitNs: start - now, resource: streamFree >= linkFree ? 'stream' : 'link' }));
   let mode: CopyMode = 'sync';
-  if (fn === 'aclrtMemcpyAsync') {
+  if (fn === 'aclrtMemcpyAsync' || fn === 'aclrtMemcpy2dAsync') {
     // HM-3: any pageable host side (a host-to-host copy has two) makes the call wait for the copy.
     const pageableSide = [src, dst].some((side) => side.side === 'host' && !side.pinned);
     const pageable = path.path === 'pageable-staged' || pageableSide;
@@ -253,3 +257,74 @@ export const aclrtMemset: Op<'aclrtMemset'> = (context, { devPtr, maxCount, valu
   });
   return done();
 };
+
+/**
+ * CP-9: a 2D copy moves `height` rows of `width` bytes, each row `dpitch` (`spitch`) bytes after
+ * the one before. The simulator takes the kinds the guide documents: host-to-device and
+ * device-to-host for aclrtMemcpy2d, and device-to-device too for the async form (the ACL layer's
+ * code would pass D2D and DEFAULT on to the runtime as well).
+ */
+function copy2d(
+  context: SimContext,
+  fn: 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync',
+  args: { dst: string; dpitch: number; src: string; spitch: number; width: number; height: number; kind: number; stream?: string },
+): OpResult<never> {
+  const { dst, dpitch, src, spitch, width, height, kind } = args;
+  const kinds =
+    fn === 'aclrtMemcpy2d'
+      ? [K.ACL_MEMCPY_HOST_TO_DEVICE, K.ACL_MEMCPY_DEVICE_TO_HOST]
+      : [K.ACL_MEMCPY_HOST_TO_DEVICE, K.ACL_MEMCPY_DEVICE_TO_HOST, K.ACL_MEMCPY_DEVICE_TO_DEVICE];
+  if (!kinds.includes(kind)) {
+    const names = kinds.map((value) => aclrtMemcpyKind.nameOf(value)).join(', ');
+    return invalid(`${fn} takes ${names}, not ${aclrtMemcpyKind.nameOf(kind) ?? kind} (CP-9)`);
+  }
+  if (address(dst) === 0 || address(src) === 0) return invalid(`${address(dst) === 0 ? 'dst' : 'src'} is NULL (CP-9)`);
+  if (width > dpitch || width > spitch)
+    return invalid(`width ${width} is larger than ${width > dpitch ? `dpitch ${dpitch}` : `spitch ${spitch}`} (CP-9)`);
+  // Zero rows or columns move nothing (what the runtime answers is not documented).
+  if (width === 0 || height === 0) return done();
+  const spans = { dst: (height - 1) * dpitch + width, src: (height - 1) * spitch + width };
+  return copy(context, {
+    fn,
+    dst,
+    destMax: width * height,
+    src,
+    count: width * height,
+    kind,
+    spans,
+    ...(args.stream === undefined ? {} : { stream: args.stream }),
+  });
+}
+
+export const aclrtMemcpy2d: Op<'aclrtMemcpy2d'> = (context, args) => copy2d(context, 'aclrtMemcpy2d', args);
+
+/** CP-9, HM-3: queued on the stream; a pageable host side makes it block until done. */
+export const aclrtMemcpy2dAsync: Op<'aclrtMemcpy2dAsync'> = (context, args) => copy2d(context, 'aclrtMemcpy2dAsync', args);
+
+/**
+ * CP-8: aclrtMemset queued on a stream. The value is written when the stream reaches it; the
+ * simulator models no time for it (memory contents are not modeled either).
+ */
+export const aclrtMemsetAsync: Op<'aclrtMemsetAsync'> = (context, { devPtr, maxCount, value, count, stream }) => {
+  if (count === 0) return done();
+  const on = liveStream(context, stream);
+  if ('ret' in on) return on;
+  const foreign = foreignStream(context, on, 'aclrtMemsetAsync');
+  if (foreign !== undefined) return foreign;
+  return aclrtMemset(context, { devPtr, maxCount, value, count });
+};
+
+/**
+ * CP-10: write back (flush) or drop (invalidate) the CPU cache over a range. The guide says the
+ * current runtime keeps host and device coherent, so neither is needed; the simulator checks the
+ * range and changes nothing.
+ */
+function cacheRange(context: SimContext, devPtr: string, size: number): OpResult<never> {
+  if (address(devPtr) === 0) return invalid('devPtr is NULL (CP-10)');
+  if (size === 0) return invalid('size must be greater than 0 (CP-10)');
+  const target = region(context, devPtr, size, 'devPtr');
+  return typeof target === 'string' ? invalid(target) : done();
+}
+
+export const aclrtMemFlush: Op<'aclrtMemFlush'> = (context, { devPtr, size }) => cacheRange(context, devPtr, size);
+export const aclrtMemInvalidate: Op<'aclrtMemInvalidate'> = (context, { devPtr, size }) => cacheRange(context, devPtr, size);

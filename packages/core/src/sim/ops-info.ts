@@ -3,6 +3,7 @@ import { ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
 import type { PoolFigures } from '../model/events.ts';
 import { type DevicePools, devicePools } from '../model/pools.ts';
 import type { DeviceState } from '../model/state.ts';
+import { toHex } from '../units/hex.ts';
 import { address, currentDevice, fail, invalid, isResult, type Op, ok } from './context.ts';
 import { hostBufferAt } from './ops-host.ts';
 
@@ -93,4 +94,23 @@ export const aclGetRecentErrMsg: Op<'aclGetRecentErrMsg'> = (context) => {
   const message = context.space.lastError ?? null;
   context.space.lastError = undefined;
   return ok({ errMsg: message });
+};
+
+/**
+ * DM-16: the start and size of the allocation that holds `ptr`: device memory from the aclrtMalloc
+ * family (its size after the runtime's rounding, DM-3; inferred), pinned host memory from ACL, or
+ * the mapped VMM block. Needs no current context.
+ */
+export const aclrtMemGetAddressRange: Op<'aclrtMemGetAddressRange'> = (context, { ptr }) => {
+  const at = address(ptr);
+  if (at === 0) return invalid('ptr is NULL (DM-16)');
+  for (const a of context.state.allocations.values()) {
+    if (a.pid === context.pid && at >= a.addr && at < a.addr + a.padded) return ok({ pbase: toHex(a.addr), psize: a.padded });
+  }
+  for (const m of context.state.mappings.values()) {
+    if (m.pid === context.pid && at >= m.addr && at < m.addr + m.size) return ok({ pbase: toHex(m.addr), psize: m.size });
+  }
+  const buffer = hostBufferAt(context, at);
+  if (buffer !== undefined && buffer.memory === 'pinned') return ok({ pbase: toHex(buffer.addr), psize: buffer.size });
+  return invalid(`ptr ${ptr} is not inside device memory, a mapping or pinned host memory of this process (DM-16)`);
 };

@@ -166,7 +166,9 @@ export const aclrtFreePhysical: Op<'aclrtFreePhysical'> = (context, { handle }) 
   const target = liveHandle(context, handle);
   if (target === undefined)
     return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
-  freeHandle(context, target);
+  // A reference taken with aclrtMemRetainAllocationHandle is given back first (VM-12).
+  if (target.retains > 0) context.emit({ kind: 'physRetain', id: target.id, retains: target.retains - 1 });
+  else freeHandle(context, target);
   return done();
 };
 
@@ -294,4 +296,49 @@ export const aclrtMemGetAccess: Op<'aclrtMemGetAccess'> = (context, { virPtr, lo
     return ok({ flag: grant?.flags ?? (own ? aclrtMemAccessFlags.byName.ACL_RT_MEM_ACCESS_FLAGS_READWRITE : 0) });
   }
   return fail(ACL_ERROR_INVALID_PARAM, `virPtr ${virPtr} is not inside a mapping of this process`);
+};
+
+/**
+ * VM-12: the handle mapped at `virPtr` (the exact address given to aclrtMapMem). Each call takes a
+ * reference, which one more aclrtFreePhysical gives back. A handle already freed while mapped
+ * (VM-8) is not handed out again here (modeled).
+ */
+export const aclrtMemRetainAllocationHandle: Op<'aclrtMemRetainAllocationHandle'> = (context, { virPtr }) => {
+  const id = context.process.mappingByAddr.get(address(virPtr));
+  const mapping = id === undefined ? undefined : context.state.mappings.get(id);
+  if (mapping === undefined) return invalid(`virPtr ${virPtr} is not the start of a mapping of this process (VM-12)`);
+  const handle = context.state.handles.get(mapping.handle);
+  if (handle === undefined || handle.freed) {
+    return fail(ACL_ERROR_RT_INVALID_HANDLE, `the handle mapped at ${virPtr} was already freed; it waits for the unmap (VM-8, VM-12)`);
+  }
+  context.emit({ kind: 'physRetain', id: handle.id, retains: handle.retains + 1 });
+  return ok({ handle: toHex(handle.handle) });
+};
+
+const PAGE_ATTR: Readonly<Record<PageClass, number>> = {
+  huge: aclrtMemAttr.byName.ACL_HBM_MEM_HUGE,
+  normal: aclrtMemAttr.byName.ACL_HBM_MEM_NORMAL,
+  giant: aclrtMemAttr.byName.ACL_HBM_MEM_HUGE1G,
+};
+
+/**
+ * VM-12: the properties of a handle's memory as the runtime reports them: handle type NONE,
+ * allocation type PINNED, the device, and a memAttr read back from the page kind (HBM_HUGE,
+ * HBM_NORMAL or HBM_HUGE1G, whatever name it was allocated with).
+ */
+export const aclrtMemGetAllocationPropertiesFromHandle: Op<'aclrtMemGetAllocationPropertiesFromHandle'> = (context, { handle }) => {
+  const target = liveHandle(context, handle);
+  const memory = target === undefined ? undefined : context.state.physical.get(target.memory);
+  if (target === undefined || memory === undefined) {
+    return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
+  }
+  return ok({
+    prop: {
+      handleType: 0,
+      allocationType: 0,
+      memAttr: PAGE_ATTR[memory.pageClass],
+      location: { id: memory.device, type: aclrtMemLocationType.byName.ACL_MEM_LOCATION_TYPE_DEVICE },
+      reserve: 0,
+    },
+  });
 };
