@@ -624,6 +624,59 @@ aclError destroyPrimary = aclrtDestroyContext(primary);`);
   });
 });
 
+describe('2D copies, async memset, address ranges and retained handles (CP-8 … CP-10, DM-16, VM-12)', () => {
+  it('an image-like buffer copied row by row, its range read back, and a VMM handle retained and released', async () => {
+    const h = await run(`${DEVICE}
+aclrtStream stream = nullptr;
+aclrtCreateStream(&stream);
+const size_t width = 1920 * 4, height = 1080, pitch = 8192;
+void* image = nullptr;
+void* frame = nullptr;
+aclrtMallocHost(&image, pitch * height);
+aclrtMalloc(&frame, pitch * height, ACL_MEM_MALLOC_HUGE_FIRST);
+aclrtMemsetAsync(frame, pitch * height, 0, pitch * height, stream);
+aclError copied = aclrtMemcpy2dAsync(frame, pitch, image, pitch, width, height, ACL_MEMCPY_HOST_TO_DEVICE, stream);
+aclError back = aclrtMemcpy2d(image, pitch, frame, pitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST);
+aclError tooWide = aclrtMemcpy2d(image, 4096, frame, pitch, width, height, ACL_MEMCPY_DEVICE_TO_HOST);
+aclrtMemFlush(image, pitch * height);
+aclrtMemInvalidate(image, pitch * height);
+void* base = nullptr;
+size_t range = 0;
+aclrtMemGetAddressRange((char*)frame + 100, &base, &range);
+aclrtPhysicalMemProp prop = {};
+prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+prop.memAttr = ACL_HBM_MEM_HUGE;
+prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+prop.location.id = 0;
+aclrtDrvMemHandle handle = nullptr;
+aclrtMallocPhysical(&handle, 2 * 1024 * 1024, &prop, 0);
+void* va = nullptr;
+aclrtReserveMemAddress(&va, 2 * 1024 * 1024, 0, nullptr, 0);
+aclrtMapMem(va, 2 * 1024 * 1024, 0, handle, 0);
+aclrtDrvMemHandle again = nullptr;
+aclrtMemRetainAllocationHandle(va, &again);
+aclrtPhysicalMemProp readBack = {};
+aclrtMemGetAllocationPropertiesFromHandle(again, &readBack);
+aclrtFreePhysical(again);
+aclrtUnmapMem(va);
+aclrtReleaseMemAddress(va);
+aclrtFreePhysical(handle);`);
+    expect(values(h, 'copied', 'back', 'tooWide')).toEqual(['0', '0', '100000']);
+    expect(h.ex.calls.filter((c) => c.ret !== 0).map((c) => c.fn)).toEqual(['aclrtMemcpy2d']);
+    expect(shown(h.ex, 'base')).toBe(shown(h.ex, 'frame'));
+    // The padded size of the allocation (DM-3, DM-16), shown as bytes.
+    expect(Number(shown(h.ex, 'range')?.split(' ')[0]?.replace(/,/g, ''))).toBe(8192 * 1080 + 32);
+    expect(shown(h.ex, 'again')).toBe(shown(h.ex, 'handle'));
+    expect(shown(h.ex, 'readBack')).toContain('memAttr = 4 (ACL_HBM_MEM_HUGE)');
+    expect(h.host.state.handles.size).toBe(0);
+    expect(h.host.state.copies.slice(-2).map((copy) => [copy.fn, copy.bytes])).toEqual([
+      ['aclrtMemcpy2dAsync', 1920 * 4 * 1080],
+      ['aclrtMemcpy2d', 1920 * 4 * 1080],
+    ]);
+  });
+});
+
 describe('what PageLens does not model', () => {
   it('printf, logging macros, CHECK_ERROR, kernel launches, unknown ACL functions and helpers leave notes', async () => {
     const code = `int main(void) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aclrtMemcpyKind } from '../../src/acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_PARAM_INVALID, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT } from '../../src/acl/errors.ts';
+import { fingerprint } from '../../src/model/snapshot.ts';
 import type { CopyRecord } from '../../src/model/state.ts';
 import { ASCEND_910B2, ASCEND_910B4 } from '../../src/profiles/builtin.ts';
 import { SimHost } from '../../src/sim/sim-host.ts';
@@ -428,5 +429,56 @@ describe('CP-6, CP-7: stream status and failure mode', () => {
     expect((await rt.aclrtMemcpyAsync({ ...copy, stream: b })).ret).toBe(0);
     expect((await rt.aclrtDestroyStream({ stream: b })).ret).toBe(0);
     expect(host.state.time).toBe(lastCopy(host.state.copies).end);
+  });
+});
+
+describe('CP-8 … CP-10: async memset, 2D copies, cache maintenance', () => {
+  it('CP-8: aclrtMemsetAsync is a memset on a live stream of the current context; count 0 succeeds even with NULL', async () => {
+    const { rt, events } = await session();
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    const { dev } = await buffers(rt);
+    expect((await rt.aclrtMemsetAsync({ devPtr: '0x0', maxCount: 0, value: 0, count: 0, stream: '0x5555' })).ret).toBe(0);
+    const mark = events.length;
+    expect((await rt.aclrtMemsetAsync({ devPtr: dev, maxCount: 64 * KiB, value: 7, count: 4 * KiB, stream })).ret).toBe(0);
+    expect(effectKinds(events, mark)).toEqual(['memset']);
+    expect((await rt.aclrtMemsetAsync({ devPtr: dev, maxCount: 64 * KiB, value: 7, count: 4 * KiB, stream: '0x5555' })).ret).toBe(
+      ACL_ERROR_RT_PARAM_INVALID,
+    );
+    expect((await rt.aclrtMemsetAsync({ devPtr: dev, maxCount: KiB, value: 7, count: 4 * KiB, stream })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+  });
+
+  it('CP-9: a 2D copy moves height rows of width bytes; each side spans (height − 1) × pitch + width', async () => {
+    const { host, rt } = await session();
+    const { pinned, dev } = await buffers(rt, 64 * KiB);
+    // 16 rows of 1 KiB, 4 KiB apart on both sides: spans 61 KiB + 1 KiB = 61,440 + 1,024 bytes.
+    const args = { dst: dev, dpitch: 4 * KiB, src: pinned, spitch: 4 * KiB, width: KiB, height: 16, kind: K.ACL_MEMCPY_HOST_TO_DEVICE };
+    expect((await rt.aclrtMemcpy2d(args)).ret).toBe(0);
+    expect(lastCopy(host.state.copies)).toMatchObject({ fn: 'aclrtMemcpy2d', bytes: 16 * KiB, path: 'pinned', mode: 'sync' });
+    expect((await rt.aclrtMemcpy2d({ ...args, height: 17 })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemcpy2d({ ...args, width: 5 * KiB })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemcpy2d({ ...args, dst: '0x0' })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemcpy2d({ ...args, kind: K.ACL_MEMCPY_DEVICE_TO_DEVICE })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemcpy2d({ ...args, height: 0 })).ret).toBe(0);
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    const t = host.state.time;
+    expect((await rt.aclrtMemcpy2dAsync({ ...args, stream })).ret).toBe(0);
+    expect(lastCopy(host.state.copies)).toMatchObject({ fn: 'aclrtMemcpy2dAsync', mode: 'async', bytes: 16 * KiB });
+    expect(host.state.time).toBe(t);
+    const { dev2 } = await buffers(rt, 64 * KiB);
+    expect((await rt.aclrtMemcpy2dAsync({ ...args, src: dev2, kind: K.ACL_MEMCPY_DEVICE_TO_DEVICE, stream })).ret).toBe(0);
+    expect(lastCopy(host.state.copies).path).toBe('device');
+  });
+
+  it('CP-10: aclrtMemFlush and aclrtMemInvalidate check the range and change nothing', async () => {
+    const { host, rt } = await session();
+    const { dev, pageable } = await buffers(rt);
+    const before = fingerprint(host.state).replace(/"seq":\d+/, '');
+    expect((await rt.aclrtMemFlush({ devPtr: dev, size: 64 * KiB })).ret).toBe(0);
+    expect((await rt.aclrtMemInvalidate({ devPtr: dev, size: 4 * KiB })).ret).toBe(0);
+    expect(fingerprint(host.state).replace(/"seq":\d+/, '')).toBe(before);
+    expect((await rt.aclrtMemFlush({ devPtr: dev, size: 0 })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemFlush({ devPtr: '0x0', size: 4 * KiB })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemInvalidate({ devPtr: dev, size: 65 * KiB })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemFlush({ devPtr: pageable, size: 4 * KiB })).ret).toBe(0);
   });
 });

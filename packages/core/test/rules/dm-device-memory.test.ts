@@ -512,3 +512,20 @@ describe('DM-15: aclrtGetMemInfo', () => {
     expect((await rt.aclrtGetMemInfo({ attr: ATTR.ACL_HBM_MEM })).ret).toBe(ACL_ERROR_RT_CONTEXT_NULL);
   });
 });
+
+describe('DM-16: aclrtMemGetAddressRange', () => {
+  it('DM-16: any address inside device memory, pinned host memory or a mapping answers its allocation; it needs no context', async () => {
+    const { host, rt } = await session();
+    const devPtr = need((await rt.aclrtMalloc({ size: 3 * MiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'devPtr');
+    const { padded } = allocationAt(host, devPtr);
+    expect(await rt.aclrtMemGetAddressRange({ ptr: toHex(addressOf(devPtr) + 12345) })).toEqual({ ret: 0, pbase: devPtr, psize: padded });
+    const hostPtr = need((await rt.aclrtMallocHost({ size: 64 * KiB })).hostPtr, 'hostPtr');
+    expect(await rt.aclrtMemGetAddressRange({ ptr: toHex(addressOf(hostPtr) + 1) })).toEqual({ ret: 0, pbase: hostPtr, psize: 64 * KiB });
+    const pageable = need((await rt.malloc({ size: 64 * KiB })).ptr, 'pageable');
+    expect((await rt.aclrtMemGetAddressRange({ ptr: pageable })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtMemGetAddressRange({ ptr: '0x0' })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    // No context needed: after the reset the allocation is gone, so the answer is "not inside".
+    expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect(await rt.aclrtMemGetAddressRange({ ptr: toHex(addressOf(hostPtr) + 1) })).toEqual({ ret: 0, pbase: hostPtr, psize: 64 * KiB });
+  });
+});

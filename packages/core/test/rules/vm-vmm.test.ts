@@ -6,10 +6,12 @@ import {
   ACL_ERROR_RT_INVALID_HANDLE,
   ACL_ERROR_RT_NO_PERMISSION,
 } from '../../src/acl/errors.ts';
+import { invokeCall } from '../../src/acl/invoke.ts';
 import type { aclrtPhysicalMemProp } from '../../src/acl/structs.ts';
 import type { PhysFreeEvent } from '../../src/model/events.ts';
 import { devicePools } from '../../src/model/pools.ts';
 import { fingerprint } from '../../src/model/snapshot.ts';
+import { planTeardown } from '../../src/model/teardown-plan.ts';
 import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { DEVICE_VA_BASE, deviceOfAddress } from '../../src/sim/layout.ts';
 import type { SimRuntime } from '../../src/sim/sim-runtime.ts';
@@ -438,5 +440,64 @@ describe('VM: virtual memory management', () => {
       ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
     );
     expect(fingerprint(host.state).replace(/"seq":\d+/, '')).toBe(before.replace(/"seq":\d+/, ''));
+  });
+});
+
+describe('VM-12: retained handles and their properties', () => {
+  it('VM-12: each aclrtMemRetainAllocationHandle takes a reference that one aclrtFreePhysical gives back; only the last frees', async () => {
+    const { host, rt, device, events } = await session();
+    const baseline = devicePools(device);
+    const handle = await physical(rt, 2 * MiB);
+    const virPtr = await reserve(rt, 2 * MiB);
+    expect((await rt.aclrtMapMem({ virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 })).ret).toBe(0);
+    expect(await rt.aclrtMemRetainAllocationHandle({ virPtr })).toEqual({ ret: 0, handle });
+    expect(await rt.aclrtMemRetainAllocationHandle({ virPtr })).toEqual({ ret: 0, handle });
+    expect((await rt.aclrtMemRetainAllocationHandle({ virPtr: at(virPtr, 4096) })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    const mark = events.length;
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect(effectKinds(events, mark)).toEqual(['physRetain', 'physRetain']);
+    expect([...host.state.handles.values()].map((h) => [h.retains, h.freed])).toEqual([[0, false]]);
+    // The last free, while mapped, is deferred to the unmap (VM-8); the retain is then refused.
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect((await rt.aclrtMemRetainAllocationHandle({ virPtr })).ret).toBe(ACL_ERROR_RT_INVALID_HANDLE);
+    expect((await rt.aclrtUnmapMem({ virPtr })).ret).toBe(0);
+    expect((await rt.aclrtReleaseMemAddress({ virPtr })).ret).toBe(0);
+    expect(devicePools(device)).toEqual(baseline);
+  });
+
+  it('VM-12: the teardown plan gives back every reference before the handle', async () => {
+    const { host, rt, device } = await session();
+    const baseline = devicePools(device);
+    const handle = await physical(rt, 2 * MiB);
+    const virPtr = await reserve(rt, 2 * MiB);
+    expect((await rt.aclrtMapMem({ virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 })).ret).toBe(0);
+    for (let n = 0; n < 3; n += 1) expect((await rt.aclrtMemRetainAllocationHandle({ virPtr })).ret).toBe(0);
+    const plan = planTeardown(host.state, rt.pid);
+    expect(plan.filter((call) => call.fn === 'aclrtFreePhysical')).toHaveLength(4);
+    for (const call of plan) expect((await invokeCall(rt, call)).ret, call.fn).toBe(0);
+    expect(devicePools(device)).toEqual(baseline);
+    expect(host.state.handles.size).toBe(0);
+  });
+
+  it.each([
+    ['ACL_HBM_MEM_HUGE', ATTR.ACL_HBM_MEM_HUGE, ATTR.ACL_HBM_MEM_HUGE, 2 * MiB],
+    ['ACL_MEM_HUGE', ATTR.ACL_MEM_HUGE, ATTR.ACL_HBM_MEM_HUGE, 2 * MiB],
+    ['ACL_HBM_MEM_NORMAL', ATTR.ACL_HBM_MEM_NORMAL, ATTR.ACL_HBM_MEM_NORMAL, 2 * MiB],
+    ['ACL_MEM_HUGE1G', ATTR.ACL_MEM_HUGE1G, ATTR.ACL_HBM_MEM_HUGE1G, GiB],
+  ])('VM-12: a handle of %s reads back as its page kind', async (_name, memAttr, reported, size) => {
+    const { rt } = await session();
+    const handle = await physical(rt, size, memAttr);
+    expect(await rt.aclrtMemGetAllocationPropertiesFromHandle({ handle })).toEqual({
+      ret: 0,
+      prop: {
+        handleType: 0,
+        allocationType: 0,
+        memAttr: reported,
+        location: { id: 0, type: LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE },
+        reserve: 0,
+      },
+    });
+    expect((await rt.aclrtMemGetAllocationPropertiesFromHandle({ handle: '0x1234' })).ret).toBe(ACL_ERROR_RT_INVALID_HANDLE);
   });
 });

@@ -99,7 +99,7 @@ export function randomSyncCall(rng: Rng, state: HostState, pid: number): AclCall
   const event = () => toHex(pick(rng, mine(state.aclEvents))?.handle ?? 0x4321);
   const context = () => toHex(pick(rng, mine(state.contexts))?.handle ?? 0x4321);
   const devices = state.devices.length;
-  switch (Math.floor(rng.next() * 16)) {
+  switch (Math.floor(rng.next() * 18)) {
     case 0:
       return { fn: 'aclrtCreateContext', args: { deviceId: Math.floor(rng.next() * (devices + 1)) } };
     case 1:
@@ -132,6 +132,22 @@ export function randomSyncCall(rng: Rng, state: HostState, pid: number): AclCall
       return { fn: 'aclrtSetStreamFailureMode', args: { stream: stream(), mode: rng.next() < 0.5 ? 0 : 1 } };
     case 14:
       return { fn: 'aclrtSetDevice', args: { deviceId: Math.floor(rng.next() * devices) } };
+    case 15: {
+      // VM-12: a reference to a mapped handle, which teardown must give back.
+      const m = pick(rng, mine(state.mappings));
+      return { fn: 'aclrtMemRetainAllocationHandle', args: { virPtr: toHex(m?.addr ?? 0x1234) } };
+    }
+    case 16: {
+      const d = pick(rng, mine(state.allocations));
+      const h = pick(rng, mine(state.hostBuffers));
+      const width = 4096;
+      const height = Math.floor(rng.next() * 64);
+      if (d === undefined || h === undefined) return { fn: 'aclrtGetDevice', args: {} };
+      return {
+        fn: 'aclrtMemcpy2dAsync',
+        args: { dst: toHex(d.addr), dpitch: 8192, src: toHex(h.addr), spitch: 8192, width, height, kind: 1, stream: stream() },
+      };
+    }
     default:
       return { fn: 'aclrtSynchronizeDeviceWithTimeout', args: { timeout: pick(rng, [-1, 5]) ?? -1 } };
   }
