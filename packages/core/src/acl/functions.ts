@@ -161,9 +161,9 @@ const M = { mutates: true } as const;
 const MALLOC = { mutates: true, changesPools: true, releasedBy: releases('aclrtFree', 'devPtr') } as const;
 
 export const ACL_FUNCTIONS = {
-  aclInit: fn('process', ['LT-1'], [input('configPath', 'const char*', STRING)], M),
-  aclFinalize: fn('process', ['LT-1', 'LT-3'], [], { mutates: true, mayBlock: true }),
-  aclrtSetDevice: fn('device', ['LT-2'], [input('deviceId', 'int32_t', INT)], M),
+  aclInit: fn('process', ['LT-1', 'LT-5'], [input('configPath', 'const char*', STRING)], M),
+  aclFinalize: fn('process', ['LT-1', 'LT-3', 'LT-5'], [], { mutates: true, mayBlock: true }),
+  aclrtSetDevice: fn('device', ['LT-2', 'LT-5', 'CX-1'], [input('deviceId', 'int32_t', INT)], M),
   aclrtResetDevice: fn('device', ['LT-2', 'LT-3'], [input('deviceId', 'int32_t', INT)], { mutates: true, mayBlock: true }),
   aclrtResetDeviceForce: fn('device', ['LT-2'], [input('deviceId', 'int32_t', INT)], { mutates: true, mayBlock: true }),
   aclrtGetDevice: fn('device', ['LT-2'], [output('deviceId', 'int32_t*', INT)]),
