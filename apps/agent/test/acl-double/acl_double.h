@@ -216,12 +216,19 @@ aclError aclrtFreeHost(void *hostPtr);
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind);
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream);
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream);
+aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind);
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtMemFlush(void *devPtr, size_t size);
+aclError aclrtMemInvalidate(void *devPtr, size_t size);
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
 aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
 aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
 aclError aclrtHostUnregister(void *ptr);
 aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize);
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity);
 aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags);
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
@@ -231,6 +238,8 @@ aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle
 aclError aclrtUnmapMem(void *virPtr);
 aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
 aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag);
+aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop);
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle);
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);

@@ -4,13 +4,10 @@
 
 #include "double_internal.h"
 
-/* CP-1, CP-2: which sides must be device memory for each kind (kinds 6 and 7 are refused). */
-static aclError check_copy(uintptr_t dst, size_t destMax, uintptr_t src, size_t count, aclrtMemcpyKind kind) {
-  if (count > destMax || (unsigned)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) return 100000;
-  if (count == 0) return 0;
-  if (dst == 0 || src == 0) return 100000;
-  int dst_dev = is_device_range(dst, count);
-  int src_dev = is_device_range(src, count);
+/* CP-1, CP-2: which sides must be device memory for each kind, over the bytes each side spans. */
+static aclError check_sides(uintptr_t dst, size_t dst_span, uintptr_t src, size_t src_span, aclrtMemcpyKind kind) {
+  int dst_dev = is_device_range(dst, dst_span);
+  int src_dev = is_device_range(src, src_span);
   struct block *fake_d = find_block_containing(dst);
   struct block *fake_s = find_block_containing(src);
   if ((fake_d != NULL && fake_d->kind == BLOCK_FAKE) || (fake_s != NULL && fake_s->kind == BLOCK_FAKE)) return 100000;
@@ -27,6 +24,14 @@ static aclError check_copy(uintptr_t dst, size_t destMax, uintptr_t src, size_t 
     default:
       return 0;
   }
+}
+
+/* CP-1, CP-2: a 1D copy (kinds 6 and 7 are refused). */
+static aclError check_copy(uintptr_t dst, size_t destMax, uintptr_t src, size_t count, aclrtMemcpyKind kind) {
+  if (count > destMax || (unsigned)kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) return 100000;
+  if (count == 0) return 0;
+  if (dst == 0 || src == 0) return 100000;
+  return check_sides(dst, count, src, count, kind);
 }
 
 static aclError copy(const char *name, void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind, int async,
@@ -77,6 +82,101 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
   if (count > 0) memset(devPtr, value & 0xff, count);
   return call_end(&c, 0);
 }
+
+/*
+ * CP-9: `height` rows of `width` bytes, rows `dpitch` / `spitch` apart. The ACL layer's checks
+ * (CheckMemcpy2dParam): kinds H2D, D2H, D2D and DEFAULT (the guide documents fewer; the simulator
+ * takes the guide's), NULL sides and width > pitch -> 100000. Zero rows or columns move nothing.
+ */
+static aclError copy2d(const char *name, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind, int async, aclrtStream stream) {
+  call_t c;
+  call_begin(&c, name);
+  arg_ptr(&c, "dst", dst);
+  arg_u64(&c, "dpitch", dpitch);
+  arg_ptr(&c, "src", src);
+  arg_u64(&c, "spitch", spitch);
+  arg_u64(&c, "width", width);
+  arg_u64(&c, "height", height);
+  arg_u64(&c, "kind", (uint32_t)kind);
+  if (async) arg_ptr(&c, "stream", stream);
+  aclError inj = injected_failure(name);
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  if (ret == 0 && (kind < ACL_MEMCPY_HOST_TO_DEVICE || kind > ACL_MEMCPY_DEFAULT)) ret = 100000;
+  if (ret == 0 && (dst == NULL || src == NULL || width > dpitch || width > spitch)) ret = 100000;
+  struct context *cur = ret == 0 ? current_context() : NULL;
+  if (ret == 0 && async) {
+    struct stream *on = resolve_stream(stream, cur);
+    if (on == NULL) ret = 107000;
+    else if (on->ctx != cur) ret = 107003;
+  }
+  int moves = width > 0 && height > 0;
+  if (ret == 0 && moves)
+    ret = check_sides((uintptr_t)dst, (height - 1) * dpitch + width, (uintptr_t)src, (height - 1) * spitch + width, kind);
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "refused 2D copy of %zu rows of %zu bytes, kind %u", height, width, (unsigned)kind);
+  delay_copy();
+  for (size_t row = 0; moves && row < height; row++) memcpy((char *)dst + row * dpitch, (const char *)src + row * spitch, width);
+  return call_end(&c, 0);
+}
+
+aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind) {
+  return copy2d("aclrtMemcpy2d", dst, dpitch, src, spitch, width, height, kind, 0, NULL);
+}
+
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+  return copy2d("aclrtMemcpy2dAsync", dst, dpitch, src, spitch, width, height, kind, 1, stream);
+}
+
+/* CP-8: aclrtMemset on a stream (the double does the work at once). count 0 -> 0 with no other check. */
+aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  call_t c;
+  call_begin(&c, "aclrtMemsetAsync");
+  arg_ptr(&c, "devPtr", devPtr);
+  arg_u64(&c, "maxCount", maxCount);
+  arg_i64(&c, "value", value);
+  arg_u64(&c, "count", count);
+  arg_ptr(&c, "stream", stream);
+  aclError inj = injected_failure("aclrtMemsetAsync");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  if (count == 0) return call_end(&c, 0);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = need_context(NULL);
+  struct context *cur = ret == 0 ? current_context() : NULL;
+  if (ret == 0) {
+    struct stream *on = resolve_stream(stream, cur);
+    if (on == NULL) ret = 107000;
+    else if (on->ctx != cur) ret = 107003;
+  }
+  if (ret == 0 && (devPtr == NULL || count > maxCount)) ret = 100000;
+  if (ret == 0 && !is_device_range((uintptr_t)devPtr, count) && !is_pinned_range((uintptr_t)devPtr, count)) ret = 100000;
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "refused memset of %zu bytes", count);
+  delay_copy();
+  memset(devPtr, value & 0xff, count);
+  return call_end(&c, 0);
+}
+
+/* CP-10: the runtime keeps host and device coherent; the double checks the range and does nothing. */
+static aclError cache_range(const char *name, void *devPtr, size_t size) {
+  call_t c;
+  call_begin(&c, name);
+  arg_ptr(&c, "devPtr", devPtr);
+  arg_u64(&c, "size", size);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = g.initialized ? 0 : 100001;
+  if (ret == 0 && (devPtr == NULL || size == 0)) ret = 100000;
+  if (ret == 0 && !is_device_range((uintptr_t)devPtr, size) && !is_pinned_range((uintptr_t)devPtr, size)) ret = 100000;
+  pthread_mutex_unlock(&g_lock);
+  return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "%p + %zu is not device or pinned memory", devPtr, size);
+}
+
+aclError aclrtMemFlush(void *devPtr, size_t size) { return cache_range("aclrtMemFlush", devPtr, size); }
+
+aclError aclrtMemInvalidate(void *devPtr, size_t size) { return cache_range("aclrtMemInvalidate", devPtr, size); }
 
 /* DM-15 on an HBM device: DDR attributes read 0/0; the HUGE1G ones fail when there is no giant pool. */
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free_bytes, size_t *total_bytes) {
@@ -171,6 +271,46 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "cannot describe %p", ptr);
   out_attributes(&c, "attributes", &a);
+  return call_end(&c, 0);
+}
+
+/* DM-16 (v9.0.0+): the allocation holding ptr: device memory (its padded size), pinned host memory or a mapped block. No context needed. */
+aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
+  call_t c;
+  call_begin(&c, "aclrtMemGetAddressRange");
+  arg_ptr(&c, "ptr", ptr);
+  arg_ptr(&c, "pbase", pbase);
+  arg_ptr(&c, "psize", psize);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = g.initialized ? 0 : 100001;
+  if (ret == 0 && (ptr == NULL || pbase == NULL || psize == NULL)) ret = 100000;
+  uintptr_t base = 0;
+  size_t size = 0;
+  if (ret == 0) {
+    uintptr_t p = (uintptr_t)ptr;
+    struct block *b = find_block_containing(p);
+    struct mapping *m = find_mapping_containing(p);
+    if (b != NULL && b->kind == BLOCK_PINNED && p < b->addr + b->size) {
+      base = b->addr;
+      size = b->size;
+    } else if (b != NULL && b->kind == BLOCK_DEVICE && p < b->addr + b->padded) {
+      base = b->addr;
+      size = b->padded;
+    } else if (m != NULL) {
+      base = m->addr;
+      size = m->size;
+    } else {
+      ret = 100000;
+    }
+  }
+  if (ret == 0) {
+    *pbase = (void *)base;
+    *psize = size;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "%p is not inside device memory, pinned host memory or a mapping", ptr);
+  out_ptr(&c, "pbase", (void *)base);
+  out_u64(&c, "psize", size);
   return call_end(&c, 0);
 }
 #endif

@@ -6,7 +6,8 @@
  * Knobs, read from the environment:
  *   ACL_DOUBLE_LOG=path             append one JSON line per call
  *   ACL_DOUBLE_FAIL=fn:code[,...]   every call of fn answers code and changes nothing
- *   ACL_DOUBLE_COPY_DELAY_MS=n      aclrtMemcpy, aclrtMemcpyAsync and aclrtMemset sleep n ms first
+ *   ACL_DOUBLE_COPY_DELAY_MS=n      the copies (aclrtMemcpy, aclrtMemcpy2d and their Async forms) and the
+ *                                   memsets (aclrtMemset, aclrtMemsetAsync) sleep n ms first
  *   ACL_DOUBLE_HIGH_PTR=aclrtMalloc aclrtMalloc returns an unbacked pointer at or above 2^53
  *   ACL_DOUBLE_DEVICES, ACL_DOUBLE_SOC, ACL_DOUBLE_NORMAL_MB, ACL_DOUBLE_HUGE_MB, ACL_DOUBLE_GIANT_MB
  *                                   read by aclInit: device count, SoC name, pool sizes per device
@@ -44,6 +45,7 @@ struct block {
   uintptr_t addr;
   size_t size;    /* bytes requested */
   size_t charged; /* bytes taken from the pool: whole pages */
+  size_t padded;  /* size after the runtime's rounding and padding (DM-3): what aclrtMemGetAddressRange reports */
   int device;
   int page_class;
   void *base; /* what mmap returned, for munmap */
@@ -67,6 +69,7 @@ struct phys {
   int page_class;
   int mappings;
   int freed;
+  int retains; /* references taken with aclrtMemRetainAllocationHandle, each given back by one aclrtFreePhysical (VM-12) */
   uint64_t shareable;
 };
 
@@ -181,6 +184,7 @@ void out_i64(call_t *c, const char *name, int64_t v);
 void out_str(call_t *c, const char *name, const char *s);
 void out_f64(call_t *c, const char *name, double v);
 void out_attributes(call_t *c, const char *name, const aclrtPtrAttributes *a);
+void out_prop(call_t *c, const char *name, const aclrtPhysicalMemProp *prop);
 
 /* Writes the log line and returns ret. */
 aclError call_end(call_t *c, aclError ret);

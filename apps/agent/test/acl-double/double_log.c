@@ -115,19 +115,23 @@ void arg_str(call_t *c, const char *name, const char *s) {
   put_string(&c->args, s);
 }
 
+static void put_prop(jbuf *b, const aclrtPhysicalMemProp *prop) {
+  if (prop == NULL) {
+    jb_printf(b, "null");
+    return;
+  }
+  jb_printf(b, "{\"handleType\":%u,\"allocationType\":%u,\"memAttr\":%u,\"location\":", (unsigned)prop->handleType,
+            (unsigned)prop->allocationType, (unsigned)prop->memAttr);
+  put_location(b, &prop->location);
+  jb_printf(b, ",\"reserve\":");
+  put_u64(b, prop->reserve);
+  jb_printf(b, "}");
+}
+
 void arg_prop(call_t *c, const char *name, const aclrtPhysicalMemProp *prop) {
   sep(&c->args);
   jb_printf(&c->args, "\"%s\":", name);
-  if (prop == NULL) {
-    jb_printf(&c->args, "null");
-    return;
-  }
-  jb_printf(&c->args, "{\"handleType\":%u,\"allocationType\":%u,\"memAttr\":%u,\"location\":", (unsigned)prop->handleType,
-            (unsigned)prop->allocationType, (unsigned)prop->memAttr);
-  put_location(&c->args, &prop->location);
-  jb_printf(&c->args, ",\"reserve\":");
-  put_u64(&c->args, prop->reserve);
-  jb_printf(&c->args, "}");
+  put_prop(&c->args, prop);
 }
 
 void arg_location(call_t *c, const char *name, const aclrtMemLocation *location) {
@@ -234,6 +238,12 @@ void out_attributes(call_t *c, const char *name, const aclrtPtrAttributes *a) {
   jb_printf(&c->out, "\"%s\":{\"location\":", name);
   put_location(&c->out, &a->location);
   jb_printf(&c->out, ",\"pageSize\":%u}", a->pageSize);
+}
+
+void out_prop(call_t *c, const char *name, const aclrtPhysicalMemProp *prop) {
+  sep(&c->out);
+  jb_printf(&c->out, "\"%s\":", name);
+  put_prop(&c->out, prop);
 }
 
 static FILE *open_log(void) {

@@ -175,6 +175,7 @@ static aclError device_malloc(const char *name, enum malloc_fn fn, void **devPtr
       b->kind = fake ? BLOCK_FAKE : BLOCK_DEVICE;
       b->size = size;
       b->charged = charged;
+      b->padded = padded;
       b->device = device;
       b->page_class = page_class;
       if (fake) {

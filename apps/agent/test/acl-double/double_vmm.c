@@ -134,7 +134,10 @@ struct phys *live_phys(aclrtDrvMemHandle handle) {
   return NULL;
 }
 
-/* VM-8: a handle freed while mapped keeps its memory until the last unmap. */
+/*
+ * VM-8: a handle freed while mapped keeps its memory until the last unmap. VM-12: a reference taken
+ * with aclrtMemRetainAllocationHandle is given back first; only the call after the last one frees.
+ */
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   call_t c;
   call_begin(&c, "aclrtFreePhysical");
@@ -144,7 +147,9 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
   struct phys *ph = ret == 0 ? live_phys(handle) : NULL;
   if (ret == 0 && ph == NULL) ret = 107017;
   if (ret == 0) {
-    if (ph->mappings > 0)
+    if (ph->retains > 0)
+      ph->retains -= 1;
+    else if (ph->mappings > 0)
       ph->freed = 1;
     else
       release_phys(ph);
@@ -314,6 +319,60 @@ aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *f
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "%p is not mapped", virPtr);
   out_u64(&c, "flag", value);
+  return call_end(&c, 0);
+}
+
+/* VM-12: the handle mapped at virPtr (the exact address given to aclrtMapMem); each call takes a reference. */
+aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle) {
+  call_t c;
+  call_begin(&c, "aclrtMemRetainAllocationHandle");
+  arg_ptr(&c, "virPtr", virPtr);
+  arg_ptr(&c, "handle", handle);
+  aclError inj = injected_failure("aclrtMemRetainAllocationHandle");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = g.initialized ? 0 : 100001;
+  struct mapping *m = NULL;
+  for (struct mapping *at = g.mappings; ret == 0 && at != NULL; at = at->next)
+    if (at->addr == (uintptr_t)virPtr) m = at;
+  if (ret == 0 && (virPtr == NULL || handle == NULL || m == NULL)) ret = 100000;
+  /* A handle freed while mapped (VM-8) is gone for the program: not handed out again. */
+  if (ret == 0 && m->phys->freed) ret = 107017;
+  struct phys *ph = ret == 0 ? m->phys : NULL;
+  if (ret == 0) {
+    ph->retains += 1;
+    *handle = ph;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "%p is not the start of a mapping with a live handle", virPtr);
+  out_ptr(&c, "handle", ph);
+  return call_end(&c, 0);
+}
+
+/* VM-12: handle type NONE, allocation type PINNED, the device, and the memAttr of the page kind. */
+aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop) {
+  call_t c;
+  call_begin(&c, "aclrtMemGetAllocationPropertiesFromHandle");
+  arg_ptr(&c, "handle", handle);
+  arg_ptr(&c, "prop", prop);
+  pthread_mutex_lock(&g_lock);
+  aclError ret = g.initialized ? 0 : 100001;
+  struct phys *ph = ret == 0 ? live_phys(handle) : NULL;
+  if (ret == 0 && ph == NULL) ret = 107017;
+  if (ret == 0 && prop == NULL) ret = 100000;
+  aclrtPhysicalMemProp p = {0};
+  if (ret == 0) {
+    static const aclrtMemAttr attr_of[3] = {[PC_NORMAL] = ACL_HBM_MEM_NORMAL, [PC_HUGE] = ACL_HBM_MEM_HUGE, [PC_GIANT] = ACL_HBM_MEM_HUGE1G};
+    p.handleType = ACL_MEM_HANDLE_TYPE_NONE;
+    p.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    p.memAttr = attr_of[ph->page_class];
+    p.location.id = (uint32_t)ph->device;
+    p.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    *prop = p;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "not a live handle, or prop is NULL");
+  out_prop(&c, "prop", &p);
   return call_end(&c, 0);
 }
 

@@ -17,7 +17,8 @@ export type Variant = 'full' | 'old';
 
 const FLAGS: Record<Variant, string[]> = {
   full: [],
-  // An "older CANN": no VMM, no aclrtPointerGetAttributes / aclrtMallocHostWithCfg / aclrtHostRegisterV2.
+  // An "older CANN": no VMM, no aclrtPointerGetAttributes / aclrtMallocHostWithCfg / aclrtHostRegisterV2 /
+  // aclrtMemGetAddressRange (v9.0.0+).
   old: ['-DNO_VMM', '-DNO_NEW_API'],
 };
 
