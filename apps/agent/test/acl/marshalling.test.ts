@@ -147,6 +147,56 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect(set.record.args).toEqual({ devPtr: dst, maxCount: 4096, value: -1, count: 16 });
   });
 
+  it('aclrtMemsetAsync: pointer, two size_t counts, a negative int32_t value, the stream; count 0 passes at once (CP-8)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const stream = must(state.stream, 'stream');
+    const set = await recorded('aclrtMemsetAsync', () =>
+      runtime.aclrtMemsetAsync({ devPtr, maxCount: 4096, value: -2, count: 64, stream }),
+    );
+    expect(set.record).toMatchObject({ args: { devPtr, maxCount: 4096, value: -2, count: 64, stream }, ret: 0 });
+    const none = await recorded('aclrtMemsetAsync', () =>
+      runtime.aclrtMemsetAsync({ devPtr: '0x0', maxCount: 0, value: 7, count: 0, stream: '0x0' }),
+    );
+    expect(none.record).toMatchObject({ args: { devPtr: null, maxCount: 0, value: 7, count: 0, stream: null }, ret: 0 });
+  });
+
+  it('aclrtMemcpy2d, aclrtMemcpy2dAsync: size_t pitches, width and height (a 64-bit width too), the kind, the stream (CP-9)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const hostPtr = must(state.hostPtr, 'hostPtr');
+    const stream = must(state.stream, 'stream');
+    const rows = await recorded('aclrtMemcpy2d', () =>
+      runtime.aclrtMemcpy2d({ dst: devPtr, dpitch: 512, src: hostPtr, spitch: 256, width: 200, height: 8, kind: 1 }),
+    );
+    expect(rows.record).toMatchObject({
+      args: { dst: devPtr, dpitch: 512, src: hostPtr, spitch: 256, width: 200, height: 8, kind: 1 },
+      ret: 0,
+    });
+    // width > dpitch → 100000; the width keeps all its 64 bits on the way.
+    const wide = await recorded('aclrtMemcpy2d', () =>
+      runtime.aclrtMemcpy2d({ dst: devPtr, dpitch: 512, src: hostPtr, spitch: 2 ** 40, width: 2 ** 33, height: 1, kind: 1 }),
+    );
+    expect(wide.record).toMatchObject({ args: { spitch: 2 ** 40, width: 2 ** 33, height: 1 }, ret: 100000 });
+    const back = await recorded('aclrtMemcpy2dAsync', () =>
+      runtime.aclrtMemcpy2dAsync({ dst: hostPtr, dpitch: 128, src: devPtr, spitch: 1024, width: 128, height: 4, kind: 2, stream }),
+    );
+    expect(back.record).toMatchObject({
+      args: { dst: hostPtr, dpitch: 128, src: devPtr, spitch: 1024, width: 128, height: 4, kind: 2, stream },
+      ret: 0,
+    });
+  });
+
+  it('aclrtMemFlush, aclrtMemInvalidate: pointer and size_t; size 0 and NULL → 100000 (CP-10)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const flush = await recorded('aclrtMemFlush', () => runtime.aclrtMemFlush({ devPtr, size: 4096 }));
+    expect(flush.record).toMatchObject({ args: { devPtr, size: 4096 }, ret: 0 });
+    const invalidate = await recorded('aclrtMemInvalidate', () => runtime.aclrtMemInvalidate({ devPtr, size: 2 ** 36 }));
+    expect(invalidate.record).toMatchObject({ args: { devPtr, size: 2 ** 36 }, ret: 100000 });
+    const empty = await recorded('aclrtMemFlush', () => runtime.aclrtMemFlush({ devPtr, size: 0 }));
+    expect(empty.record).toMatchObject({ args: { devPtr, size: 0 }, ret: 100000 });
+    const none = await recorded('aclrtMemInvalidate', () => runtime.aclrtMemInvalidate({ devPtr: '0x0', size: 64 }));
+    expect(none.record).toMatchObject({ args: { devPtr: null, size: 64 }, ret: 100000 });
+  });
+
   it('aclrtSynchronizeStream, aclrtSynchronizeDevice', async () => {
     const stream = must(state.stream, 'stream');
     expect((await recorded('aclrtSynchronizeStream', () => runtime.aclrtSynchronizeStream({ stream }))).record.args).toEqual({ stream });
@@ -298,6 +348,17 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect(result.attributes).toEqual(record.out.attributes);
   });
 
+  it('aclrtMemGetAddressRange: a pointer inside, the void** and size_t* outs read back (DM-16: the padded size)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const inside = `0x${(BigInt(devPtr) + 100n).toString(16)}` as Hex;
+    const { result, record } = await recorded('aclrtMemGetAddressRange', () => runtime.aclrtMemGetAddressRange({ ptr: inside }));
+    expect(record.args).toEqual({ ptr: inside, pbase: POINTER, psize: POINTER });
+    expect(record.out).toEqual({ pbase: devPtr, psize: MiB + 32 });
+    expect(result).toMatchObject({ ret: 0, pbase: devPtr, psize: MiB + 32 });
+    const none = await recorded('aclrtMemGetAddressRange', () => runtime.aclrtMemGetAddressRange({ ptr: '0x0' }));
+    expect(none.record).toMatchObject({ args: { ptr: null }, ret: 100000 });
+  });
+
   it('aclrtMemGetAllocationGranularity: aclrtPhysicalMemProp* with every field, the options enum', async () => {
     const prop = { handleType: 0, allocationType: 0, memAttr: 4, location: { id: 0, type: 1 }, reserve: 0 };
     const { record } = await recorded('aclrtMemGetAllocationGranularity', () =>
@@ -338,6 +399,28 @@ describe('marshalling: the double receives the intended C arguments', () => {
     });
     const get = await recorded('aclrtMemGetAccess', () => runtime.aclrtMemGetAccess({ virPtr, location: { id: 1, type: 1 } }));
     expect(get.record.args).toEqual({ virPtr, location: { id: 1, type: 1 }, flag: POINTER });
+  });
+
+  it('aclrtMemRetainAllocationHandle: void* in, the handle out; aclrtMemGetAllocationPropertiesFromHandle: the prop read back (VM-12)', async () => {
+    const virPtr = must(state.virPtr, 'virPtr');
+    const handle = must(state.handle, 'handle');
+    const retain = await recorded('aclrtMemRetainAllocationHandle', () => runtime.aclrtMemRetainAllocationHandle({ virPtr }));
+    expect(retain.record).toMatchObject({ args: { virPtr, handle: POINTER }, out: { handle }, ret: 0 });
+    expect(retain.result.handle).toBe(handle);
+    // Not the start of a mapping → 100000.
+    const inside = `0x${(BigInt(virPtr) + 4096n).toString(16)}` as Hex;
+    const off = await recorded('aclrtMemRetainAllocationHandle', () => runtime.aclrtMemRetainAllocationHandle({ virPtr: inside }));
+    expect(off.record).toMatchObject({ args: { virPtr: inside }, ret: 100000 });
+    const props = await recorded('aclrtMemGetAllocationPropertiesFromHandle', () =>
+      runtime.aclrtMemGetAllocationPropertiesFromHandle({ handle }),
+    );
+    expect(props.record.args).toEqual({ handle, prop: POINTER });
+    const prop = { handleType: 0, allocationType: 0, memAttr: 5, location: { id: 0, type: 1 }, reserve: 0 };
+    expect(props.record.out).toEqual({ prop });
+    expect(props.result.prop).toEqual(prop);
+    // The reference is given back with one aclrtFreePhysical: the handle stays live.
+    expect(await runtime.aclrtFreePhysical({ handle })).toEqual({ ret: 0 });
+    expect(await runtime.aclrtMemGetAllocationPropertiesFromHandle({ handle })).toMatchObject({ ret: 0, prop });
   });
 
   it('sharing: uint64_t shareable handles, int32_t* pid arrays, the export flags', async () => {

@@ -142,26 +142,30 @@ function sideOf(context: EffectContext, at: number, count: number): Side {
 }
 
 export interface CopyRecordInput {
-  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync';
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync';
   readonly dst: number;
   readonly src: number;
+  /** Bytes moved (a 2D copy: width × height). */
   readonly count: number;
   readonly kind: number;
   readonly streamHandle?: number;
+  /** Bytes each side's range spans when it is not `count`: a 2D copy's rows with their pitch, (height − 1) × pitch + width (CP-9). */
+  readonly spans?: { readonly dst: number; readonly src: number };
 }
 
-/** CP-1 … CP-4, HM-1, HM-3: the copy with its measured duration; the path is PageLens's reading of the buffers. */
+/** CP-1 … CP-4, CP-9, HM-1, HM-3: the copy with its measured duration; the path is PageLens's reading of the buffers. */
 export function recordCopy(context: EffectContext, input: CopyRecordInput): void {
   if (input.count === 0) return;
-  const dst = sideOf(context, input.dst, input.count);
-  const src = sideOf(context, input.src, input.count);
+  const dst = sideOf(context, input.dst, input.spans?.dst ?? input.count);
+  const src = sideOf(context, input.src, input.spans?.src ?? input.count);
   const deviceSide = src.side === 'device' ? src : dst.side === 'device' ? dst : undefined;
   const hostSide = [src, dst].find((side) => side.side === 'host');
   let path: CopyPath = 'host';
   if (src.side === 'device' && dst.side === 'device') path = src.device === dst.device ? 'device' : 'peer';
   else if (deviceSide !== undefined && hostSide?.side === 'host') path = hostSide.pinned && input.kind !== 5 ? 'pinned' : 'pageable-staged';
   const pageable = [src, dst].some((side) => side.side === 'host' && !side.pinned);
-  const mode: CopyMode = input.fn === 'aclrtMemcpy' ? 'sync' : pageable ? 'async-blocking' : 'async';
+  const sync = input.fn === 'aclrtMemcpy' || input.fn === 'aclrtMemcpy2d';
+  const mode: CopyMode = sync ? 'sync' : pageable ? 'async-blocking' : 'async';
   // The time inside the C call: the session's wait (t0 … t1) also holds the thread hop of a large copy.
   const durationNs = Math.max(1, context.native.durationNs);
   const bytesPerSec = (input.count / durationNs) * 1e9;

@@ -56,15 +56,30 @@ export function recordPhysAlloc(context: EffectContext, request: PhysicalRequest
   return attribution.reasons;
 }
 
-/** VM-8: freeing a mapped handle defers the release to its last unmap. */
+/**
+ * VM-8: freeing a mapped handle defers the release to its last unmap. VM-12: while references taken
+ * with aclrtMemRetainAllocationHandle remain, the call gives one back and frees nothing (as the
+ * replica's reduce and the simulator decide: `retains > 0` first).
+ */
 export function recordFreePhysical(context: EffectContext, handleValue: number): void {
   const handle = handleOf(context, handleValue);
   if (handle === undefined) {
     context.notes.push(`handle 0x${handleValue.toString(16)} was not allocated through PageLens; nothing recorded`);
     return;
   }
-  if (handle.mappings > 0) context.emit({ kind: 'physFree', id: handle.id, deferred: true });
+  if (handle.retains > 0) context.emit({ kind: 'physRetain', id: handle.id, retains: handle.retains - 1 });
+  else if (handle.mappings > 0) context.emit({ kind: 'physFree', id: handle.id, deferred: true });
   else dropHandle(context, handle.id, false);
+}
+
+/** VM-12: aclrtMemRetainAllocationHandle answered the handle mapped at the address and took a reference to it. */
+export function recordRetain(context: EffectContext, handleValue: number): void {
+  const handle = handleOf(context, handleValue);
+  if (handle === undefined) {
+    context.notes.push(`handle 0x${handleValue.toString(16)} was not allocated through PageLens; nothing recorded`);
+    return;
+  }
+  context.emit({ kind: 'physRetain', id: handle.id, retains: handle.retains + 1 });
 }
 
 export function recordReserve(context: EffectContext, addr: number, size: number, flags: number): void {

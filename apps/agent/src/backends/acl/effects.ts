@@ -51,6 +51,7 @@ import {
   recordPhysAlloc,
   recordRelease,
   recordReserve,
+  recordRetain,
   recordSetAccess,
   recordSharePids,
   recordUnmap,
@@ -65,6 +66,37 @@ function vaFlagOf(cfg: aclrtMallocConfig | null): boolean {
   return cfg.attrs
     .slice(0, cfg.numAttrs)
     .some((item) => item.attr === aclrtMallocAttrType.byName.ACL_RT_MEM_ATTR_VA_FLAG && item.value.vaFlag === 1);
+}
+
+interface Copy2dArgs {
+  readonly dst: string;
+  readonly dpitch: number;
+  readonly src: string;
+  readonly spitch: number;
+  readonly width: number;
+  readonly height: number;
+  readonly kind: number;
+  readonly stream?: string;
+}
+
+/** CP-9: a 2D copy is recorded as one copy of width × height bytes, each side spanning its rows and their pitch. */
+function copy2d(fn: 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync') {
+  return (context: EffectContext, args: Copy2dArgs): readonly Reason[] => {
+    const { width, height } = args;
+    const [to, from] = [at(context, args.dst, 'dst'), at(context, args.src, 'src')];
+    if (to === undefined || from === undefined || width === 0 || height === 0) return NONE;
+    const streamHandle = args.stream === undefined ? undefined : at(context, args.stream, 'stream');
+    recordCopy(context, {
+      fn,
+      dst: to,
+      src: from,
+      count: width * height,
+      kind: args.kind >>> 0,
+      spans: { dst: (height - 1) * args.dpitch + width, src: (height - 1) * args.spitch + width },
+      ...(streamHandle === undefined ? {} : { streamHandle }),
+    });
+    return NONE;
+  };
 }
 
 function grantsOf(desc: readonly aclrtMemAccessDesc[], count: number): { device: number; flags: number }[] {
@@ -213,6 +245,12 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
   },
   aclrtMemset: (context, { devPtr, count, value }) =>
     whenAt(context, devPtr, 'devPtr', (addr) => recordMemset(context, addr, count, value)),
+  // CP-8: recorded like aclrtMemset (the memset event has no stream; the double and the runtime take it in order).
+  aclrtMemsetAsync: (context, { devPtr, count, value }) =>
+    whenAt(context, devPtr, 'devPtr', (addr) => recordMemset(context, addr, count, value)),
+  aclrtMemcpy2d: copy2d('aclrtMemcpy2d'),
+  aclrtMemcpy2dAsync: copy2d('aclrtMemcpy2dAsync'),
+  // aclrtMemFlush and aclrtMemInvalidate change nothing PageLens shows (CP-10): not listed.
   aclrtHostRegister: (context, { ptr, size, type }, out) => void register('aclrtHostRegister', context, ptr, size, type >>> 0, out.devPtr),
   aclrtHostRegisterV2: (context, { ptr, size, flag }) =>
     void register('aclrtHostRegisterV2', context, ptr, size, flag >>> 0, context.observation.devicePointer),
@@ -222,6 +260,7 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     if (handle === undefined || prop === null) return NONE;
     return recordPhysAlloc(context, { size, memAttr: prop.memAttr >>> 0, device: prop.location.id, handle });
   },
+  aclrtMemRetainAllocationHandle: (context, _args, out) => whenAt(context, out.handle, 'handle', (value) => recordRetain(context, value)),
   aclrtFreePhysical: (context, { handle }) => whenAt(context, handle, 'handle', (value) => recordFreePhysical(context, value)),
   aclrtReserveMemAddress: (context, { size, flags }, out) =>
     whenAt(context, out.virPtr, 'virPtr', (addr) => recordReserve(context, addr, size, flags)),

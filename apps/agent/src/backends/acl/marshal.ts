@@ -176,6 +176,28 @@ function ptrAttributes(raw: unknown): OutValue {
   return rsv.some((item) => item !== 0) ? { location, pageSize, rsv } : { location, pageSize };
 }
 
+/**
+ * A struct out-value field by field from its §4 layout (aclrtPhysicalMemProp of
+ * aclrtMemGetAllocationPropertiesFromHandle); reserved arrays are left out when all zero, as the
+ * simulator answers.
+ */
+function structOut(name: AclStructName, raw: unknown, what: string): OutValue {
+  if (name === 'aclrtPtrAttributes') return ptrAttributes(raw);
+  if (!isObject(raw)) throw new Unrepresentable(`${what}: koffi returned no struct`);
+  const out: Record<string, OutValue> = {};
+  for (const field of STRUCT_LAYOUTS[name].fields) {
+    const path = `${what}.${field.name}`;
+    const item = raw[field.name];
+    const { base } = parseCType(field.ctype);
+    if ('count' in field && field.count !== undefined) {
+      const items = Array.isArray(item) ? item.map((element) => exactInteger(integerValue(element, path), path)) : [];
+      if (items.some((element) => element !== 0)) out[field.name] = items;
+    } else if (isAclStructName(base)) out[field.name] = structOut(base, item, path);
+    else out[field.name] = exactInteger(integerValue(item, path), path);
+  }
+  return out;
+}
+
 /** One out-value from what koffi wrote (or returned), by the parameter's value type. */
 export function readValue(param: ParamSpec, raw: unknown): OutValue {
   const what = param.name;
@@ -191,7 +213,7 @@ export function readValue(param: ParamSpec, raw: unknown): OutValue {
       if (raw === null || typeof raw === 'string') return raw;
       throw new Unrepresentable(`${what}: koffi returned ${typeof raw}, not a string`);
     case 'struct':
-      return ptrAttributes(raw);
+      return structOut(type.struct, raw, what);
     case 'float':
       // koffi writes a C float into the holder as a JS number (already a float's value).
       if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
