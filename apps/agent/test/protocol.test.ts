@@ -98,6 +98,33 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     // CX-2: the created context takes its events (start, end) and its default stream with it.
     await run('aclrtDestroyContext', { context });
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
+    // The further memory calls: aclrtMemsetAsync (CP-8), 2D copies (CP-9), cache calls (CP-10), the address range (DM-16).
+    await run('aclrtMemsetAsync', { devPtr, maxCount: 4096, value: 1, count: 4096, stream });
+    await run('aclrtMemcpy2d', {
+      dst: devPtr,
+      dpitch: 1024,
+      src: hostPtr,
+      spitch: 512,
+      width: 256,
+      height: 16,
+      kind: 'ACL_MEMCPY_HOST_TO_DEVICE',
+    });
+    await run('aclrtMemcpy2dAsync', {
+      dst: hostPtr,
+      dpitch: 256,
+      src: devPtr,
+      spitch: 1024,
+      width: 256,
+      height: 16,
+      kind: 'ACL_MEMCPY_DEVICE_TO_HOST',
+      stream,
+    });
+    await run('aclrtSynchronizeStream', { stream });
+    await run('aclrtMemFlush', { devPtr, size: 4096 });
+    await run('aclrtMemInvalidate', { devPtr, size: 4096 });
+    const inside = `0x${(BigInt(devPtr as string) + 4096n).toString(16)}`;
+    // DM-3: 3 MiB plus the 32 bytes of padding.
+    expect(await run('aclrtMemGetAddressRange', { ptr: inside })).toEqual({ pbase: devPtr, psize: 3 * 1024 * 1024 + 32 });
     expect((await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).total).toBe(64 * 1024 ** 3);
     const { devPtr: registered } = await run('aclrtHostRegister', { ptr: vaHost, size: 8192, type: 'ACL_HOST_REGISTER_MAPPED' });
     expect(registered).toBe(vaHost);
@@ -120,6 +147,13 @@ describe('a scripted client can drive every AclRuntime function over the protoco
       count: 1,
     });
     expect(await run('aclrtMemGetAccess', { virPtr, location: { type: 1, id: 0 } })).toEqual({ flag: 3 });
+    // VM-12: two references to the mapped handle; each needs one more aclrtFreePhysical below.
+    expect(await run('aclrtMemRetainAllocationHandle', { virPtr })).toEqual({ handle });
+    expect(await run('aclrtMemRetainAllocationHandle', { virPtr })).toEqual({ handle });
+    expect(await run('aclrtMemGetAllocationPropertiesFromHandle', { handle })).toEqual({
+      prop: { handleType: 0, allocationType: 0, memAttr: 4, location: { id: 0, type: 1 }, reserve: 0 },
+    });
+    expect(await run('aclrtMemGetAddressRange', { ptr: virPtr })).toEqual({ pbase: virPtr, psize: 2 * 1024 * 1024 });
     const { shareableHandle } = await run('aclrtMemExportToShareableHandle', { handle, handleType: 0, flags: 0 });
     const second = await driver.call('aclrtGetDevice', {}, { process: 1 });
     expect(second.type === 'result' && second.ret).toBe(107002);
@@ -132,7 +166,8 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });
     await run('aclrtReleaseMemAddress', { virPtr });
-    await run('aclrtFreePhysical', { handle });
+    // The two references first (the handle stays), then the handle itself.
+    for (let n = 0; n < 3; n += 1) await run('aclrtFreePhysical', { handle });
     await run('aclrtHostUnregister', { ptr: pageable });
     await run('aclrtHostUnregister', { ptr: vaHost });
     await run('free', { ptr: pageable });

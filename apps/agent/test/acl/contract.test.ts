@@ -111,6 +111,33 @@ describe('the contract session on the acl backend + C double', () => {
     // CX-2: the created context takes its events (start, end) and its default stream with it.
     await run('aclrtDestroyContext', { context });
     await run('aclrtMemset', { devPtr, maxCount: 4096, value: 0, count: 4096 });
+    // The further memory calls: aclrtMemsetAsync (CP-8), 2D copies (CP-9), cache calls (CP-10), the address range (DM-16).
+    await run('aclrtMemsetAsync', { devPtr, maxCount: 4096, value: 1, count: 4096, stream });
+    await run('aclrtMemcpy2d', {
+      dst: devPtr,
+      dpitch: 1024,
+      src: hostPtr,
+      spitch: 512,
+      width: 256,
+      height: 16,
+      kind: 'ACL_MEMCPY_HOST_TO_DEVICE',
+    });
+    await run('aclrtMemcpy2dAsync', {
+      dst: hostPtr,
+      dpitch: 256,
+      src: devPtr,
+      spitch: 1024,
+      width: 256,
+      height: 16,
+      kind: 'ACL_MEMCPY_DEVICE_TO_HOST',
+      stream,
+    });
+    await run('aclrtSynchronizeStream', { stream });
+    await run('aclrtMemFlush', { devPtr, size: 4096 });
+    await run('aclrtMemInvalidate', { devPtr, size: 4096 });
+    const inside = `0x${(BigInt(devPtr as string) + 4096n).toString(16)}`;
+    // DM-3: 3 MiB plus the 32 bytes of padding.
+    expect(await run('aclrtMemGetAddressRange', { ptr: inside })).toEqual({ pbase: devPtr, psize: 3 * MiB + 32 });
     // The double's huge pool is 48 GiB per device (its default; a hardware split is not public, §9).
     expect(await run('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' })).toMatchObject({ total: 48 * GiB });
     const { devPtr: registered } = await run('aclrtHostRegister', { ptr: vaHost, size: 8192, type: 'ACL_HOST_REGISTER_MAPPED' });
@@ -134,6 +161,13 @@ describe('the contract session on the acl backend + C double', () => {
       count: 1,
     });
     expect(await run('aclrtMemGetAccess', { virPtr, location: { type: 1, id: 0 } })).toEqual({ flag: 3 });
+    // VM-12: two references to the mapped handle; each needs one more aclrtFreePhysical below.
+    expect(await run('aclrtMemRetainAllocationHandle', { virPtr })).toEqual({ handle });
+    expect(await run('aclrtMemRetainAllocationHandle', { virPtr })).toEqual({ handle });
+    expect(await run('aclrtMemGetAllocationPropertiesFromHandle', { handle })).toEqual({
+      prop: { handleType: 0, allocationType: 0, memAttr: 4, location: { id: 0, type: 1 }, reserve: 0 },
+    });
+    expect(await run('aclrtMemGetAddressRange', { ptr: virPtr })).toEqual({ pbase: virPtr, psize: 2 * MiB });
     const { shareableHandle } = await run('aclrtMemExportToShareableHandle', { handle, handleType: 0, flags: 0 });
     const pid = [...harness.backend.state().processes.keys()].at(-1);
     await run('aclrtMemSetPidToShareableHandle', { shareableHandle, pid: [pid], pidNum: 1 });
@@ -145,7 +179,8 @@ describe('the contract session on the acl backend + C double', () => {
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });
     await run('aclrtReleaseMemAddress', { virPtr });
-    await run('aclrtFreePhysical', { handle });
+    // The two references first (the handle stays), then the handle itself.
+    for (let n = 0; n < 3; n += 1) await run('aclrtFreePhysical', { handle });
     await run('aclrtHostUnregister', { ptr: pageable });
     await run('aclrtHostUnregister', { ptr: vaHost });
     await run('free', { ptr: pageable });
@@ -185,6 +220,16 @@ describe('the contract session on the acl backend + C double', () => {
     const created = events.find((e) => e.kind === 'contextCreate' && e.isDefault);
     expect(created?.kind === 'contextCreate' && `0x${created.handle.toString(16)}`).toBe(primary);
     expect(events.filter((e) => e.kind === 'poolSample').length).toBeGreaterThan(0);
+    // VM-12: two retains, then the first two aclrtFreePhysical give the references back; the third frees the handle.
+    expect(events.flatMap((e) => (e.kind === 'physRetain' ? [e.retains] : []))).toEqual([1, 2, 1, 0]);
+    expect(events.filter((e) => e.kind === 'physFree')).toHaveLength(1);
+    // CP-9: a 2D copy is one copy of width × height bytes; CP-8: the async memset is a memset.
+    const copies = events.flatMap((e) => (e.kind === 'copy' && e.fn.startsWith('aclrtMemcpy2d') ? [[e.fn, e.bytes, e.mode]] : []));
+    expect(copies).toEqual([
+      ['aclrtMemcpy2d', 4096, 'sync'],
+      ['aclrtMemcpy2dAsync', 4096, 'async'],
+    ]);
+    expect(events.filter((e) => e.kind === 'memset')).toHaveLength(2);
     expect(stateDifference(driver.replica, harness.backend.state())).toBeUndefined();
     // Nothing is left on the double: the session freed everything and finalised.
     expect(readLog(log).at(-1)).toMatchObject({ fn: 'aclFinalize', ret: 0 });
