@@ -151,4 +151,21 @@ describe('quotas under bursts', () => {
     expect(succeeded(maps)).toBe(2);
     expect(held().liveObjects).toBe(4);
   });
+
+  it('live objects: each reference aclrtMemRetainAllocationHandle takes counts, and aclrtFreePhysical gives it back (VM-12)', async () => {
+    const d = await driverWith({ liveObjects: 5 });
+    const { handle } = await d.ok('aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+    const { virPtr } = await d.ok('aclrtReserveMemAddress', { size: 2 * MiB, alignment: 0, expectPtr: null, flags: 0 });
+    await d.ok('aclrtMapMem', { virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
+    // Three objects held: two references fit, the other four are refused.
+    const retains = await burst(d, 6, 'aclrtMemRetainAllocationHandle', () => ({ virPtr }));
+    expect(succeeded(retains)).toBe(2);
+    expect(refused(retains)).toBe(4);
+    expect(held().liveObjects).toBe(5);
+    // One reference given back: the running tally follows, and one more retain fits.
+    await d.ok('aclrtFreePhysical', { handle });
+    expect(held().liveObjects).toBe(4);
+    expect(succeeded(await burst(d, 3, 'aclrtMemRetainAllocationHandle', () => ({ virPtr })))).toBe(1);
+    expect(held().liveObjects).toBe(5);
+  });
 });

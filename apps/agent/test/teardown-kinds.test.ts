@@ -195,3 +195,79 @@ describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
     }
   });
 });
+
+/** A mapped handle retained twice (VM-12): three aclrtFreePhysical calls are owed. Answers the handle. */
+async function retainTwice(d: TestClient): Promise<string> {
+  await d.call('aclInit', { configPath: null });
+  await d.ok('aclrtSetDevice', { deviceId: 0 });
+  const { handle } = await d.ok('aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+  const { virPtr } = await d.ok('aclrtReserveMemAddress', { size: 2 * MiB, alignment: 0, expectPtr: null, flags: 0 });
+  await d.ok('aclrtMapMem', { virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
+  for (let n = 0; n < 2; n += 1) expect(await d.ok('aclrtMemRetainAllocationHandle', { virPtr })).toEqual({ handle });
+  return String(handle);
+}
+
+function vmmLeft(state: ReturnType<AclBackend['state']>) {
+  return {
+    handles: state.handles.size,
+    physical: state.physical.size,
+    reservations: state.reservations.size,
+    mappings: state.mappings.size,
+  };
+}
+
+describe('teardown of a retained handle (VM-12)', () => {
+  it('simulator: a handle retained twice is freed once per reference; nothing is left, the pools are back', async () => {
+    const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
+    const baseline = harness.backend.state().devices.map((device) => devicePools(device));
+    const viewer = await connect();
+    await viewer.hello('viewer');
+    const driver = await connect();
+    await driver.hello('driver');
+    await retainTwice(driver);
+    expect([...harness.backend.state().handles.values()].map((handle) => handle.retains)).toEqual([2]);
+    driver.close();
+    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    const state = harness.backend.state();
+    expect(vmmLeft(state)).toEqual({ handles: 0, physical: 0, reservations: 0, mappings: 0 });
+    expect(state.devices.map((device) => devicePools(device))).toEqual(baseline);
+  });
+
+  it('acl + C double: the teardown calls aclrtFreePhysical three times, all answer 0, and the memory is back on the runtime', async () => {
+    const double = freshDouble();
+    process.env.ACL_DOUBLE_LOG = double.log;
+    const backend = await AclBackend.open({ aclLib: double.lib, allowMutations: true, sampleMs: 0, env: {} });
+    const harness = await startHarnessOn(backend, { resumeGraceMs: 20 });
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    const driver = await TestClient.connect(harness.port, TOKEN);
+    let next: TestClient | undefined;
+    try {
+      await viewer.hello('viewer');
+      await driver.hello('driver');
+      const handle = await retainTwice(driver);
+      const mark = readLog(double.log).length;
+      driver.close();
+      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      expect(vmmLeft(backend.state())).toEqual({ handles: 0, physical: 0, reservations: 0, mappings: 0 });
+      const teardown = readLog(double.log)
+        .slice(mark)
+        .filter((call) => call.fn !== 'aclrtGetCurrentContext' && call.fn !== 'aclGetRecentErrMsg');
+      expect(teardown.filter((call) => call.ret !== 0)).toEqual([]);
+      const frees = teardown.filter((call) => call.fn === 'aclrtFreePhysical');
+      expect(frees.map((call) => call.args)).toEqual([{ handle }, { handle }, { handle }]);
+      // The double releases physical memory only through aclrtFreePhysical (a device reset keeps it):
+      // a new session finds the huge pool whole again.
+      next = await TestClient.connect(harness.port, TOKEN);
+      await next.hello('driver');
+      await next.ok('aclrtSetDevice', { deviceId: 0 });
+      const { free, total } = await next.ok('aclrtGetMemInfo', { attr: 'ACL_HBM_MEM_HUGE' });
+      expect(free).toBe(total);
+    } finally {
+      next?.close();
+      viewer.close();
+      driver.close();
+      await harness.close();
+      delete process.env.ACL_DOUBLE_LOG;
+    }
+  });
+});

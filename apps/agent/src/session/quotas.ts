@@ -76,7 +76,8 @@ export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
   }
   for (const h of state.handles.values()) {
     if (!pids.has(h.pid)) continue;
-    liveObjects += 1;
+    // Each reference aclrtMemRetainAllocationHandle took counts too: it costs one more aclrtFreePhysical (VM-12).
+    liveObjects += 1 + h.retains;
     const memory = h.importedFrom === undefined ? state.physical.get(h.memory) : undefined;
     if (memory !== undefined) deviceBytes += memory.pages * memory.pageSize;
   }
@@ -102,7 +103,10 @@ export interface Demand {
   readonly deviceBytes: number;
   readonly pinnedHostBytes: number;
   readonly pageableHostBytes: number;
-  /** Live objects it creates (allocations, buffers, handles, reservations, mappings, streams, contexts, events). */
+  /**
+   * Live objects it creates (allocations, buffers, handles, reservations, mappings, streams, contexts,
+   * events), and references to a handle (aclrtMemRetainAllocationHandle).
+   */
   readonly objects: number;
 }
 
@@ -182,6 +186,10 @@ const DEMANDS: { readonly [F in AclFunctionName]?: DemandOf<F> } = {
   aclrtCreateEventWithFlag: () => demand({ objects: 1 }),
   aclrtCreateEventExWithFlag: () => demand({ objects: 1 }),
   aclrtMemImportFromShareableHandle: () => demand({ objects: 1 }),
+  // VM-12: a retain creates no object and takes no memory, but the reference it holds must be given back
+  // with one more aclrtFreePhysical (the teardown plan makes one call per reference): counted as an object,
+  // so the object limit also bounds a session's references and the calls its teardown makes.
+  aclrtMemRetainAllocationHandle: () => demand({ objects: 1 }),
 };
 
 export function demandOf<F extends AclFunctionName>(fn: F, args: AclArgs<F>, context: DemandContext): Demand {

@@ -31,6 +31,8 @@ export class UsageTracker {
   readonly #held = new Map<number, Held>();
   /** Physical memory id → bytes, charged to the process that allocated it until released. */
   readonly #physical = new Map<number, { pid: number; bytes: number }>();
+  /** Handle id → references taken with aclrtMemRetainAllocationHandle, each a live object of the handle's process (VM-12). */
+  readonly #retains = new Map<number, number>();
 
   #entry(pid: number): Holdings {
     let entry = this.#byPid.get(pid);
@@ -71,6 +73,13 @@ export class UsageTracker {
     this.#charge(held, 1);
   }
 
+  #retainsGone(id: number): void {
+    const retains = this.#retains.get(id);
+    const pid = this.#held.get(id)?.pid;
+    if (retains !== undefined && pid !== undefined) this.#entry(pid).liveObjects -= retains;
+    this.#retains.delete(id);
+  }
+
   apply(events: readonly MemoryEvent[]): void {
     for (const e of events) {
       switch (e.kind) {
@@ -108,8 +117,17 @@ export class UsageTracker {
         case 'hostUnregister':
           this.#pin(e.id, false);
           break;
+        case 'physRetain': {
+          const pid = this.#held.get(e.id)?.pid;
+          if (pid !== undefined) this.#entry(pid).liveObjects += e.retains - (this.#retains.get(e.id) ?? 0);
+          this.#retains.set(e.id, e.retains);
+          break;
+        }
         case 'physFree':
-          if (!e.deferred) this.#remove(e.id);
+          if (e.deferred) break;
+          // A handle dropped with references left (a device reset) takes them with it.
+          this.#retainsGone(e.id);
+          this.#remove(e.id);
           break;
         case 'physRelease': {
           const memory = this.#physical.get(e.id);
@@ -149,5 +167,6 @@ export class UsageTracker {
     this.#byPid.clear();
     this.#held.clear();
     this.#physical.clear();
+    this.#retains.clear();
   }
 }
