@@ -7,6 +7,7 @@ export function isAbout(event: MemoryEvent, id: number): boolean {
     case 'free':
     case 'physAlloc':
     case 'physFree':
+    case 'physRetain':
     case 'physRelease':
     case 'reserve':
     case 'release':

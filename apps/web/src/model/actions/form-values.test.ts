@@ -120,6 +120,20 @@ describe('picking an object fills the sizes that must match it', () => {
     expect(sizesFromPick('aclrtMemcpy', 'dst', 1000)).toEqual({ destMax: '1000' });
   });
 
+  it('CP-8, CP-10: the async memset’s bounds and the cache calls’ size follow the picked buffer; a 2D copy’s do not', () => {
+    expect(sizesFromPick('aclrtMemsetAsync', 'devPtr', 3 * MiB)).toEqual({ maxCount: '3 MiB', count: '3 MiB' });
+    expect(sizesFromPick('aclrtMemsetAsync', 'stream', 3 * MiB)).toEqual({});
+    expect(sizesFromPick('aclrtMemFlush', 'devPtr', 4096)).toEqual({ size: '4 KiB' });
+    expect(sizesFromPick('aclrtMemInvalidate', 'devPtr', 1000)).toEqual({ size: '1000' });
+    // Pitches and width are the person's layout, not the buffer's size.
+    expect(sizesFromPick('aclrtMemcpy2d', 'dst', 4096)).toEqual({});
+  });
+
+  it('CP-9: a 2D copy’s default height is one row, not a byte size', () => {
+    const values = defaultValues('aclrtMemcpy2d', { device: 0 });
+    expect(values).toMatchObject({ dpitch: '4 KiB', spitch: '4 KiB', width: '4 KiB', height: '1' });
+  });
+
   it('writes sizes the way a person types them', () => {
     expect(sizeText(3 * MiB)).toBe('3 MiB');
     expect(sizeText(1536)).toBe('1536');

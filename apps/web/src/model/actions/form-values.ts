@@ -58,6 +58,8 @@ function enumDefault(field: Extract<FieldSpec, { kind: 'enum' }>): number {
 
 function sizeDefault(fn: AclFunctionName, name: string): string {
   if (name === 'alignment' || name === 'offset') return '0';
+  // A 2D copy's rows, not bytes (CP-9): one row of the default width.
+  if (name === 'height') return '1';
   if (ACL_FUNCTIONS[fn].category === 'vmm') return '2 MiB';
   return name === 'size' ? '1 MiB' : '4 KiB';
 }
@@ -255,6 +257,9 @@ export function sizesFromPick(fn: string, param: string, size: number): Record<s
   if ((fn === 'aclrtMapMem' && param === 'handle') || (fn === 'aclrtMemSetAccess' && param === 'virPtr')) return { size: text };
   if ((fn === 'aclrtHostRegister' || fn === 'aclrtHostRegisterV2') && param === 'ptr') return { size: text };
   if (fn === 'aclrtMemset' && param === 'devPtr') return { maxCount: text, count: text };
+  // CP-8: the async memset's bounds follow the buffer like aclrtMemset's; CP-10: the cache calls cover the whole buffer.
+  if (fn === 'aclrtMemsetAsync' && param === 'devPtr') return { maxCount: text, count: text };
+  if ((fn === 'aclrtMemFlush' || fn === 'aclrtMemInvalidate') && param === 'devPtr') return { size: text };
   if ((fn === 'aclrtMemcpy' || fn === 'aclrtMemcpyAsync') && param === 'dst') return { destMax: text };
   return {};
 }

@@ -113,13 +113,19 @@ export function handleInspection(handle: PhysicalHandle, state: HostState, profi
   if (handle.importedFrom !== undefined) {
     facts.push(text('inspector.fact.importedFrom', `#${handle.importedFrom}`, { link: { kind: 'handle', id: handle.importedFrom } }));
   }
+  // VM-12: references taken with aclrtMemRetainAllocationHandle, each owed one more aclrtFreePhysical.
+  facts.push(
+    handle.retains === 0
+      ? text('inspector.fact.retains', '0')
+      : keyed('inspector.fact.retains', 'inspector.value.retainsHeld', { count: handle.retains }),
+  );
   if (handle.freed) facts.push(keyed('inspector.fact.state', 'inspector.value.freedWhileMapped', undefined, { tone: 'warn' }));
   const physical = memory === undefined ? undefined : physicalInspection(memory, state, profile, prefs);
   const mappings = [...state.mappings.values()].filter((mapping) => mapping.handle === handle.id);
   return {
     facts: [...facts, ...(physical?.facts.filter((fact) => fact.label !== 'inspector.fact.handles') ?? [])],
     reasons: [],
-    rules: handle.freed ? ['VM-4', 'VM-8'] : ['VM-4'],
+    rules: ['VM-4', ...(handle.freed ? ['VM-8'] : []), ...(handle.retains > 0 ? ['VM-12'] : [])],
     related: mappings.map((mapping) => ({
       label: 'inspector.related.mapping',
       target: { kind: 'mapping', id: mapping.id, device: mapping.device },

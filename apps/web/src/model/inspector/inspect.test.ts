@@ -86,6 +86,18 @@ describe('inspector facts', () => {
     expect(fact(handleView, 'memory')?.link).toEqual({ kind: 'physical', id: handleId, device: 0 });
     expect(fact(handleView, 'pages')?.text).toBe('1 × 2 MiB');
     expect(handleView?.related.map((entry) => entry.target.id)).toEqual([mappingId]);
+    expect(fact(handleView, 'retains')?.text).toBe('0');
+    expect(handleView?.rules).toEqual(['VM-4']);
+
+    // VM-12: two references taken; the handle shows them and what they still need, and one given back.
+    for (let n = 0; n < 2; n += 1) expect((await rt.aclrtMemRetainAllocationHandle({ virPtr })).handle).toBe(handle);
+    const retained = inspect(host.state, { kind: 'handle', id: handleId });
+    expect(fact(retained, 'retains')).toMatchObject({ key: 'inspector.value.retainsHeld', params: { count: 2 } });
+    expect(retained?.rules).toEqual(['VM-4', 'VM-12']);
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect(fact(inspect(host.state, { kind: 'handle', id: handleId }), 'retains')?.params).toEqual({ count: 1 });
+    expect((await rt.aclrtFreePhysical({ handle })).ret).toBe(0);
+    expect(fact(inspect(host.state, { kind: 'handle', id: handleId }), 'retains')?.text).toBe('0');
 
     const reservation = inspect(host.state, { kind: 'reservation', id: reservationId });
     expect(fact(reservation, 'size')?.text).toBe('8 MiB');

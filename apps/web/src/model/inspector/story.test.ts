@@ -39,6 +39,18 @@ describe('storyEntries', () => {
     const deferred = storyEntries([{ kind: 'physFree', seq: 2, t: 0, provenance: 'simulated', id: 5, deferred: true }], [], PREFS);
     expect(deferred[0]?.key).toBe('inspector.story.physFreeDeferred');
   });
+
+  it('VM-12: a handle’s references taken and given back read as such, with the count held after each', () => {
+    const at = (seq: number, retains: number) => ({ kind: 'physRetain', seq, t: 0, provenance: 'simulated', id: 5, retains }) as const;
+    const entries = storyEntries([at(1, 1), at(2, 2), at(3, 1), at(4, 0)], [], PREFS);
+    expect(entries.map((entry) => [entry.key, entry.params.retains, entry.tone])).toEqual([
+      ['inspector.story.physRetainTaken', 1, 'change'],
+      ['inspector.story.physRetainTaken', 2, 'change'],
+      ['inspector.story.physRetainGiven', 1, 'change'],
+      ['inspector.story.physRetainGiven', 0, 'change'],
+    ]);
+    expect(entries[0]?.target).toEqual({ kind: 'handle', id: 5 });
+  });
 });
 
 describe('presenceFromStory', () => {

@@ -102,13 +102,18 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
       return { name: event.name, pid: event.pid };
     case 'peerAccess':
       return { device: event.device, peer: event.peer };
+    case 'physRetain':
+      return { retains: event.retains };
     default:
       return {};
   }
 }
 
-function keyOf(event: MemoryEvent): string {
+/** `retainsBefore`: the handle's references before a physRetain event, to tell a retain from a give-back (VM-12). */
+function keyOf(event: MemoryEvent, retainsBefore: number): string {
   if (event.kind === 'physFree' && event.deferred) return 'inspector.story.physFreeDeferred';
+  if (event.kind === 'physRetain')
+    return event.retains > retainsBefore ? 'inspector.story.physRetainTaken' : 'inspector.story.physRetainGiven';
   if (event.kind === 'contextCreate' && event.isDefault) return 'inspector.story.contextCreateDefault';
   if (event.kind === 'hostAlloc')
     return event.memory === 'pinned' ? 'inspector.story.hostAllocPinned' : 'inspector.story.hostAllocPageable';
@@ -120,9 +125,18 @@ function keyOf(event: MemoryEvent): string {
  * call with its result, then what it did to the object.
  */
 export function storyEntries(story: readonly MemoryEvent[], events: readonly MemoryEvent[], prefs: FormatPrefs): StoryEntry[] {
+  // A handle's references as the story goes (a handle starts with none), so each physRetain says which way it went.
+  const retains = new Map<number, number>();
   return story.map((event) => {
     const target = targetOf(event);
-    const base = { seq: event.seq, key: keyOf(event), params: paramsOf(event, prefs), ...(target === undefined ? {} : { target }) };
+    const before = event.kind === 'physRetain' ? (retains.get(event.id) ?? 0) : 0;
+    if (event.kind === 'physRetain') retains.set(event.id, event.retains);
+    const base = {
+      seq: event.seq,
+      key: keyOf(event, before),
+      params: paramsOf(event, prefs),
+      ...(target === undefined ? {} : { target }),
+    };
     if (event.kind === 'call') {
       const index = indexOfSeq(events, event.seq);
       return { ...base, jumpSeq: index < 0 ? event.seq : callEndSeq(events, index), tone: event.ret === 0 ? 'call' : 'error' };

@@ -28,6 +28,23 @@ describe('sizeText', () => {
 });
 
 describe('renderCallArgs', () => {
+  it('CP-9: a 2D copy’s pitches and width are sizes, its height a row count; CP-8, CP-10, DM-16: counts and sizes with units', () => {
+    const rows = call('aclrtMemcpy2d', { dst: '0x1000', dpitch: 4096, src: '0x2000', spitch: 1536, width: 1000, height: 16, kind: 1 });
+    expect(callSignature(rows, HEX)).toBe(
+      'aclrtMemcpy2d(dst = 0x1000, dpitch = 4 KiB, src = 0x2000, spitch = 1.5 KiB, width = 1000 B, height = 16, kind = ACL_MEMCPY_HOST_TO_DEVICE)',
+    );
+    const set = call('aclrtMemsetAsync', { devPtr: '0x1000', maxCount: 2 * 1024 * 1024, value: -1, count: 64, stream: '0x0' });
+    expect(callSignature(set, HEX)).toBe('aclrtMemsetAsync(devPtr = 0x1000, maxCount = 2 MiB, value = -1, count = 64 B, stream = NULL)');
+    expect(callSignature(call('aclrtMemFlush', { devPtr: '0x1000', size: 4096 }), HEX)).toBe(
+      'aclrtMemFlush(devPtr = 0x1000, size = 4 KiB)',
+    );
+    const range = call('aclrtMemGetAddressRange', { ptr: '0x1010' }, { pbase: '0x1000', psize: 1_048_608 });
+    expect(callSignature(range, HEX)).toBe('aclrtMemGetAddressRange(ptr = 0x1010) → pbase = 0x1000, psize = 1,048,608 B ≈ 1 MiB');
+    // An array's element count is a plain number too (aclrtMemSetAccess count).
+    const access = call('aclrtMemSetAccess', { virPtr: '0x1000', size: 4096, desc: [], count: 1 });
+    expect(renderCallArgs(access, HEX).find((arg) => arg.name === 'count')?.text).toBe('1');
+  });
+
   it('names enum values, gives sizes units and shows the output pointer in the address preference', () => {
     const malloc = call('aclrtMalloc', { size: 3 * 1024 * 1024, policy: 0 }, { devPtr: '0x100000000000' });
     expect(renderCallArgs(malloc, HEX)).toEqual([

@@ -146,6 +146,16 @@ export function floatText(value: number): string {
   return String(Number(value.toPrecision(7)));
 }
 
+/**
+ * A size_t that counts things rather than bytes, shown as a plain number: a 2D copy's rows (CP-9)
+ * and the element count of an array parameter (aclrtMemSetAccess count, pidNum).
+ */
+function isPlainCount(param: ParamSpec, params: readonly ParamSpec[]): boolean {
+  if (param.value.t !== 'size') return false;
+  if (param.name === 'height') return true;
+  return params.some((other) => (other.value.t === 'structArray' || other.value.t === 'intArray') && other.value.count === param.name);
+}
+
 function paramsOf(fn: string): readonly ParamSpec[] | undefined {
   return isAclFunctionName(fn) ? ACL_FUNCTIONS[fn].params : undefined;
 }
@@ -161,7 +171,9 @@ export function renderCallArgs(call: Pick<CallEvent, 'fn' | 'args' | 'out' | 're
   for (const param of params) {
     named.add(param.name);
     if (param.dir === 'in') {
-      rendered.push({ name: param.name, text: valueText(param.value, call.args[param.name], prefs), dir: 'in' });
+      const value = call.args[param.name];
+      const text = isPlainCount(param, params) && typeof value === 'number' ? String(value) : valueText(param.value, value, prefs);
+      rendered.push({ name: param.name, text, dir: 'in' });
     } else if (call.ret === 0 && call.out !== undefined && param.name in call.out) {
       const value = call.out[param.name];
       // The only float out-value is a time in ms (aclrtEventElapsedTime, EV-6): say the unit.

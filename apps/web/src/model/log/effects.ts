@@ -47,6 +47,7 @@ const EVENT_TARGETS: Partial<Record<MemoryEvent['kind'], TargetRule>> = {
   physAlloc: { kind: 'handle', device: true, creates: true },
   import: { kind: 'handle', device: true },
   physFree: { kind: 'handle' },
+  physRetain: { kind: 'handle' },
   export: { kind: 'handle' },
   physRelease: { kind: 'physical' },
   reserve: { kind: 'reservation', device: true, creates: true },
