@@ -677,6 +677,43 @@ aclrtFreePhysical(handle);`);
   });
 });
 
+describe('IPC of device memory between two processes (IP-1 … IP-4)', () => {
+  it('the exporter writes a key into a char array, allows the importer, who copies through its own address; both close', async () => {
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    const importerRuntime = new SimRuntime(host, 'importer');
+    const exporter = await run(
+      `
+void* buffer = nullptr;
+aclrtMalloc(&buffer, 4 * 1024 * 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+char key[65] = {0};
+aclError exported = aclrtIpcMemGetExportKey(buffer, 4 * 1024 * 1024, key, 65, ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT);
+int32_t pids[1] = {importerPid};
+aclError allowed = aclrtIpcMemSetImportPid(key, pids, 1);`,
+      { host, setup: DEVICE, inputs: [{ name: 'importerPid', ctype: 'int32_t', value: String(importerRuntime.pid) }] },
+    );
+    expect(values(exporter, 'exported', 'allowed')).toEqual(['0', '0']);
+    const [key] = [...host.state.ipcKeys.keys()];
+    expect(key).toHaveLength(64);
+    expect(shown(exporter.ex, 'key')).toContain(key?.slice(0, 20));
+    const importCode = `void* remote = nullptr;
+aclError imported = aclrtIpcMemImportByKey(&remote, "${key}", ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT);
+void* local = nullptr;
+aclrtMallocHost(&local, 1024 * 1024);
+aclError copied = aclrtMemcpy(local, 1024 * 1024, remote, 1024 * 1024, ACL_MEMCPY_DEVICE_TO_HOST);
+aclError closed = aclrtIpcMemClose("${key}");
+aclError after = aclrtMemcpy(local, 1024 * 1024, remote, 1024 * 1024, ACL_MEMCPY_DEVICE_TO_HOST);`;
+    const importer = new Execution(compile(importCode).program, importerRuntime, { setup: DEVICE });
+    expect(await importer.run()).toEqual({ state: 'finished', line: undefined });
+    for (const call of importer.calls) called.add(call.fn);
+    expect(['imported', 'copied', 'closed', 'after'].map((name) => shown(importer, name))).toEqual(['0', '0', '0', '100000']);
+    expect(host.state.copies.at(-1)).toMatchObject({ bytes: 1024 * 1024, path: 'pinned' });
+    const exporterClose = await exporter.rt.aclrtIpcMemClose({ key: key ?? '' });
+    expect(exporterClose.ret).toBe(0);
+    called.add('aclrtIpcMemClose');
+    expect([host.state.ipcKeys.size, host.state.ipcImports.size]).toEqual([0, 0]);
+  });
+});
+
 describe('what PageLens does not model', () => {
   it('printf, logging macros, CHECK_ERROR, kernel launches, unknown ACL functions and helpers leave notes', async () => {
     const code = `int main(void) {

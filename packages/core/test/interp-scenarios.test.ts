@@ -32,7 +32,7 @@ describe('built-in scenarios', () => {
         s.id,
       ).toBe(true);
       expect(
-        s.rules.every((rule) => /^(DM|PT|HM|VM|CP|LT|CX|EV)-\d+$/.test(rule)),
+        s.rules.every((rule) => /^(DM|PT|HM|VM|CP|LT|CX|EV|IP)-\d+$/.test(rule)),
         s.id,
       ).toBe(true);
       const compiled = compile(s.code, { inputs: s.inputs.map((i) => i.name) });

@@ -67,6 +67,10 @@ function checkValue(field: string, type: Checked, value: unknown): ArgCheck {
     }
     case 'float':
       return typeof value === 'number' && Number.isFinite(value) ? OK : bad(field, value, 'a finite number');
+    case 'charBuffer':
+      return typeof value === 'string' && value.length <= MAX_STRING
+        ? OK
+        : bad(field, value, `a string of at most ${MAX_STRING} characters`);
     case 'string':
       if (value === null) return OK;
       if (typeof value !== 'string' || value.length > MAX_STRING)

@@ -256,6 +256,20 @@ export const ACL_EVENT = defineEnum(
   'flags',
 );
 
+/** IPC export flags, the `uint64_t flags` of aclrtIpcMemGetExportKey; DEFAULT turns on the PID allow-list (runtime-api.md §7). */
+export const ACL_RT_IPC_MEM_EXPORT_FLAG = defineEnum(
+  'ACL_RT_IPC_MEM_EXPORT_FLAG',
+  { ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT: 0x0, ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION: 0x1 },
+  'flags',
+);
+
+/** IPC import flags, the `uint64_t flags` of aclrtIpcMemImportByKey (runtime-api.md §7). */
+export const ACL_RT_IPC_MEM_IMPORT_FLAG = defineEnum(
+  'ACL_RT_IPC_MEM_IMPORT_FLAG',
+  { ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT: 0x0, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS: 0x1 },
+  'flags',
+);
+
 /** The tables that are C enum types: each is a 4-byte scalar in a struct or an argument list. */
 export const ACL_ENUM_TYPES: readonly AclEnum<string>[] = [
   aclrtMemMallocPolicy,
@@ -286,6 +300,8 @@ export const ACL_MACRO_FAMILIES: readonly AclEnum<string>[] = [
   ACL_STREAM,
   ACL_FAILURE_MODE,
   ACL_EVENT,
+  ACL_RT_IPC_MEM_EXPORT_FLAG,
+  ACL_RT_IPC_MEM_IMPORT_FLAG,
 ];
 
 export const ALL_ENUMS: readonly AclEnum<string>[] = [...ACL_ENUM_TYPES, ...ACL_MACRO_FAMILIES];

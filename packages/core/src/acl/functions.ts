@@ -19,6 +19,7 @@ export type ValueType =
   | { readonly t: 'structArray'; readonly struct: StructName; readonly count: string }
   | { readonly t: 'intArray'; readonly count: string }
   | { readonly t: 'float' } // a float out-value (aclrtEventElapsedTime's ms)
+  | { readonly t: 'charBuffer'; readonly length: string } // a char* the function writes text into; `length` names its size parameter
   | { readonly t: 'string' }; // const char*: text or null
 
 /** The value types of C integers (int32_t, uint32_t, size_t, uint64_t, enums, flag bits): a safe integer on the wire. */
@@ -493,6 +494,35 @@ export const ACL_FUNCTIONS = {
     ],
     M,
   ),
+  aclrtIpcMemGetExportKey: fn(
+    'share',
+    ['IP-1'],
+    [
+      pointer('devPtr', 'void*', ['allocation']),
+      input('size', 'size_t', SIZE),
+      output('key', 'char*', { t: 'charBuffer', length: 'len' } as const),
+      input('len', 'size_t', SIZE),
+      input('flags', 'uint64_t', flagsOf('ACL_RT_IPC_MEM_EXPORT_FLAG')),
+    ],
+    { mutates: true, releasedBy: releases('aclrtIpcMemClose', 'key') },
+  ),
+  aclrtIpcMemSetImportPid: fn(
+    'share',
+    ['IP-2'],
+    [input('key', 'const char*', STRING), input('pid', 'int32_t*', { t: 'intArray', count: 'num' } as const), input('num', 'size_t', SIZE)],
+    M,
+  ),
+  aclrtIpcMemImportByKey: fn(
+    'share',
+    ['IP-3'],
+    [
+      output('devPtr', 'void**', PTR),
+      input('key', 'const char*', STRING),
+      input('flags', 'uint64_t', flagsOf('ACL_RT_IPC_MEM_IMPORT_FLAG')),
+    ],
+    { mutates: true, releasedBy: releases('aclrtIpcMemClose', 'key') },
+  ),
+  aclrtIpcMemClose: fn('share', ['IP-4'], [input('key', 'const char*', STRING)], M),
   aclrtDeviceCanAccessPeer: fn(
     'peer',
     ['DM-8'],

@@ -31,7 +31,9 @@ type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'fla
           ? readonly number[]
           : V extends { t: 'string' }
             ? string | null
-            : never;
+            : V extends { t: 'charBuffer' }
+              ? string
+              : never;
 
 type OutValue<V> = V extends { t: 'struct'; struct: infer S extends keyof StructTypes } ? StructTypes[S] : TsValue<V>;
 

@@ -3,7 +3,7 @@ import { ACL_ERROR_INVALID_PARAM, errorName } from '../acl/errors.ts';
 import { ACL_FUNCTIONS, type AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclResult, AclRuntime } from '../acl/runtime.ts';
 import { isHex, parseHex } from '../units/hex.ts';
-import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut } from './acl-values.ts';
+import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut, writeText } from './acl-values.ts';
 import type { CallExpr } from './ast.ts';
 import { baseType, CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
 import { evaluate } from './eval.ts';
@@ -72,7 +72,7 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     throw new InterpError('type', `${fn} takes ${params.length} argument(s) (${names || 'none'}), not ${call.args.length}`, call.span);
   }
   const args: Record<string, unknown> = {};
-  const outs: { name: string; cell: Cell | undefined }[] = [];
+  const outs: { name: string; cell: Cell | undefined; text?: readonly Cell[] }[] = [];
   const uninitialized: string[] = [];
   let nullOut: string | undefined;
   for (const [index, param] of params.entries()) {
@@ -90,7 +90,9 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
       if (cell === undefined) throw new InterpError('runtime', `${argName(a)}: "${a.text}" points outside its array`, expr.span);
       const problem = outTargetProblem(a, cell);
       if (problem !== undefined) throw new InterpError('type', problem, expr.span);
-      outs.push({ name: param.name, cell });
+      // A char* the runtime writes text into takes the cells from here on (a char array).
+      if (param.value.t === 'charBuffer') outs.push({ name: param.name, cell, text: value.target.cells.slice(value.index) });
+      else outs.push({ name: param.name, cell });
     } else if (value.k === 'ptr') {
       m.marks.note(call.span, `${argName(a)} points to memory at 0x${value.addr.toString(16)}: the result written there is not modeled`);
       outs.push({ name: param.name, cell: undefined });
@@ -112,7 +114,13 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     return aclErrorValue(ACL_ERROR_INVALID_PARAM);
   }
   const answer = await invoke(m.runtime, fn, args, call);
-  for (const out of outs) if (out.cell !== undefined && answer.fields.has(out.name)) writeOut(out.cell, answer.fields.get(out.name));
+  for (const out of outs) {
+    if (out.cell === undefined || !answer.fields.has(out.name)) continue;
+    const value = answer.fields.get(out.name);
+    if (out.text !== undefined) {
+      if (typeof value === 'string') writeText(out.text, value);
+    } else writeOut(out.cell, value);
+  }
   const record = { fn, ret: answer.ret, retName: errorName(answer.ret) };
   m.marks.call(call.span, answer.message === undefined ? record : { ...record, message: answer.message });
   if (returnsOut) {

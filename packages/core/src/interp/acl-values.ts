@@ -136,7 +136,11 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
     case 'string':
       if (value.k === 'str') return value.text;
       if (isNullPointer(value)) return null;
+      // A char array (an IPC key the runtime wrote into it): its text up to the first NUL.
+      if (value.k === 'ref') return cString(value.target.cells.slice(value.index));
       return refuse(a, 'a string or NULL', value);
+    case 'charBuffer':
+      return refuse(a, 'an output buffer', value);
     case 'struct': {
       if (value.k === 'struct') return refuse(a, `a pointer to ${spec.struct} (write &${a.text})`, value);
       const [cell] = pointedCells(a, value, `a pointer to ${spec.struct}`);
@@ -151,6 +155,30 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
       });
     case 'intArray':
       return pointedCells(a, value, 'a pointer to int32_t').map((cell) => (cell.value.k === 'int' ? Number(cell.value.v) : 0));
+  }
+}
+
+/** The text of char cells up to the first NUL (or their end). */
+function cString(cells: readonly Cell[]): string {
+  let text = '';
+  for (const cell of cells) {
+    const code = cell.value.k === 'int' ? Number(cell.value.v) & 0xff : 0;
+    if (code === 0) break;
+    text += String.fromCharCode(code);
+  }
+  return text;
+}
+
+/**
+ * Writes text the runtime answered into the char cells a `char*` out-parameter points at, with its
+ * NUL, as far as they reach (C would overrun; the runtime is told the buffer's length).
+ */
+export function writeText(cells: readonly Cell[], text: string): void {
+  for (let index = 0; index < cells.length && index <= text.length; index += 1) {
+    const cell = cells[index];
+    if (cell === undefined || cell.type.k !== 'int') continue;
+    cell.value = intValue(cell.type, BigInt(index < text.length ? text.charCodeAt(index) & 0xff : 0));
+    markInit(cell);
   }
 }
 

@@ -158,11 +158,26 @@ export function showValue(value: Value, cell?: Cell): string {
       return `{${[...value.fields].map(([name, member]) => `${name} = ${showValue(member.value, member)}`).join(', ')}}`;
     case 'union':
       return value.member === undefined ? '{0}' : `{${value.member} = ${unionMember(value, value.member)?.v ?? 0n}}`;
-    case 'array':
-      return `{${value.items.map((item) => showValue(item.value, item)).join(', ')}}`;
+    case 'array': {
+      const text = charArrayText(value);
+      return text ?? `{${value.items.map((item) => showValue(item.value, item)).join(', ')}}`;
+    }
     case 'void':
       return 'void';
   }
+}
+
+/** A char array holding printable text up to a NUL, as a C string literal; undefined otherwise. */
+function charArrayText(value: Extract<Value, { k: 'array' }>): string | undefined {
+  if (value.type.of.k !== 'int' || value.type.of.name !== 'char') return undefined;
+  let text = '';
+  for (const item of value.items) {
+    const code = item.value.k === 'int' ? Number(item.value.v) : -1;
+    if (code === 0) return text.length > 0 ? JSON.stringify(text) : undefined;
+    if (code < 0x20 || code > 0x7e) return undefined;
+    text += String.fromCharCode(code);
+  }
+  return undefined;
 }
 
 const UNION_MEMBERS: Readonly<Record<string, IntType>> = {

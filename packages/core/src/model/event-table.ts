@@ -210,6 +210,14 @@ export const EVENT_TABLE = {
   }),
   sharePids: event({ kind: oneOf('sharePids'), shareable: addr, pids: arrayOf(int, { max: 1024 }) }),
   peerAccess: event({ kind: oneOf('peerAccess'), pid: count, device: count, peer: count }),
+  /** aclrtIpcMemGetExportKey: allocation `id` (its first `size` bytes) may be imported by `key` (IP-1). */
+  ipcExport: event({ kind: oneOf('ipcExport'), pid: count, key: text(128), id, size: count, flags: count }),
+  /** aclrtIpcMemSetImportPid: the key's allow-list is now `pids` (IP-2). */
+  ipcPids: event({ kind: oneOf('ipcPids'), key: text(128), pids: arrayOf(int, { max: 1024 }) }),
+  /** aclrtIpcMemImportByKey: process `pid` reaches the exported memory at `addr` on `device` (IP-3). */
+  ipcImport: event({ kind: oneOf('ipcImport'), pid: count, id, key: text(128), source: id, addr, size: count, device: count }),
+  /** aclrtIpcMemClose: `pid` closes the key: its imports of it end, or, for the exporter, the key (IP-4). */
+  ipcClose: event({ kind: oneOf('ipcClose'), pid: count, key: text(128) }),
   /** A reading of a device's page pools, as aclrtGetMemInfo reports them (observed on hardware). */
   poolSample: event({
     kind: oneOf('poolSample'),

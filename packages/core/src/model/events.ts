@@ -71,6 +71,8 @@ export type ExportEvent = EventOf<'export'>;
 export type ImportEvent = EventOf<'import'>;
 export type SharePidsEvent = EventOf<'sharePids'>;
 export type PeerAccessEvent = EventOf<'peerAccess'>;
+export type IpcExportEvent = EventOf<'ipcExport'>;
+export type IpcImportEvent = EventOf<'ipcImport'>;
 export type PoolSampleEvent = EventOf<'poolSample'>;
 
 export type MemoryEvent = ValueOf<EventShape>;

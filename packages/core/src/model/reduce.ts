@@ -333,6 +333,42 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'physRetain':
       need(state.handles.get(event.id), event, 'handle', event.id).retains = event.retains;
       return state;
+    case 'ipcExport': {
+      const allocation = need(state.allocations.get(event.id), event, 'allocation', event.id);
+      state.ipcKeys.set(event.key, {
+        key: event.key,
+        pid: event.pid,
+        allocation: allocation.id,
+        size: event.size,
+        flags: event.flags,
+        pids: [],
+        createdSeq: event.seq,
+      });
+      return state;
+    }
+    case 'ipcPids': {
+      const key = state.ipcKeys.get(event.key);
+      if (key === undefined) throw new ReduceError(event, `unknown IPC key ${event.key}`);
+      key.pids = event.pids;
+      return state;
+    }
+    case 'ipcImport': {
+      const { id, pid, key, source, addr, size, device } = event;
+      state.ipcImports.set(id, { id, pid, key, source, addr, size, device, createdSeq: event.seq });
+      processOf(state, event, pid).importByAddr.set(addr, id);
+      return state;
+    }
+    case 'ipcClose': {
+      const p = processOf(state, event, event.pid);
+      const key = state.ipcKeys.get(event.key);
+      if (key?.pid === event.pid) state.ipcKeys.delete(event.key);
+      for (const item of [...state.ipcImports.values()]) {
+        if (item.pid !== event.pid || item.key !== event.key) continue;
+        state.ipcImports.delete(item.id);
+        p.importByAddr.delete(item.addr);
+      }
+      return state;
+    }
     // Contexts and aclEvents last: the cases above are the hot ones, and a string switch tests in order.
     case 'contextCreate': {
       const { id, pid, device, handle, isDefault } = event;

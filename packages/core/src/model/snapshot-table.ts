@@ -86,5 +86,7 @@ export const SNAPSHOT_SHAPE = object({
     }),
   ),
   shares: arrayOf(object({ shareable: addr, handle: id, pid: count, flags: count, pids: arrayOf(int) })),
+  ipcKeys: arrayOf(object({ key: text(), pid: count, allocation: id, size: count, flags: count, pids: arrayOf(int), createdSeq: seq })),
+  ipcImports: arrayOf(object({ ...objectBase, pid: count, key: text(), source: id, addr, size: count, device: count })),
   copies: arrayOf(object({ seq, id, pid: count, fn: text(), ...copyFacts })),
 });

@@ -10,6 +10,8 @@ import {
   type DeviceAllocation,
   type HostBuffer,
   type HostState,
+  type IpcImport,
+  type IpcKey,
   type Mapping,
   type PhysicalHandle,
   type PhysicalMemory,
@@ -38,6 +40,8 @@ export interface Snapshot {
   readonly contexts: readonly AclContext[];
   readonly aclEvents: readonly AclEvent[];
   readonly shares: readonly Share[];
+  readonly ipcKeys: readonly IpcKey[];
+  readonly ipcImports: readonly IpcImport[];
   readonly copies: readonly CopyRecord[];
 }
 
@@ -87,6 +91,8 @@ export function encodeSnapshot(state: HostState): Snapshot {
     contexts: values(state.contexts),
     aclEvents: values(state.aclEvents),
     shares: [...state.shares.values()],
+    ipcKeys: [...state.ipcKeys.values()],
+    ipcImports: values(state.ipcImports),
     copies: state.copies,
   };
 }
@@ -164,6 +170,11 @@ export function decodeSnapshot(snapshot: Snapshot): HostState {
     processOf(e.pid).eventByHandle.set(e.handle, e.id);
   }
   for (const share of snapshot.shares) state.shares.set(share.shareable, { ...share });
+  for (const key of snapshot.ipcKeys) state.ipcKeys.set(key.key, { ...key });
+  for (const item of snapshot.ipcImports) {
+    state.ipcImports.set(item.id, { ...item });
+    processOf(item.pid).importByAddr.set(item.addr, item.id);
+  }
   // A loop, not push(...copies): a long session holds more copy records than a call may take arguments.
   for (const copy of snapshot.copies) state.copies.push(copy);
   return state;
@@ -198,6 +209,7 @@ export function fingerprint(state: HostState): string {
       contextByHandle: [...p.contextByHandle].sort(),
       primaryContexts: [...p.primaryContexts].sort(),
       eventByHandle: [...p.eventByHandle].sort(),
+      importByAddr: [...p.importByAddr].sort(),
     }));
   return canonicalJson({
     ...snapshot,
@@ -212,6 +224,8 @@ export function fingerprint(state: HostState): string {
     contexts: sorted(snapshot.contexts),
     aclEvents: sorted(snapshot.aclEvents),
     shares: [...snapshot.shares].sort((a, b) => a.shareable - b.shareable),
+    ipcKeys: [...snapshot.ipcKeys].sort((a, b) => (a.key < b.key ? -1 : 1)),
+    ipcImports: sorted(snapshot.ipcImports),
     frames,
   });
 }

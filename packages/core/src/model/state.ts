@@ -26,6 +26,10 @@ export interface HostState {
   /** aclrtEvent objects (not to be confused with the memory events this state is built from). */
   readonly aclEvents: Map<number, AclEvent>;
   readonly shares: Map<number, Share>;
+  /** IPC keys of device allocations, by key (IP-1). */
+  readonly ipcKeys: Map<string, IpcKey>;
+  /** Imports of IPC keys into other processes (IP-3). */
+  readonly ipcImports: Map<number, IpcImport>;
   readonly copies: CopyRecord[];
 }
 
@@ -63,6 +67,8 @@ export interface ProcessState {
   /** The default (primary) context of each device the process has set (CX-1). */
   readonly primaryContexts: Map<number, number>;
   readonly eventByHandle: Map<number, number>;
+  /** IPC imports by the address they gave this process (IP-3). */
+  readonly importByAddr: Map<number, number>;
 }
 
 export interface DeviceAllocation {
@@ -217,6 +223,33 @@ export interface Share {
   pids: readonly number[];
 }
 
+/** An IPC key of a device allocation (IP-1, IP-2). */
+export interface IpcKey {
+  readonly key: string;
+  /** The exporting process. */
+  readonly pid: number;
+  /** Id of the exported allocation. */
+  readonly allocation: number;
+  readonly size: number;
+  /** ACL_RT_IPC_MEM_EXPORT_FLAG_*: 1 turns the allow-list off. */
+  readonly flags: number;
+  pids: readonly number[];
+  readonly createdSeq: number;
+}
+
+/** Exported device memory as another process reaches it (IP-3). */
+export interface IpcImport {
+  readonly id: number;
+  readonly pid: number;
+  readonly key: string;
+  /** Id of the exported allocation. */
+  readonly source: number;
+  readonly addr: number;
+  readonly size: number;
+  readonly device: number;
+  readonly createdSeq: number;
+}
+
 export interface CopyRecord {
   readonly seq: number;
   readonly id: number;
@@ -262,6 +295,8 @@ export function createHostState(profiles: readonly DeviceProfile[]): HostState {
     contexts: new Map(),
     aclEvents: new Map(),
     shares: new Map(),
+    ipcKeys: new Map(),
+    ipcImports: new Map(),
     copies: [],
   };
 }
@@ -285,6 +320,7 @@ export function createProcessState(pid: number, name: string): ProcessState {
     contextByHandle: new Map(),
     primaryContexts: new Map(),
     eventByHandle: new Map(),
+    importByAddr: new Map(),
   };
 }
 
@@ -311,6 +347,7 @@ export function cloneHostState(state: HostState): HostState {
       contextByHandle: new Map(process.contextByHandle),
       primaryContexts: new Map(process.primaryContexts),
       eventByHandle: new Map(process.eventByHandle),
+      importByAddr: new Map(process.importByAddr),
     });
   }
   return {
@@ -328,6 +365,8 @@ export function cloneHostState(state: HostState): HostState {
     contexts: cloneMap(state.contexts),
     aclEvents: cloneMap(state.aclEvents),
     shares: cloneMap(state.shares),
+    ipcKeys: cloneMap(state.ipcKeys),
+    ipcImports: cloneMap(state.ipcImports),
     copies: [...state.copies],
   };
 }

@@ -35,6 +35,11 @@ export function planTeardown(state: HostState, pid: number): AclCall[] {
     if (!handle.freed)
       for (let n = 0; n <= handle.retains; n += 1) calls.push({ fn: 'aclrtFreePhysical', args: { handle: toHex(handle.handle) } });
   }
+  // IPC keys are closed before the memory goes: imports of others' memory, then keys of its own (IP-4).
+  const keys = new Set<string>();
+  for (const item of mine(state.ipcImports.values())) keys.add(item.key);
+  for (const key of mine(state.ipcKeys.values())) keys.add(key.key);
+  for (const key of keys) calls.push({ fn: 'aclrtIpcMemClose', args: { key } });
   // Device memory is freed with its device current (ACL contexts are per device).
   const byDevice = new Map<number, Hex[]>();
   for (const allocation of mine(state.allocations.values())) {

@@ -27,6 +27,13 @@ function region(context: SimContext, hex: string, count: number, role: string): 
     if (end > a.addr + a.size) return `${role} ${hex} + ${count} B runs past the end of its ${a.size}-byte device allocation`;
     return { side: 'device', device: a.device, id };
   }
+  for (const id of context.process.importByAddr.values()) {
+    const item = context.state.ipcImports.get(id);
+    if (item === undefined || at < item.addr || at >= item.addr + item.size) continue;
+    if (!context.state.allocations.has(item.source)) return `${role} ${hex} is IPC-imported memory its exporter has freed (IP-4)`;
+    if (end > item.addr + item.size) return `${role} ${hex} + ${count} B runs past the end of its ${item.size}-byte IPC import`;
+    return { side: 'device', device: item.device, id: item.id };
+  }
   for (const m of context.state.mappings.values()) {
     if (m.pid !== context.pid || at < m.addr || at >= m.addr + m.size) continue;
     if (end > m.addr + m.size) return `${role} ${hex} + ${count} B runs past the end of its ${m.size}-byte mapping`;

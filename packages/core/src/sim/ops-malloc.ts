@@ -149,6 +149,11 @@ export function free(context: SimContext, devPtr: string) {
     );
   }
   context.space.deviceVa[allocation.device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
+  // Its IPC keys end with it (IP-4); importers' addresses then reach freed memory.
+  if (context.state.ipcKeys.size > 0) {
+    for (const key of [...context.state.ipcKeys.values()])
+      if (key.allocation === allocation.id) context.emit({ kind: 'ipcClose', pid: context.pid, key: key.key });
+  }
   // Stamp fields in the literal for emit to fill in (see malloc).
   context.emit({ kind: 'free', id: allocation.id, seq: 0, t: 0, provenance: 'simulated', call: 0 });
   return done();

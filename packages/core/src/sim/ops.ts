@@ -6,6 +6,7 @@ import * as device from './ops-device.ts';
 import * as events from './ops-event.ts';
 import * as host from './ops-host.ts';
 import * as info from './ops-info.ts';
+import * as ipc from './ops-ipc.ts';
 import { free, malloc } from './ops-malloc.ts';
 import * as share from './ops-share.ts';
 import * as vmm from './ops-vmm.ts';
@@ -87,6 +88,10 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtMemExportToShareableHandle: share.aclrtMemExportToShareableHandle,
   aclrtMemImportFromShareableHandle: share.aclrtMemImportFromShareableHandle,
   aclrtMemSetPidToShareableHandle: share.aclrtMemSetPidToShareableHandle,
+  aclrtIpcMemGetExportKey: ipc.aclrtIpcMemGetExportKey,
+  aclrtIpcMemSetImportPid: ipc.aclrtIpcMemSetImportPid,
+  aclrtIpcMemImportByKey: ipc.aclrtIpcMemImportByKey,
+  aclrtIpcMemClose: ipc.aclrtIpcMemClose,
   aclrtDeviceCanAccessPeer: share.aclrtDeviceCanAccessPeer,
   aclrtDeviceEnablePeerAccess: share.aclrtDeviceEnablePeerAccess,
   aclGetRecentErrMsg: info.aclGetRecentErrMsg,

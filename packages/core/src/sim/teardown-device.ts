@@ -1,6 +1,7 @@
 import { alignUp, MiB } from '../units/bytes.ts';
 import type { SimContext } from './context.ts';
 import { unregister } from './ops-host.ts';
+import { closeKey } from './ops-ipc.ts';
 import { freeHandle, unmap } from './ops-vmm.ts';
 
 /**
@@ -10,6 +11,12 @@ import { freeHandle, unmap } from './ops-vmm.ts';
  */
 export function releaseDeviceResources(context: SimContext, device: number): void {
   const { state, pid } = context;
+  // IPC first: this process's imports of memory on the device, then the keys it exported there (IP-4).
+  const keys = new Set<string>();
+  for (const item of state.ipcImports.values()) if (item.pid === pid && item.device === device) keys.add(item.key);
+  for (const key of state.ipcKeys.values())
+    if (key.pid === pid && state.allocations.get(key.allocation)?.device === device) keys.add(key.key);
+  for (const key of keys) closeKey(context, key);
   for (const mapping of [...state.mappings.values()]) {
     if (mapping.pid === pid && mapping.device === device) unmap(context, mapping);
   }

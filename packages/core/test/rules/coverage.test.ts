@@ -21,6 +21,7 @@ const FAMILY_FILES: Readonly<Record<string, string>> = {
   LT: 'lt-lifetime.test.ts',
   CX: 'cx-contexts.test.ts',
   EV: 'ev-events.test.ts',
+  IP: 'ip-ipc.test.ts',
 };
 
 const HERE = dirname(fileURLToPath(import.meta.url));
