@@ -206,6 +206,8 @@ function usual(value: ValueType): string {
       return '"0x0"';
     case 'string':
       return 'null';
+    case 'charBuffer':
+      return '""';
     case 'intArray':
       return '[]';
     case 'struct':

@@ -90,6 +90,8 @@ export function parameterTypes(spec: CallSpec): TypeSpec[] {
   return spec.params
     .filter((param) => !isReturnedValue(spec, param))
     .map((param) => {
+      // A char* the runtime writes text into: marshal.ts passes a byte buffer of its length (transient pointer).
+      if (param.value.t === 'charBuffer') return koffi.pointer('void');
       const type = koffiType(param.ctype);
       return param.dir === 'out' ? koffi.out(type) : type;
     });

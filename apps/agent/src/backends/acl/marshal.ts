@@ -12,7 +12,14 @@ import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unreprese
 /** An out-field as the binding answers it: JSON-like, so it can cross to and from the worker thread. */
 export type OutValue = string | number | null | readonly OutValue[] | { readonly [key: string]: OutValue };
 
-type Holder = unknown[] | Record<string, unknown>;
+type Holder = unknown[] | Record<string, unknown> | Uint8Array;
+
+/**
+ * The largest `char*` out-buffer PageLens allocates for a call (a charBuffer's length argument):
+ * the one such buffer, an IPC key, takes 65 bytes, and a length above this is more likely a mistake
+ * than a need.
+ */
+export const MAX_CHAR_BUFFER = 4096;
 
 export interface Prepared {
   /** The arguments in C order, ready for the koffi function. */
@@ -131,6 +138,9 @@ function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<stri
     case 'string':
       if (value === null || typeof value === 'string') return value;
       throw new Unrepresentable(`${what}: expected a string or null`);
+    case 'charBuffer':
+      // Only ever an out-parameter (prepareArgs allocates it): nothing to pass in.
+      throw new Unrepresentable(`${what}: a char buffer is written by the runtime, not passed in`);
     case 'struct':
       return value === null ? null : structValue(param.value.struct, value, what);
     case 'structArray': {
@@ -147,13 +157,32 @@ function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<stri
   }
 }
 
+/**
+ * A `char*` buffer the runtime writes text into, `args[length]` bytes (at least one, so a length of
+ * 0 still passes a valid pointer and the runtime answers for the length, as the simulator does).
+ */
+function charBuffer(spec: CallSpec, param: ParamSpec, lengthName: string, args: Readonly<Record<string, unknown>>): Uint8Array {
+  if (!spec.params.some((item) => item.name === lengthName)) throw new Unrepresentable(`${lengthName} is not a parameter`);
+  const length = integer(args[lengthName], lengthName);
+  if (length < 0 || length > MAX_CHAR_BUFFER) {
+    throw new Unrepresentable(
+      `${lengthName} is ${length}: PageLens allocates the ${param.name} buffer itself and gives at most ${MAX_CHAR_BUFFER} bytes`,
+    );
+  }
+  return new Uint8Array(Math.max(length, 1));
+}
+
 /** koffi arguments for one call; throws Unrepresentable for what must not reach the runtime. */
 export function prepareArgs(spec: CallSpec, args: Readonly<Record<string, unknown>>): Prepared {
   const list: unknown[] = [];
   const holders = new Map<string, { param: ParamSpec; holder: Holder }>();
   for (const param of spec.params) {
     if (isReturnedValue(spec, param)) continue;
-    if (param.dir === 'out') {
+    if (param.dir === 'out' && param.value.t === 'charBuffer') {
+      const holder = charBuffer(spec, param, param.value.length, args);
+      holders.set(param.name, { param, holder });
+      list.push(holder);
+    } else if (param.dir === 'out') {
       const holder: Holder = param.value.t === 'struct' ? {} : [null];
       holders.set(param.name, { param, holder });
       list.push(holder);
@@ -218,6 +247,12 @@ export function readValue(param: ParamSpec, raw: unknown): OutValue {
       // koffi writes a C float into the holder as a JS number (already a float's value).
       if (typeof raw === 'number' && Number.isFinite(raw)) return raw;
       throw new Unrepresentable(`${what}: koffi returned ${String(raw)}, not a finite float`);
+    case 'charBuffer': {
+      // The text up to its NUL (or the buffer's end, if the runtime wrote none).
+      if (!(raw instanceof Uint8Array)) throw new Unrepresentable(`${what}: expected the char buffer PageLens passed`);
+      const end = raw.indexOf(0);
+      return new TextDecoder().decode(end < 0 ? raw : raw.subarray(0, end));
+    }
     default:
       throw new Unrepresentable(`${what}: ${type.t} is never an out-parameter`);
   }
