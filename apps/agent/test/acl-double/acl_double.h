@@ -122,6 +122,11 @@ typedef enum aclrtEventRecordedStatus {
 #define ACL_EVENT_EXTERNAL 0x20u
 #define ACL_EVENT_IPC 0x40u
 
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0ull
+#define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1ull
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0ull
+#define ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS 0x1ull
+
 #define ACL_HOST_REG_MAPPED 0x2u
 #define ACL_HOST_REG_IOMEMORY 0x4u
 #define ACL_HOST_REG_READONLY 0x8u
@@ -243,6 +248,10 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, acl
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle);
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle);
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum);
+aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags);
+aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+aclError aclrtIpcMemClose(const char *key);
 aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId);
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 const char *aclGetRecentErrMsg(void);

@@ -53,6 +53,18 @@ struct block {
   int va_flag;
 };
 
+/* An IPC key of a device allocation (IP-1): 64 characters and a NUL. */
+#define IPC_KEY_LEN 65
+struct ipc_key {
+  struct ipc_key *next;
+  char key[IPC_KEY_LEN];
+  uintptr_t addr; /* the exported allocation's start */
+  size_t size;
+  uint64_t flags;
+  int32_t *pids; /* the allow-list (IP-2) */
+  size_t npids;
+};
+
 struct registration {
   struct registration *next;
   uintptr_t ptr;
@@ -146,6 +158,8 @@ struct state {
   struct stream *streams;
   struct context *contexts; /* created ones */
   struct event *events;
+  struct ipc_key *ipc_keys;
+  uint64_t next_ipc;
   uint64_t next_fake;
   uint64_t next_shareable;
 };
@@ -216,6 +230,8 @@ void *map_aligned(size_t len, size_t align, void **base, size_t *map_len);
 void release_block(struct block *b);
 void release_device_objects(int device);
 void release_everything(void);
+/* IP-4: ends the IPC keys of the allocation at addr (0: every key). Call with g_lock held. */
+void release_ipc_keys(uintptr_t addr);
 struct block *find_block_containing(uintptr_t p);
 struct mapping *find_mapping_containing(uintptr_t p);
 int is_device_range(uintptr_t p, size_t n);

@@ -7,6 +7,7 @@
 #include "double_internal.h"
 
 void release_block(struct block *b) {
+  if (b->kind != BLOCK_PINNED) release_ipc_keys(b->addr);
   if (b->kind != BLOCK_PINNED) g.dev[b->device].used[b->page_class] -= b->charged;
   if (b->base != NULL) munmap(b->base, b->map_len);
   free(b);

@@ -441,6 +441,42 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect(imported.record.args).toEqual({ shareableHandle: Number(BigInt(shareableHandle)), deviceId: 1, handle: POINTER });
   });
 
+  it('IPC: a char* key buffer of len bytes, its text read back; const char* keys, int32_t* pids, uint64_t flags (IP-1 … IP-4)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const exported = await recorded('aclrtIpcMemGetExportKey', () =>
+      runtime.aclrtIpcMemGetExportKey({ devPtr, size: 4096, len: 65, flags: 1 }),
+    );
+    expect(exported.record).toMatchObject({ args: { devPtr, size: 4096, key: POINTER, len: 65, flags: 1 }, ret: 0 });
+    const key = must(exported.result.key, 'key');
+    // The text up to its NUL: 64 characters, exactly what the double wrote.
+    expect(key).toHaveLength(64);
+    expect(key).toBe(exported.record.out.key);
+    // A longer buffer passes its length; the text is still the key alone.
+    const longer = await recorded('aclrtIpcMemGetExportKey', () =>
+      runtime.aclrtIpcMemGetExportKey({ devPtr, size: 64, len: 200, flags: 0 }),
+    );
+    expect(longer.record.args).toMatchObject({ len: 200, flags: 0 });
+    expect(longer.result.key).toHaveLength(64);
+    // len below 65 → 107000 (IP-1); above 4096 PageLens allocates no buffer and calls nothing.
+    const short = await recorded('aclrtIpcMemGetExportKey', () => runtime.aclrtIpcMemGetExportKey({ devPtr, size: 64, len: 64, flags: 0 }));
+    expect(short.record).toMatchObject({ args: { len: 64 }, ret: 107000 });
+    const mark = readLog(log).length;
+    expect(await runtime.aclrtIpcMemGetExportKey({ devPtr, size: 64, len: 4097, flags: 0 })).toMatchObject({
+      ret: 100000,
+      message: expect.stringContaining('at most 4096 bytes'),
+    });
+    expect(readLog(log).slice(mark)).toEqual([]);
+    const pids = await recorded('aclrtIpcMemSetImportPid', () => runtime.aclrtIpcMemSetImportPid({ key, pid: [-7, 4242], num: 2 }));
+    expect(pids.record).toMatchObject({ args: { key, pid: [-7, 4242], num: 2 }, ret: 0 });
+    // One process: importing its own key is refused (IP-3, as VM-9).
+    const imported = await recorded('aclrtIpcMemImportByKey', () => runtime.aclrtIpcMemImportByKey({ key, flags: 1 }));
+    expect(imported.record).toMatchObject({ args: { devPtr: POINTER, key, flags: 1 }, ret: 100000 });
+    const closed = await recorded('aclrtIpcMemClose', () => runtime.aclrtIpcMemClose({ key }));
+    expect(closed.record).toMatchObject({ args: { key }, ret: 0 });
+    expect(await runtime.aclrtIpcMemClose({ key })).toMatchObject({ ret: 100000 });
+    expect(await runtime.aclrtIpcMemClose({ key: must(longer.result.key, 'key') })).toEqual({ ret: 0 });
+  });
+
   it('peers: int32_t* out and two ids; the peer id and uint32_t flags', async () => {
     const can = await recorded('aclrtDeviceCanAccessPeer', () => runtime.aclrtDeviceCanAccessPeer({ deviceId: 0, peerDeviceId: 1 }));
     expect(can.record.args).toEqual({ canAccessPeer: POINTER, deviceId: 0, peerDeviceId: 1 });
