@@ -162,6 +162,21 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     await run('aclrtMemSetPidToShareableHandle', { shareableHandle, pid: [otherPid], pidNum: 1 });
     const { handle: imported } = await run('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 }, { process: 1 });
     expect(imported).toMatch(/^0x/);
+    // IP-1 … IP-4: a key for devPtr's first MiB, allowed to the second process, imported there; the importer closes first.
+    const { key } = await run('aclrtIpcMemGetExportKey', {
+      devPtr,
+      size: 1024 * 1024,
+      len: 65,
+      flags: 'ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT',
+    });
+    expect(key).toHaveLength(64);
+    await run('aclrtIpcMemSetImportPid', { key, pid: [otherPid], num: 1 });
+    const { devPtr: reached } = await run('aclrtIpcMemImportByKey', { key, flags: 0 }, { process: 1 });
+    expect(reached).toMatch(/^0x/);
+    expect([...harness.backend.state().ipcImports.values()]).toMatchObject([{ key, addr: Number.parseInt(String(reached), 16) }]);
+    await run('aclrtIpcMemClose', { key }, { process: 1 });
+    await run('aclrtIpcMemClose', { key });
+    expect(harness.backend.state().ipcKeys.size + harness.backend.state().ipcImports.size).toBe(0);
     expect(await run('aclrtDeviceCanAccessPeer', { deviceId: 0, peerDeviceId: 1 })).toEqual({ canAccessPeer: 1 });
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });

@@ -271,3 +271,86 @@ describe('teardown of a retained handle (VM-12)', () => {
     }
   });
 });
+
+/** IP-1 … IP-3: a key of one allocation exported twice (one allow-listed); process 1, when given, imports the allowed one. */
+async function exportKeys(d: TestClient, importer: boolean): Promise<{ keys: string[]; devPtr: string }> {
+  await d.call('aclInit', { configPath: null });
+  await d.ok('aclrtSetDevice', { deviceId: 0 });
+  const { devPtr } = await d.ok('aclrtMalloc', { size: 2 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
+  const { key: open } = await d.ok('aclrtIpcMemGetExportKey', { devPtr, size: 2 * MiB, len: 65, flags: 1 });
+  const { key: listed } = await d.ok('aclrtIpcMemGetExportKey', { devPtr, size: MiB, len: 65, flags: 0 });
+  const keys = [String(open), String(listed)];
+  if (importer) {
+    const p1 = { process: 1 };
+    expect(await d.call('aclrtSetDevice', { deviceId: 1 }, p1)).toMatchObject({ type: 'result', ret: 0 });
+    for (const key of keys) {
+      const reply = await d.call('aclrtIpcMemImportByKey', { key, flags: 0 }, p1);
+      // The allow-listed key has no pids yet: the second process is refused (IP-2), the open one imports.
+      expect(reply, key).toMatchObject({ type: 'result', ret: key === keys[0] ? 0 : 207006 });
+    }
+  }
+  return { keys, devPtr: String(devPtr) };
+}
+
+function ipcLeft(state: ReturnType<AclBackend['state']>) {
+  return { keys: state.ipcKeys.size, imports: state.ipcImports.size, allocations: state.allocations.size };
+}
+
+describe('teardown of IPC keys and imports (IP-4)', () => {
+  it('simulator: the exporting and the importing process leave no key, no import, no allocation; a later session cannot import', async () => {
+    const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
+    const baseline = harness.backend.state().devices.map((device) => devicePools(device));
+    const viewer = await connect();
+    await viewer.hello('viewer');
+    const driver = await connect();
+    await driver.hello('driver');
+    const { keys } = await exportKeys(driver, true);
+    expect(ipcLeft(harness.backend.state())).toEqual({ keys: 2, imports: 1, allocations: 1 });
+    driver.close();
+    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    const state = harness.backend.state();
+    expect(ipcLeft(state)).toEqual({ keys: 0, imports: 0, allocations: 0 });
+    expect(state.devices.map((device) => devicePools(device))).toEqual(baseline);
+    const next = await connect();
+    await next.hello('driver');
+    expect(await next.call('aclrtSetDevice', { deviceId: 0 }, { process: 1 })).toMatchObject({ type: 'result', ret: 0 });
+    expect(await next.call('aclrtIpcMemImportByKey', { key: keys[0], flags: 0 }, { process: 1 })).toMatchObject({
+      type: 'result',
+      ret: 107000,
+      message: expect.stringContaining('IP-3'),
+    });
+  });
+
+  it('acl + C double: the teardown closes each key (all answer 0) before freeing the allocation', async () => {
+    const double = freshDouble();
+    process.env.ACL_DOUBLE_LOG = double.log;
+    const backend = await AclBackend.open({ aclLib: double.lib, allowMutations: true, sampleMs: 0, env: {} });
+    const harness = await startHarnessOn(backend, { resumeGraceMs: 20 });
+    const viewer = await TestClient.connect(harness.port, TOKEN);
+    const driver = await TestClient.connect(harness.port, TOKEN);
+    try {
+      await viewer.hello('viewer');
+      await driver.hello('driver');
+      const { keys, devPtr } = await exportKeys(driver, false);
+      expect(ipcLeft(backend.state())).toEqual({ keys: 2, imports: 0, allocations: 1 });
+      const mark = readLog(double.log).length;
+      driver.close();
+      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      expect(ipcLeft(backend.state())).toEqual({ keys: 0, imports: 0, allocations: 0 });
+      const teardown = readLog(double.log)
+        .slice(mark)
+        .filter((call) => call.fn !== 'aclrtGetCurrentContext' && call.fn !== 'aclGetRecentErrMsg');
+      expect(teardown.filter((call) => call.ret !== 0)).toEqual([]);
+      const names = teardown.map((call) => call.fn);
+      expect(teardown.filter((call) => call.fn === 'aclrtIpcMemClose').map((call) => call.args.key)).toEqual(expect.arrayContaining(keys));
+      expect(names.filter((fn) => fn === 'aclrtIpcMemClose')).toHaveLength(2);
+      expect(names.lastIndexOf('aclrtIpcMemClose')).toBeLessThan(names.indexOf('aclrtFree'));
+      expect(teardown.find((call) => call.fn === 'aclrtFree')?.args).toEqual({ devPtr });
+    } finally {
+      viewer.close();
+      driver.close();
+      await harness.close();
+      delete process.env.ACL_DOUBLE_LOG;
+    }
+  });
+});

@@ -175,6 +175,16 @@ describe('the contract session on the acl backend + C double', () => {
     const other = await driver.call('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 }, { process: 1 });
     expect(other).toMatchObject({ type: 'error', code: 'not-allowed' });
     expect(await result('aclrtMemImportFromShareableHandle', { shareableHandle, deviceId: 0 })).toMatchObject({ ret: 100000 });
+    // IP-1 … IP-4: a key for devPtr, an allow-list; importing into the exporter fails (IP-3, one process, as VM-9).
+    const { key } = await run('aclrtIpcMemGetExportKey', { devPtr, size: 4096, len: 65, flags: 0 });
+    expect(key).toHaveLength(64);
+    await run('aclrtIpcMemSetImportPid', { key, pid: [pid], num: 1 });
+    expect(await result('aclrtIpcMemImportByKey', { key, flags: 0 })).toMatchObject({ ret: 100000 });
+    expect([...harness.backend.state().ipcKeys.values()]).toMatchObject([{ key, size: 4096, pids: [pid] }]);
+    await run('aclrtIpcMemClose', { key });
+    // A second key is not closed: aclrtFree of its allocation ends it (IP-4, modeled).
+    const { key: left } = await run('aclrtIpcMemGetExportKey', { devPtr: small, size: 64, len: 65, flags: 1 });
+    expect(harness.backend.state().ipcKeys.has(String(left))).toBe(true);
     expect(await run('aclrtDeviceCanAccessPeer', { deviceId: 0, peerDeviceId: 1 })).toEqual({ canAccessPeer: 1 });
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });
@@ -198,14 +208,22 @@ describe('the contract session on the acl backend + C double', () => {
 
     // Provenance: calls and their observed effects are "observed"; only what the runtime implies without
     // reporting is "modeled": the default context and stream that aclrtSetDevice creates (and the last
-    // reset takes), the created context's own default stream, and what aclrtDestroyContext takes with
-    // it (its two events and that stream); nothing is "simulated".
+    // reset takes), the created context's own default stream, what aclrtDestroyContext takes with
+    // it (its two events and that stream), and the IPC key aclrtFree ends (IP-4); nothing is "simulated".
     const events = driver.events;
     expect(events.filter((e) => e.provenance === 'simulated')).toEqual([]);
     expect(events.filter((e) => e.kind === 'call').every((e) => e.provenance === 'observed')).toBe(true);
     const allocs = events.filter((e) => e.kind === 'alloc');
     expect(allocs).toHaveLength(4);
     for (const alloc of allocs) expect(alloc).toMatchObject({ provenance: 'observed', runs: [] });
+    expect(harness.backend.state().ipcKeys.size).toBe(0);
+    expect(events.filter((e) => e.kind.startsWith('ipc')).map((e) => [e.kind, e.provenance])).toEqual([
+      ['ipcExport', 'observed'],
+      ['ipcPids', 'observed'],
+      ['ipcClose', 'observed'],
+      ['ipcExport', 'observed'],
+      ['ipcClose', 'modeled'],
+    ]);
     expect(events.filter((e) => e.provenance === 'modeled').map((e) => e.kind)).toEqual([
       'contextCreate',
       'streamCreate',
@@ -213,6 +231,7 @@ describe('the contract session on the acl backend + C double', () => {
       'eventDestroy',
       'eventDestroy',
       'streamDestroy',
+      'ipcClose',
       'streamDestroy',
       'contextDestroy',
     ]);

@@ -1,4 +1,5 @@
 import { contextByHandle, currentContextOf, type EffectContext, streamOf } from './effects-context.ts';
+import { closeKeysOnDevice } from './effects-ipc.ts';
 import { exactAddress } from './pointers.ts';
 
 /*
@@ -29,6 +30,8 @@ export function dropHandle(context: EffectContext, handleId: number, modeled: bo
 export function releaseModeled(context: EffectContext, device: number | undefined): void {
   const { state, pid } = context;
   const on = (d: number): boolean => device === undefined || d === device;
+  // IPC first: imports, then the keys of the memory about to go (IP-4), as the simulator's reset does.
+  closeKeysOnDevice(context, device);
   for (const mapping of [...state.mappings.values()])
     if (mapping.pid === pid && on(mapping.device)) unmapRecorded(context, mapping.id, true);
   for (const reservation of [...state.reservations.values()]) {

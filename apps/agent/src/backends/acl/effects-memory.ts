@@ -9,6 +9,7 @@ import {
   type Reason,
 } from '@pagelens/core';
 import { type EffectContext, hostBufferAt } from './effects-context.ts';
+import { endKeysOf } from './effects-ipc.ts';
 import { attribute } from './observe.ts';
 
 /*
@@ -57,8 +58,12 @@ export function recordAlloc(context: EffectContext, fn: MallocFn, size: number, 
 
 export function recordFree(context: EffectContext, addr: number): void {
   const id = context.process.allocByAddr.get(addr);
-  if (id === undefined) context.notes.push(`0x${addr.toString(16)} was not allocated through PageLens; nothing recorded`);
-  else context.emit({ kind: 'free', id });
+  if (id === undefined) {
+    context.notes.push(`0x${addr.toString(16)} was not allocated through PageLens; nothing recorded`);
+    return;
+  }
+  endKeysOf(context, id);
+  context.emit({ kind: 'free', id });
 }
 
 export function recordHostAlloc(

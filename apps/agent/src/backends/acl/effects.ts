@@ -33,6 +33,7 @@ import {
   recordResetEvent,
   recordStreamWaitEvent,
 } from './effects-event.ts';
+import { recordIpcClose, recordIpcExport, recordIpcImport, recordIpcPids } from './effects-ipc.ts';
 import {
   recordAlloc,
   recordCopy,
@@ -285,6 +286,24 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
   },
   aclrtMemSetPidToShareableHandle: (context, { shareableHandle, pid, pidNum }) =>
     whenAt(context, shareableHandle, 'shareableHandle', (shareable) => recordSharePids(context, shareable, pid.slice(0, pidNum))),
+  aclrtIpcMemGetExportKey: (context, { devPtr, size, flags }, out) => {
+    const addr = at(context, devPtr, 'devPtr');
+    if (addr !== undefined && out.key !== undefined) recordIpcExport(context, addr, size, flags, out.key);
+    return NONE;
+  },
+  aclrtIpcMemSetImportPid: (context, { key, pid, num }) => {
+    if (key !== null) recordIpcPids(context, key, pid.slice(0, num));
+    return NONE;
+  },
+  aclrtIpcMemImportByKey: (context, { key }, out) => {
+    const addr = at(context, out.devPtr, 'devPtr');
+    if (key !== null && addr !== undefined) recordIpcImport(context, key, addr);
+    return NONE;
+  },
+  aclrtIpcMemClose: (context, { key }) => {
+    if (key !== null) recordIpcClose(context, key);
+    return NONE;
+  },
   aclrtDeviceEnablePeerAccess: (context, { peerDeviceId }) => void recordPeerAccess(context, peerDeviceId),
 };
 
