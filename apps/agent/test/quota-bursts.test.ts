@@ -168,4 +168,35 @@ describe('quotas under bursts', () => {
     expect(succeeded(await burst(d, 3, 'aclrtMemRetainAllocationHandle', () => ({ virPtr })))).toBe(1);
     expect(held().liveObjects).toBe(5);
   });
+
+  it('live objects: each IPC key and each import counts until aclrtIpcMemClose (IP-1, IP-3, IP-4)', async () => {
+    const d = await driverWith({ liveObjects: 4 });
+    const { devPtr } = await d.ok('aclrtMalloc', { size: 2 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
+    // One allocation held: three keys fit (each call makes a new key), the other three are refused.
+    const exports = await burst(d, 6, 'aclrtIpcMemGetExportKey', () => ({ devPtr, size: MiB, len: 65, flags: 1 }));
+    expect(succeeded(exports)).toBe(3);
+    expect(refused(exports)).toBe(3);
+    expect(held().liveObjects).toBe(4);
+    const bytes = held().deviceBytes;
+    const keys = exports.flatMap((r) => (r.type === 'result' && r.ret === 0 ? [String(r.out?.key)] : []));
+    await d.ok('aclrtIpcMemClose', { key: keys[0] });
+    expect(held().liveObjects).toBe(3);
+    // The session's second process imports: an import takes no pages, but it is one more object.
+    const p1 = { process: 1 };
+    expect(await d.call('aclrtSetDevice', { deviceId: 0 }, p1)).toMatchObject({ ret: 0 });
+    const imports = await Promise.all([1, 2].map((n) => d.call('aclrtIpcMemImportByKey', { key: keys[n], flags: 0 }, p1)));
+    expect(succeeded(imports)).toBe(1);
+    expect(refused(imports)).toBe(1);
+    expect(held()).toMatchObject({ liveObjects: 4, deviceBytes: bytes });
+    // The importer's close ends its import only; the exporter's ends the key.
+    const [imported] = [...agent.harness().backend.state().ipcImports.values()];
+    expect(await d.call('aclrtIpcMemClose', { key: imported?.key }, p1)).toMatchObject({ ret: 0 });
+    expect(held().liveObjects).toBe(3);
+    await d.ok('aclrtIpcMemClose', { key: imported?.key });
+    expect(held().liveObjects).toBe(2);
+    // A freed allocation ends its last key with it.
+    await d.ok('aclrtFree', { devPtr });
+    expect(held().liveObjects).toBe(0);
+    expect(agent.harness().backend.state().ipcKeys.size).toBe(0);
+  });
 });

@@ -95,6 +95,10 @@ export function usageOf(state: HostState, pids: ReadonlySet<number>): Usage {
   // Likewise the device's default context; created contexts count (their own default stream comes with them), and every event.
   for (const context of state.contexts.values()) if (pids.has(context.pid) && !context.isDefault) liveObjects += 1;
   for (const event of state.aclEvents.values()) if (pids.has(event.pid)) liveObjects += 1;
+  // IP-1, IP-3: each key a process exported and each import it made is live until aclrtIpcMemClose
+  // (one call each in the teardown plan); an import takes no pages of its own, so no bytes.
+  for (const key of state.ipcKeys.values()) if (pids.has(key.pid)) liveObjects += 1;
+  for (const item of state.ipcImports.values()) if (pids.has(item.pid)) liveObjects += 1;
   return { deviceBytes, pinnedHostBytes, pageableHostBytes, liveObjects };
 }
 
@@ -105,7 +109,7 @@ export interface Demand {
   readonly pageableHostBytes: number;
   /**
    * Live objects it creates (allocations, buffers, handles, reservations, mappings, streams, contexts,
-   * events), and references to a handle (aclrtMemRetainAllocationHandle).
+   * events, IPC keys and imports), and references to a handle (aclrtMemRetainAllocationHandle).
    */
   readonly objects: number;
 }
@@ -186,6 +190,11 @@ const DEMANDS: { readonly [F in AclFunctionName]?: DemandOf<F> } = {
   aclrtCreateEventWithFlag: () => demand({ objects: 1 }),
   aclrtCreateEventExWithFlag: () => demand({ objects: 1 }),
   aclrtMemImportFromShareableHandle: () => demand({ objects: 1 }),
+  // IP-1: unlike a VMM export (one share per handle), every aclrtIpcMemGetExportKey makes a new key
+  // that lives until aclrtIpcMemClose, so keys count as objects: the object limit bounds them and the
+  // close calls of the teardown plan. IP-3: an import is an address of the importer, no pages: one object.
+  aclrtIpcMemGetExportKey: () => demand({ objects: 1 }),
+  aclrtIpcMemImportByKey: () => demand({ objects: 1 }),
   // VM-12: a retain creates no object and takes no memory, but the reference it holds must be given back
   // with one more aclrtFreePhysical (the teardown plan makes one call per reference): counted as an object,
   // so the object limit also bounds a session's references and the calls its teardown makes.

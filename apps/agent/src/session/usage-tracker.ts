@@ -19,6 +19,9 @@ interface Held {
   readonly counts: boolean;
 }
 
+/** The #imports key of a process's imports of one IPC key (a key is text without a NUL). */
+const importsOf = (pid: number, key: string): string => `${pid}\u0000${key}`;
+
 const empty = (): Holdings => ({ deviceBytes: 0, pinnedHostBytes: 0, pageableHostBytes: 0, liveObjects: 0 });
 
 /**
@@ -33,6 +36,9 @@ export class UsageTracker {
   readonly #physical = new Map<number, { pid: number; bytes: number }>();
   /** Handle id → references taken with aclrtMemRetainAllocationHandle, each a live object of the handle's process (VM-12). */
   readonly #retains = new Map<number, number>();
+  /** IP-1: live IPC keys → the exporting process; IP-3: imports held, by process and key. Each key and import is a live object. */
+  readonly #keys = new Map<string, number>();
+  readonly #imports = new Map<string, number>();
 
   #entry(pid: number): Holdings {
     let entry = this.#byPid.get(pid);
@@ -78,6 +84,17 @@ export class UsageTracker {
     const pid = this.#held.get(id)?.pid;
     if (retains !== undefined && pid !== undefined) this.#entry(pid).liveObjects -= retains;
     this.#retains.delete(id);
+  }
+
+  /** IP-4: a close ends the process's imports of the key, and the key when the process exported it (as reduce does). */
+  #ipcClose(pid: number, key: string): void {
+    if (this.#keys.get(key) === pid) {
+      this.#keys.delete(key);
+      this.#entry(pid).liveObjects -= 1;
+    }
+    const imports = this.#imports.get(importsOf(pid, key));
+    if (imports !== undefined) this.#entry(pid).liveObjects -= imports;
+    this.#imports.delete(importsOf(pid, key));
   }
 
   apply(events: readonly MemoryEvent[]): void {
@@ -144,6 +161,17 @@ export class UsageTracker {
         case 'hostFree':
           this.#remove(e.id);
           break;
+        case 'ipcExport':
+          if (!this.#keys.has(e.key)) this.#entry(e.pid).liveObjects += 1;
+          this.#keys.set(e.key, e.pid);
+          break;
+        case 'ipcImport':
+          this.#imports.set(importsOf(e.pid, e.key), (this.#imports.get(importsOf(e.pid, e.key)) ?? 0) + 1);
+          this.#entry(e.pid).liveObjects += 1;
+          break;
+        case 'ipcClose':
+          this.#ipcClose(e.pid, e.key);
+          break;
         default:
           break;
       }
@@ -168,5 +196,7 @@ export class UsageTracker {
     this.#held.clear();
     this.#physical.clear();
     this.#retains.clear();
+    this.#keys.clear();
+    this.#imports.clear();
   }
 }
