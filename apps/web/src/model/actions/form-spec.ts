@@ -129,7 +129,8 @@ function fieldOf(param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
     case 'handle':
       return { kind: 'pointer', ...named, picks: picksFor(param) };
     case 'float':
-      // Only an out-value (aclrtEventElapsedTime's ms): never a form field, but typed like one.
+    case 'charBuffer':
+      // Only out-values (aclrtEventElapsedTime's ms, an IPC key's text): never form fields, but typed like one.
       return { kind: 'string', ...named };
     case 'string':
       return { kind: 'string', ...named };

@@ -139,4 +139,12 @@ describe('picking an object fills the sizes that must match it', () => {
     expect(sizeText(1536)).toBe('1536');
     expect(sizeText(65536)).toBe('64 KiB');
   });
+
+  it('IP-1: the key buffer is no field, len defaults to 65, picking the allocation fills the size', () => {
+    expect(formFields('aclrtIpcMemGetExportKey').map((field) => field.name)).toEqual(['devPtr', 'size', 'len', 'flags']);
+    expect(defaultValues('aclrtIpcMemGetExportKey', { device: 0 })).toMatchObject({ len: '65', flags: '0' });
+    expect(sizesFromPick('aclrtIpcMemGetExportKey', 'devPtr', 4 * MiB)).toEqual({ size: '4 MiB' });
+    const built = buildArgs('aclrtIpcMemGetExportKey', defaultValues('aclrtIpcMemGetExportKey', { device: 0 }));
+    expect(built.ok && built.args).toMatchObject({ len: 65 });
+  });
 });

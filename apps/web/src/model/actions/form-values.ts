@@ -60,6 +60,8 @@ function sizeDefault(fn: AclFunctionName, name: string): string {
   if (name === 'alignment' || name === 'offset') return '0';
   // A 2D copy's rows, not bytes (CP-9): one row of the default width.
   if (name === 'height') return '1';
+  // IP-1: the key buffer's length is fixed at 65 (64 characters and a NUL).
+  if (name === 'len') return '65';
   if (ACL_FUNCTIONS[fn].category === 'vmm') return '2 MiB';
   return name === 'size' ? '1 MiB' : '4 KiB';
 }
@@ -261,5 +263,7 @@ export function sizesFromPick(fn: string, param: string, size: number): Record<s
   if (fn === 'aclrtMemsetAsync' && param === 'devPtr') return { maxCount: text, count: text };
   if ((fn === 'aclrtMemFlush' || fn === 'aclrtMemInvalidate') && param === 'devPtr') return { size: text };
   if ((fn === 'aclrtMemcpy' || fn === 'aclrtMemcpyAsync') && param === 'dst') return { destMax: text };
+  // IP-1: a key for the whole allocation.
+  if (fn === 'aclrtIpcMemGetExportKey' && param === 'devPtr') return { size: text };
   return {};
 }

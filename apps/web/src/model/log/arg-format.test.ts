@@ -133,4 +133,19 @@ describe('contexts and events', () => {
     const event = call('aclrtQueryEventStatus', { event: '0x10' }, { status: 1 });
     expect(renderCallArgs(event, HEX).find((arg) => arg.name === 'status')?.text).toBe('ACL_EVENT_RECORDED_STATUS_COMPLETE');
   });
+
+  it('IP-1: the key buffer is shown as the text the runtime wrote, quoted; len is a plain count; flags by name', () => {
+    const key = `pagelens-ipc-1-2-3${'0'.repeat(46)}`;
+    const exported = call('aclrtIpcMemGetExportKey', { devPtr: '0x100000000000', size: 4096, len: 65, flags: 1 }, { key });
+    expect(renderCallArgs(exported, HEX)).toEqual([
+      { name: 'devPtr', text: '0x100000000000', dir: 'in' },
+      { name: 'size', text: '4 KiB', dir: 'in' },
+      { name: 'key', text: JSON.stringify(key), dir: 'out' },
+      { name: 'len', text: '65', dir: 'in' },
+      { name: 'flags', text: 'ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION', dir: 'in' },
+    ]);
+    expect(valueText({ t: 'charBuffer', length: 'len' }, '0x12', HEX)).toBe('"0x12"');
+    const close = call('aclrtIpcMemClose', { key });
+    expect(callSignature(close, HEX)).toBe(`aclrtIpcMemClose(key = "${key}")`);
+  });
 });

@@ -123,6 +123,9 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
       return value === null || value === '0x0' ? 'NULL' : genericText(value, prefs);
     case 'string':
       return value === null ? 'NULL' : genericText(value, prefs);
+    case 'charBuffer':
+      // The text the runtime wrote into the buffer (an IPC key), quoted whole.
+      return typeof value === 'string' ? JSON.stringify(value) : genericText(value, prefs);
     case 'struct':
     case 'structArray':
     case 'int':
@@ -153,6 +156,8 @@ export function floatText(value: number): string {
 function isPlainCount(param: ParamSpec, params: readonly ParamSpec[]): boolean {
   if (param.value.t !== 'size') return false;
   if (param.name === 'height') return true;
+  // A char buffer's length (the IPC key's 65): bytes, but read as a count.
+  if (params.some((other) => other.value.t === 'charBuffer' && other.value.length === param.name)) return true;
   return params.some((other) => (other.value.t === 'structArray' || other.value.t === 'intArray') && other.value.count === param.name);
 }
 

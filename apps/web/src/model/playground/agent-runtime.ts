@@ -60,6 +60,8 @@ function fits(value: unknown, type: ValueType): boolean {
       return typeof value === 'string' && isHex(value);
     case 'string':
       return value === null || typeof value === 'string';
+    case 'charBuffer':
+      return typeof value === 'string';
     case 'struct':
       return value !== null && typeof value === 'object' && !Array.isArray(value);
     case 'structArray':
