@@ -25,6 +25,7 @@ export function isAbout(event: MemoryEvent, id: number): boolean {
     case 'eventReset':
     case 'eventDestroy':
     case 'export':
+    case 'ipcExport':
       return event.id === id;
     case 'streamCreate':
       // A context's story holds the streams made in it (CX-3).
@@ -38,6 +39,7 @@ export function isAbout(event: MemoryEvent, id: number): boolean {
     case 'map':
       return event.id === id || event.reservation === id || event.handle === id;
     case 'import':
+    case 'ipcImport':
       return event.id === id || event.source === id;
     case 'copy':
       return event.id === id || event.stream === id;

@@ -39,6 +39,7 @@ export function allocationInspection(
   profile: DeviceProfile,
   prefs: FormatPrefs,
   observed: readonly Reason[] = [],
+  state?: HostState,
 ): Inspection {
   const report = reportAllocation(allocation, profile);
   const facts: Fact[] = [
@@ -66,7 +67,35 @@ export function allocationInspection(
       ),
     );
   }
-  return { facts, ...decision(report.reasons, observed), related: [] };
+  const ipc = state === undefined ? { facts: [], rules: [] } : ipcFacts(allocation, state, prefs);
+  const decided = decision(report.reasons, observed);
+  return { facts: [...facts, ...ipc.facts], ...decided, rules: sortRules([...decided.rules, ...ipc.rules]), related: [] };
+}
+
+/**
+ * IPC of the allocation, like a handle's shares: each key it was exported under (IP-1) with its
+ * allow-list (IP-2), and each import of it, an address of another process for the same pages (IP-3).
+ */
+export function ipcFacts(allocation: DeviceAllocation, state: HostState, prefs: FormatPrefs): { facts: Fact[]; rules: string[] } {
+  const keys = [...state.ipcKeys.values()].filter((key) => key.allocation === allocation.id);
+  const imports = [...state.ipcImports.values()].filter((item) => item.source === allocation.id);
+  const facts: Fact[] = [];
+  for (const key of keys) {
+    facts.push(text('inspector.fact.ipcKey', key.key));
+    facts.push(
+      key.flags === 1
+        ? keyed('inspector.fact.ipcPids', 'inspector.value.ipcAnyProcess', { size: bytes(key.size, prefs) })
+        : keyed('inspector.fact.ipcPids', 'inspector.value.ipcAllowed', {
+            size: bytes(key.size, prefs),
+            pids: key.pids.length === 0 ? '—' : key.pids.join(', '),
+          }),
+    );
+  }
+  for (const item of imports) {
+    facts.push(keyed('inspector.fact.ipcImport', 'inspector.value.ipcImportAt', { pid: item.pid, addr: address(item.addr, prefs) }));
+  }
+  const rules = [...(keys.length > 0 ? ['IP-1', 'IP-2'] : []), ...(imports.length > 0 ? ['IP-3'] : [])];
+  return { facts, rules };
 }
 
 /** Physical memory from aclrtMallocPhysical: its pages, and every handle that reaches it (VM-4, VM-9). */

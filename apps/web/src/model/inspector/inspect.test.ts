@@ -1,4 +1,4 @@
-import { aclrtMemAttr, type HostState, toHex } from '@pagelens/core';
+import { aclrtMemAttr, type HostState, SimRuntime, toHex } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { MiB, malloc, need, type Scene, startScene } from '../../../test/log-scene.ts';
 import { callRow } from '../log/call-rows.ts';
@@ -165,5 +165,31 @@ describe('inspector facts', () => {
     expect(existsIn({ kind: 'allocation', id }, scene.timeline.stateAt(events.find((event) => event.kind === 'alloc')?.seq ?? 0))).toBe(
       true,
     );
+  });
+
+  it('IP-1 … IP-3: an allocation lists its IPC keys, who may import them, and the imports of other processes', async () => {
+    const scene = await startScene();
+    const devPtr = await malloc(scene.rt, 4 * MiB, 0);
+    const open = need((await scene.rt.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key, 'key');
+    const listed = need((await scene.rt.aclrtIpcMemGetExportKey({ devPtr, size: MiB, len: 65, flags: 0 })).key, 'key');
+    const importer = new SimRuntime(scene.host, 'importer');
+    await importer.aclInit({ configPath: null });
+    await importer.aclrtSetDevice({ deviceId: 0 });
+    expect((await scene.rt.aclrtIpcMemSetImportPid({ key: listed, pid: [importer.pid], num: 1 })).ret).toBe(0);
+    const addr = need((await importer.aclrtIpcMemImportByKey({ key: listed, flags: 0 })).devPtr, 'devPtr');
+    const id = need([...scene.host.state.allocations.values()][0], 'allocation').id;
+    const inspection = need(inspectObject({ kind: 'allocation', id }, scene.host.state, CONTEXT), 'inspection');
+    const ipc = inspection.facts.filter((fact) => fact.label.startsWith('inspector.fact.ipc'));
+    expect(ipc).toEqual([
+      { label: 'inspector.fact.ipcKey', text: open },
+      { label: 'inspector.fact.ipcPids', key: 'inspector.value.ipcAnyProcess', params: { size: '4 MiB' } },
+      { label: 'inspector.fact.ipcKey', text: listed },
+      { label: 'inspector.fact.ipcPids', key: 'inspector.value.ipcAllowed', params: { size: '1 MiB', pids: String(importer.pid) } },
+      { label: 'inspector.fact.ipcImport', key: 'inspector.value.ipcImportAt', params: { pid: importer.pid, addr } },
+    ]);
+    expect(inspection.rules).toEqual(expect.arrayContaining(['IP-1', 'IP-2', 'IP-3']));
+    // The exporter frees it: the keys end (IP-4), and so do the facts.
+    expect((await scene.rt.aclrtFree({ devPtr })).ret).toBe(0);
+    expect(scene.host.state.ipcKeys.size).toBe(0);
   });
 });

@@ -62,7 +62,7 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
       const allocation = state.allocations.get(target.id);
       const profile = allocation === undefined ? undefined : profileOf(allocation.device);
       if (allocation === undefined || profile === undefined) return undefined;
-      return allocationInspection(allocation, profile, prefs, context.observedReasons?.(allocation.createdSeq));
+      return allocationInspection(allocation, profile, prefs, context.observedReasons?.(allocation.createdSeq), state);
     }
     case 'physical': {
       const memory = state.physical.get(target.id);

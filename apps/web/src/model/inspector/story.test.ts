@@ -1,5 +1,6 @@
+import { SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { MiB, malloc, startScene } from '../../../test/log-scene.ts';
+import { MiB, malloc, need, startScene } from '../../../test/log-scene.ts';
 import { runText } from './placement.ts';
 import { presenceFromStory, storyEntries } from './story.ts';
 
@@ -74,5 +75,29 @@ describe('runText', () => {
   it('shows three runs and counts the rest', () => {
     expect(runText([5, 1, 10, 3])).toEqual({ ranges: '5, 10–12', more: 0 });
     expect(runText([1, 1, 3, 1, 5, 1, 7, 1, 9, 2000])).toEqual({ ranges: '1, 3, 5', more: 2 });
+  });
+
+  it('IP-1, IP-3: an allocation’s story holds its IPC key and the import of another process, with the key shortened', async () => {
+    const scene = await startScene();
+    const devPtr = await malloc(scene.rt, 4 * MiB, 0);
+    const key = need((await scene.rt.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key, 'key');
+    const importer = new SimRuntime(scene.host, 'importer');
+    await importer.aclInit({ configPath: null });
+    await importer.aclrtSetDevice({ deviceId: 0 });
+    const addr = need((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr, 'devPtr');
+    scene.sync();
+    const alloc = scene.events.find((event) => event.kind === 'alloc');
+    if (alloc?.kind !== 'alloc') throw new Error('no alloc');
+    const entries = storyEntries(scene.timeline.story(alloc.id), scene.timeline.events, PREFS);
+    const ipc = entries.filter((entry) => entry.key.startsWith('inspector.story.ipc'));
+    const short = `${key.slice(0, 16)}…${key.slice(-6)}`;
+    expect(ipc.map((entry) => [entry.key, entry.tone, entry.params])).toEqual([
+      ['inspector.story.ipcExportOpen', 'change', { key: short, size: '4 MiB' }],
+      ['inspector.story.ipcImport', 'change', { key: short, pid: importer.pid, addr }],
+    ]);
+    expect(ipc.map((entry) => entry.target)).toEqual([
+      { kind: 'allocation', id: alloc.id },
+      { kind: 'allocation', id: alloc.id },
+    ]);
   });
 });

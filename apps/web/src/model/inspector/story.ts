@@ -46,6 +46,11 @@ function toneOf(kind: MemoryEvent['kind']): StoryTone {
   return 'change';
 }
 
+/** An IPC key in a story line: its start and end, the whole key is in the facts and the log. */
+function shortKey(key: string): string {
+  return key.length <= 24 ? key : `${key.slice(0, 16)}…${key.slice(-6)}`;
+}
+
 function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string | number> {
   switch (event.kind) {
     case 'call':
@@ -104,6 +109,14 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
       return { device: event.device, peer: event.peer };
     case 'physRetain':
       return { retains: event.retains };
+    case 'ipcExport':
+      return { key: shortKey(event.key), size: bytes(event.size, prefs) };
+    case 'ipcImport':
+      return { key: shortKey(event.key), pid: event.pid, addr: address(event.addr, prefs) };
+    case 'ipcPids':
+      return { key: shortKey(event.key), pids: event.pids.join(', ') };
+    case 'ipcClose':
+      return { key: shortKey(event.key), pid: event.pid };
     default:
       return {};
   }
@@ -115,6 +128,7 @@ function keyOf(event: MemoryEvent, retainsBefore: number): string {
   if (event.kind === 'physRetain')
     return event.retains > retainsBefore ? 'inspector.story.physRetainTaken' : 'inspector.story.physRetainGiven';
   if (event.kind === 'contextCreate' && event.isDefault) return 'inspector.story.contextCreateDefault';
+  if (event.kind === 'ipcExport' && event.flags === 1) return 'inspector.story.ipcExportOpen';
   if (event.kind === 'hostAlloc')
     return event.memory === 'pinned' ? 'inspector.story.hostAllocPinned' : 'inspector.story.hostAllocPageable';
   return `inspector.story.${event.kind}`;

@@ -31,6 +31,8 @@ export interface Effect {
 
 interface TargetRule {
   readonly kind: TargetKind;
+  /** The field that names the object, when not `id` (an IPC import is about the allocation it reaches). */
+  readonly by?: 'source';
   /** The target carries the event's device. */
   readonly device?: true;
   /** The event made the object (what "select the new …" after a call picks). */
@@ -71,6 +73,9 @@ const EVENT_TARGETS: Partial<Record<MemoryEvent['kind'], TargetRule>> = {
   eventReset: { kind: 'event' },
   eventDestroy: { kind: 'event' },
   copy: { kind: 'copy', device: true },
+  // IPC (IP-1, IP-3): a key and an import are about the exported allocation, as a share is about its handle.
+  ipcExport: { kind: 'allocation' },
+  ipcImport: { kind: 'allocation', by: 'source' },
 };
 
 /** The object an event is about, as something to select; undefined for events about no one object. */
@@ -78,6 +83,7 @@ export function targetOf(event: MemoryEvent): Target | undefined {
   if (event.kind === 'call') return { kind: 'call', id: event.seq };
   const rule = EVENT_TARGETS[event.kind];
   if (rule === undefined || !('id' in event)) return undefined;
+  if (rule.by === 'source' && 'source' in event) return { kind: rule.kind, id: event.source };
   if (rule.device === true && 'device' in event && event.device !== undefined)
     return { kind: rule.kind, id: event.id, device: event.device };
   return { kind: rule.kind, id: event.id };
