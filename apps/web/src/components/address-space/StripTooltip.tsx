@@ -72,6 +72,12 @@ function describe(model: StripModel, state: HostState, target: StripTarget, form
           });
     return { title: t('addressSpace.tooltip.mapping', { id }), start, end, ...(detail === undefined ? {} : { detail }) };
   }
+  if (set.kind[target.first] === RangeKind.ipcImport) {
+    // IP-3: the exporter's pages, reached at an address of this process.
+    const source = state.allocations.get(id);
+    const title = t('addressSpace.tooltip.ipcImport', { id, pid: source?.pid ?? '?' });
+    return { title, start, end, detail: t('addressSpace.tooltip.ipcNoPages') };
+  }
   const allocation = state.allocations.get(id);
   const title = `${t('addressSpace.tooltip.allocation', { id })}${allocation === undefined ? '' : ` · ${allocation.fn}`}`;
   if (allocation === undefined) return { title, start, end };

@@ -38,6 +38,8 @@ export const addressSpace = defineMessages(
       many: '{{count}} ranges in this pixel: zoom in to tell them apart',
       pages: '{{pages}} × {{pageSize}} pages',
       handle: 'handle #{{id}} ({{value}}), {{pageSize}} pages',
+      ipcImport: 'IPC import of allocation #{{id}} (process {{pid}})',
+      ipcNoPages: 'the exporter’s pages: none of its own (IP-3)',
       click: 'Click to select',
     },
     keys: {
@@ -172,6 +174,8 @@ export const addressSpace = defineMessages(
       many: '这一像素内有 {{count}} 个区间：放大后可分辨',
       pages: '{{pages}} × {{pageSize}} 页',
       handle: '句柄 #{{id}}（{{value}}），{{pageSize}} 页',
+      ipcImport: '分配 #{{id}} 的 IPC 导入（进程 {{pid}}）',
+      ipcNoPages: '导出方的页：没有自己的页（IP-3）',
       click: '单击选中',
     },
     keys: {

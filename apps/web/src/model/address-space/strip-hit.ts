@@ -30,6 +30,7 @@ export function targetObject(
 ): { kind: 'allocation' | 'mapping' | 'reservation'; id: number } | undefined {
   if (target.kind === 'reserved') return { kind: 'reservation', id: model.reservations.id[target.index] ?? 0 };
   if (target.kind !== 'blocks' || target.last - target.first !== 1) return undefined;
+  // An IPC import selects the allocation it reaches (IP-3).
   const kind = model.blocks.kind[target.first] === RangeKind.mapping ? 'mapping' : 'allocation';
   return { kind, id: model.blocks.id[target.first] ?? 0 };
 }

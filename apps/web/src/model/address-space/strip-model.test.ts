@@ -1,4 +1,4 @@
-import { DEVICE_VA_BASE, DEVICE_VA_WINDOW } from '@pagelens/core';
+import { ASCEND_910B2, DEVICE_VA_BASE, DEVICE_VA_WINDOW, SimHost, SimRuntime } from '@pagelens/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
 import { selectedRange } from './selected-range.ts';
@@ -70,5 +70,30 @@ describe('strip model', () => {
     expect(selectedRange(model, { kind: 'allocation', id: model.blocks.id[1] ?? -1 })?.start).toBe(scene.small);
     expect(selectedRange(model, { kind: 'frame', id: 3 })).toBeUndefined();
     expect(selectedRange(model, undefined)).toBeUndefined();
+  });
+
+  it('IP-3: an IPC import is a range of the importer in the exported allocation’s colour and pages; it selects that allocation', async () => {
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
+    for (const rt of [exporter, importer]) {
+      await rt.aclInit({ configPath: null });
+      await rt.aclrtSetDevice({ deviceId: 0 });
+    }
+    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
+    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
+    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
+    const source = [...host.state.allocations.values()][0];
+    const model = buildStripModel(host.state, 0, importer.pid);
+    expect(model.blocks.count).toBe(1);
+    expect([model.blocks.kind[0], model.blocks.id[0], model.blocks.color[0]]).toEqual([RangeKind.ipcImport, source?.id, source?.id]);
+    expect([model.blocks.start[0], model.blocks.end[0], model.blocks.pageSize[0]]).toEqual([addr, addr + 4 * MiB, source?.pageSize]);
+    const domain = { start: model.domainStart, end: model.domainEnd };
+    const view = viewOf(domain, 1000, zoomToRange(domain, 1000, addr, addr + 4 * MiB, 0));
+    const x = ((addr + MiB - view.start) / (view.end - view.start)) * view.width;
+    expect(targetObject(model, hitTest(model, view, x))).toEqual({ kind: 'allocation', id: source?.id });
+    // The importer holds something on the device: it is offered with one object.
+    expect(processChoices(host.state, 0).find((choice) => choice.pid === importer.pid)?.objects).toBe(1);
+    // The exporter's own strip is unchanged: its allocation only.
+    expect(buildStripModel(host.state, 0, exporter.pid).blocks.kind[0]).toBe(RangeKind.allocation);
   });
 });

@@ -1,7 +1,7 @@
 import { DEVICE_VA_WINDOW, deviceWindowBase, type HostState, type PageClass } from '@pagelens/core';
 
 /** What a filled range on the strip is. Reservations are kept apart: they are outlines, not fills. */
-export const RangeKind = { allocation: 0, mapping: 1, reservation: 2 } as const;
+export const RangeKind = { allocation: 0, mapping: 1, reservation: 2, ipcImport: 3 } as const;
 export type RangeKind = (typeof RangeKind)[keyof typeof RangeKind];
 
 export const PAGE_CLASS_CODE: Readonly<Record<PageClass, number>> = { normal: 0, huge: 1, giant: 2 };
@@ -16,7 +16,7 @@ export interface RangeSet {
   readonly start: Float64Array;
   readonly end: Float64Array;
   readonly kind: Uint8Array;
-  /** Object id (allocation, mapping or reservation id). */
+  /** Object id (allocation, mapping or reservation id; for an IPC import, the exported allocation it reaches). */
   readonly id: Int32Array;
   /** Colour key: the allocation's id, or the physical memory id behind a mapping (as on the page map). */
   readonly color: Int32Array;
@@ -32,7 +32,7 @@ export interface StripModel {
   /** The device's 128 GiB window, widened when an object lies outside it (observed addresses). */
   readonly domainStart: number;
   readonly domainEnd: number;
-  /** Allocations and mappings: filled. */
+  /** Allocations, mappings and IPC imports: filled. */
   readonly blocks: RangeSet;
   /** VMM reservations: outlined, with their mappings drawn inside. */
   readonly reservations: RangeSet;
@@ -127,13 +127,32 @@ export function buildStripModel(state: HostState, device: number, pid: number): 
       pageSize: memory?.pageSize ?? 0,
     });
   }
+  // IP-3: an import is a range of the importer's VA for the exporter's pages (it holds none of its own):
+  // drawn in the exported allocation's colour, with its pages, and it selects that allocation.
+  const windowBase = deviceWindowBase(device);
+  for (const item of state.ipcImports.values()) {
+    if (item.pid !== pid) continue;
+    const inWindow = item.addr >= windowBase && item.addr < windowBase + DEVICE_VA_WINDOW;
+    if (!inWindow && item.device !== device) continue;
+    const source = state.allocations.get(item.source);
+    widen(item.addr, item.addr + item.size);
+    blocks.push({
+      start: item.addr,
+      end: item.addr + item.size,
+      kind: RangeKind.ipcImport,
+      id: item.source,
+      color: item.source,
+      pageClass: PAGE_CLASS_CODE[source?.pageClass ?? 'huge'],
+      pageSize: source?.pageSize ?? 0,
+    });
+  }
   return { device, pid, domainStart, domainEnd, blocks: toRangeSet(blocks), reservations: toRangeSet(reservations) };
 }
 
 export interface ProcessChoice {
   readonly pid: number;
   readonly name: string;
-  /** Objects it holds on the device (allocations, reservations). */
+  /** Objects it holds on the device (allocations, reservations, IPC imports of its memory). */
   readonly objects: number;
 }
 
@@ -145,6 +164,7 @@ export function processChoices(state: HostState, device: number): ProcessChoice[
   };
   for (const a of state.allocations.values()) if (a.device === device) bump(a.pid);
   for (const r of state.reservations.values()) if (r.device === device) bump(r.pid);
+  for (const item of state.ipcImports.values()) if (item.device === device) bump(item.pid);
   const pids = new Set([...state.processes.keys(), ...objects.keys()]);
   return [...pids]
     .sort((a, b) => a - b)

@@ -54,9 +54,14 @@ export function drawAddressStrip(ctx: CanvasRenderingContext2D, width: number, h
   drawPageLines(ctx, blocks, scene, top, bottom);
 }
 
+/** Mappings and IPC imports reach pages that are not theirs: drawn inset, as on the page map. */
+function insetOf(kind: number | undefined): number {
+  return kind === RangeKind.mapping || kind === RangeKind.ipcImport ? MAPPING_INSET : 0;
+}
+
 function drawBlock(ctx: CanvasRenderingContext2D, rect: StripRect, scene: StripScene, top: number, bottom: number): void {
   const set = scene.model.blocks;
-  const inset = set.kind[rect.index] === RangeKind.mapping ? MAPPING_INSET : 0;
+  const inset = insetOf(set.kind[rect.index]);
   // Aggregates fade with how little of their pixel is used, but never below 0.7: a lone 4 KiB
   // allocation must stay visible at the whole-window zoom.
   ctx.globalAlpha = rect.count > 1 || rect.coverage < 1 ? 0.7 + 0.3 * rect.coverage : 1;
@@ -81,7 +86,7 @@ function drawPageLines(ctx: CanvasRenderingContext2D, blocks: readonly StripRect
     if (pageSize <= 0 || pageSize / perPixel < PAGE_LINE_MIN_PX) continue;
     const start = set.start[rect.index] ?? 0;
     const end = set.end[rect.index] ?? 0;
-    const inset = set.kind[rect.index] === RangeKind.mapping ? MAPPING_INSET : 0;
+    const inset = insetOf(set.kind[rect.index]);
     const from = Math.max(start + pageSize, start + Math.ceil((scene.view.start - start) / pageSize) * pageSize);
     for (let va = from; va < end && va <= scene.view.end; va += pageSize) {
       const x = Math.round(vaToX(scene.view, va)) + 0.5;
