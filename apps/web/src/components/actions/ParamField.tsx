@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FieldSpec } from '../../model/actions/form-spec.ts';
 import { type FormObject, type FormValue, readInt } from '../../model/actions/form-values.ts';
 import type { LiveObject } from '../../model/actions/live-objects.ts';
-import { PointerPicker } from './PointerPicker.tsx';
+import { PointerPicker, useLiveKeys } from './PointerPicker.tsx';
 import { SizeInput } from './SizeInput.tsx';
 
 export type Path = readonly (string | number)[];
@@ -37,6 +37,8 @@ export function ParamField({ fn, field, value, fallback, path, siblings, onChang
   const { t } = useTranslation();
   const id = `act-${fn}-${path.join('-')}`;
   const set = (next: FormValue, picked?: LiveObject) => onChange(path, next, picked);
+  // IP-2 … IP-4: a key parameter offers the live IPC keys that fit the call (typing one stays possible).
+  const keys = useLiveKeys(fn, field.kind === 'string' && field.name === 'key');
   switch (field.kind) {
     case 'int': {
       const ok = readInt(text(value), field.min, field.limit) !== undefined;
@@ -124,7 +126,22 @@ export function ParamField({ fn, field, value, fallback, path, siblings, onChang
         <div className="act-field">
           <Label id={id} field={field} />
           <div className="act-inline">
-            <input id={id} value={text(value)} disabled={value === null} onChange={(event) => set(event.target.value)} />
+            <input
+              id={id}
+              value={text(value)}
+              disabled={value === null}
+              list={keys.length > 0 ? `${id}-keys` : undefined}
+              onChange={(event) => set(event.target.value)}
+            />
+            {keys.length > 0 && (
+              <datalist id={`${id}-keys`}>
+                {keys.map((item) => (
+                  <option key={item.key} value={item.key}>
+                    {t(item.imported ? 'actions.call.ipcKeyImported' : 'actions.call.ipcKeyOf', { id: item.allocation, pid: item.pid })}
+                  </option>
+                ))}
+              </datalist>
+            )}
             <label className="act-check">
               <input type="checkbox" checked={value === null} onChange={(event) => set(event.target.checked ? null : '')} />
               {t('actions.call.textNull')}

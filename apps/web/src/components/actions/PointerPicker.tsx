@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PickKind } from '../../model/actions/form-spec.ts';
 import { readPointer } from '../../model/actions/form-values.ts';
-import { type LiveObject, liveObjects } from '../../model/actions/live-objects.ts';
+import { type LiveKey, type LiveObject, liveKeys, liveObjects } from '../../model/actions/live-objects.ts';
 import { bytes } from '../../model/format.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -24,6 +24,19 @@ export function useLiveObjects(picks: readonly PickKind[]): LiveObject[] {
     const live = state.timeline?.live;
     return live === undefined || version < 0 ? [] : liveObjects(live, picks, pidOf(state));
   }, [version, key, store]);
+}
+
+/** The live IPC keys `fn`'s key parameter may name (IP-2 … IP-4), at the live state. */
+export function useLiveKeys(fn: string, wanted: boolean): LiveKey[] {
+  const active = useTabActive();
+  const version = useAppStore((state) => (active && wanted ? state.version : -1));
+  const store = useStoreApi();
+  // `version` stands for the mutable live state (and is read, so the hook's dependencies hold).
+  return useMemo(() => {
+    const state = store.getState();
+    const live = state.timeline?.live;
+    return live === undefined || version < 0 ? [] : liveKeys(live, fn, pidOf(state));
+  }, [version, fn, store]);
 }
 
 interface PointerPickerProps {

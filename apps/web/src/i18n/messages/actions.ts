@@ -131,6 +131,8 @@ export const actions = defineMessages(
       attrs: 'Attributes',
       noAttrs: 'No attributes.',
       textNull: 'NULL',
+      ipcKeyOf: 'key of allocation #{{id}} (process {{pid}})',
+      ipcKeyImported: 'imported: key of allocation #{{id}} (process {{pid}})',
     },
     pick: {
       typed: 'Type an address…',
@@ -405,6 +407,8 @@ export const actions = defineMessages(
       attrs: '属性',
       noAttrs: '无属性。',
       textNull: 'NULL',
+      ipcKeyOf: '分配 #{{id}} 的密钥（进程 {{pid}}）',
+      ipcKeyImported: '已导入：分配 #{{id}} 的密钥（进程 {{pid}}）',
     },
     pick: {
       typed: '手动输入地址…',

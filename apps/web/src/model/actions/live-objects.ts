@@ -176,3 +176,42 @@ export function liveObjects(state: HostState, picks: readonly PickKind[], pid: n
   all.sort((a, b) => b.createdSeq - a.createdSeq || b.id - a.id);
   return all.slice(0, limit);
 }
+
+/** One IPC key a `key` parameter may name (IP-1 … IP-4). */
+export interface LiveKey {
+  readonly key: string;
+  /** The exported allocation. */
+  readonly allocation: number;
+  /** The process that exported it. */
+  readonly pid: number;
+  /** This process imported it (so aclrtIpcMemClose of it ends the import). */
+  readonly imported: boolean;
+}
+
+/**
+ * The live IPC keys that make sense for `fn`'s key: aclrtIpcMemSetImportPid the keys `pid` exported
+ * (IP-2), aclrtIpcMemImportByKey the keys of other processes (IP-3: not its own), aclrtIpcMemClose
+ * those it exported or imported (IP-4). Newest first; none for other functions.
+ */
+export function liveKeys(state: HostState, fn: string, pid: number | undefined, limit = 100): LiveKey[] {
+  if (pid === undefined) return [];
+  const imported = new Set<string>();
+  for (const item of state.ipcImports.values()) if (item.pid === pid) imported.add(item.key);
+  const wanted = (key: { readonly key: string; readonly pid: number }): boolean => {
+    switch (fn) {
+      case 'aclrtIpcMemSetImportPid':
+        return key.pid === pid;
+      case 'aclrtIpcMemImportByKey':
+        return key.pid !== pid;
+      case 'aclrtIpcMemClose':
+        return key.pid === pid || imported.has(key.key);
+      default:
+        return false;
+    }
+  };
+  return [...state.ipcKeys.values()]
+    .filter(wanted)
+    .sort((a, b) => b.createdSeq - a.createdSeq)
+    .slice(0, limit)
+    .map((key) => ({ key: key.key, allocation: key.allocation, pid: key.pid, imported: imported.has(key.key) }));
+}
