@@ -6,7 +6,7 @@ import { selectedRange } from '../../model/address-space/selected-range.ts';
 import type { StripTarget } from '../../model/address-space/strip-hit.ts';
 import { targetObject } from '../../model/address-space/strip-hit.ts';
 import { buildStripModel, pickProcess, processChoices } from '../../model/address-space/strip-model.ts';
-import { buildRows, type MappingRow } from '../../model/address-space/table-rows.ts';
+import { buildRows, type MappingRow, rowTarget } from '../../model/address-space/table-rows.ts';
 import { processRanges, tableFigure, walkPanelData } from '../../model/address-space/walk-model.ts';
 import { address, bytes } from '../../model/format.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
@@ -81,7 +81,8 @@ function AddressSpace({ state }: { state: HostState }) {
 
   const choose = useCallback(
     (row: MappingRow) => {
-      select({ kind: row.kind, id: row.id, device });
+      // An IPC import selects the allocation it reaches (IP-3), like its range on the strip.
+      select({ ...rowTarget(row), device });
       setWalkVa(row.start);
     },
     [select, device],

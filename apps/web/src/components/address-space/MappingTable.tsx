@@ -1,6 +1,6 @@
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { MappingRow } from '../../model/address-space/table-rows.ts';
+import { type MappingRow, rowTarget } from '../../model/address-space/table-rows.ts';
 import {
   applyQuery,
   DEFAULT_QUERY,
@@ -70,7 +70,7 @@ export function MappingTable({ rows, device, selection, onChoose }: MappingTable
   // Selecting elsewhere (strip, inspector, log) brings its row into view.
   useEffect(() => {
     if (selection === undefined) return;
-    const index = shown.findIndex((row) => sameRef(selection, { kind: row.kind, id: row.id }));
+    const index = shown.findIndex((row) => sameRef(selection, rowTarget(row)));
     if (index < 0) return;
     setActive(index);
     reveal(index);
@@ -193,7 +193,7 @@ export function MappingTable({ rows, device, selection, onChoose }: MappingTable
                   key={`${row.kind}-${row.id}`}
                   row={row}
                   index={index}
-                  selected={sameRef(selection, { kind: row.kind, id: row.id })}
+                  selected={sameRef(selection, rowTarget(row))}
                   active={index === activeRow}
                   format={format}
                   dark={dark}

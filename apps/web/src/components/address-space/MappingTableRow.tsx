@@ -23,6 +23,13 @@ const FLAG_TEXT: Readonly<Record<string, string>> = {
   ACL_RT_MEM_ACCESS_FLAGS_NONE: 'none',
 };
 
+/** The call that made a row (an allocation names its own function). */
+const OWNER: Partial<Record<MappingRow['kind'], string>> = {
+  mapping: 'aclrtMapMem',
+  reservation: 'aclrtReserveMemAddress',
+  ipcImport: 'aclrtIpcMemImportByKey',
+};
+
 export function rowDomId(index: number): string {
   return `mapping-row-${index}`;
 }
@@ -66,9 +73,7 @@ export const MappingTableRow = memo(function MappingTableRow({
       <td className="mt-page">{pageText(row, format, t)}</td>
       <Backing row={row} format={format} />
       <Access row={row} />
-      <td className="mt-owner mono">
-        {row.kind === 'allocation' ? row.fn : row.kind === 'mapping' ? 'aclrtMapMem' : 'aclrtReserveMemAddress'}
-      </td>
+      <td className="mt-owner mono">{OWNER[row.kind] ?? (row.kind === 'allocation' ? row.fn : '')}</td>
     </tr>
   );
 });
@@ -105,6 +110,14 @@ function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
       </td>
     );
   }
+  if (row.kind === 'ipcImport') {
+    // IP-3: the exporter's pages, none of this process's own.
+    return (
+      <td className="mt-backing" title={row.key}>
+        {t('addressSpace.table.ipcBacking', { id: row.source, pid: row.exporter ?? '?' })}
+      </td>
+    );
+  }
   if (row.kind === 'mapping') {
     const value = row.handleValue === undefined ? '?' : `0x${row.handleValue.toString(16)}`;
     return <td className="mt-backing mono">{t('addressSpace.table.handle', { id: row.handleId, value })}</td>;
@@ -123,7 +136,7 @@ function Access({ row }: { row: MappingRow }) {
   if (row.kind === 'reservation') {
     return <td className="mt-access">{t('addressSpace.table.accessNone')}</td>;
   }
-  if (row.kind === 'allocation') {
+  if (row.kind === 'allocation' || row.kind === 'ipcImport') {
     return <td className="mt-access">{t('addressSpace.table.accessDevice', { device: row.device })}</td>;
   }
   const grants = row.access.map((grant) =>

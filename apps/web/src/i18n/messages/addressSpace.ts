@@ -74,7 +74,9 @@ export const addressSpace = defineMessages(
         allocation: 'alloc',
         mapping: 'map',
         reservation: 'reserve',
+        ipcImport: 'ipc import',
       },
+      ipcBacking: 'the pages of allocation #{{id}} (process {{pid}}), none of its own (IP-3)',
       frame: 'frame {{first}}',
       frameRange: 'frames {{first}}–{{last}}',
       pageClass: {
@@ -209,7 +211,9 @@ export const addressSpace = defineMessages(
         allocation: '分配',
         mapping: '映射',
         reservation: '预留',
+        ipcImport: 'IPC 导入',
       },
+      ipcBacking: '分配 #{{id}}（进程 {{pid}}）的页，没有自己的页（IP-3）',
       frame: '帧 {{first}}',
       frameRange: '帧 {{first}}–{{last}}',
       pageClass: {

@@ -1,8 +1,9 @@
+import { ASCEND_910B2, SimHost, SimRuntime } from '@pagelens/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
 import { scrollToRow } from '../log/windowing.ts';
-import { buildRows, frameRuns, type MappingRow } from './table-rows.ts';
-import { applyQuery, DEFAULT_QUERY, filterWords, moveActive, toggleSort, virtualWindow } from './table-view.ts';
+import { buildRows, frameRuns, type MappingRow, rowTarget } from './table-rows.ts';
+import { applyQuery, DEFAULT_QUERY, filterWords, moveActive, rowSearchText, toggleSort, virtualWindow } from './table-view.ts';
 
 let scene: AddressScene;
 let rows: MappingRow[];
@@ -112,5 +113,39 @@ describe('virtual window math', () => {
     expect(moveActive('PageUp', 7, 10, 5)).toBe(2);
     expect(moveActive('x', 7, 10, 5)).toBeUndefined();
     expect(moveActive('ArrowDown', 0, 0, 5)).toBeUndefined();
+  });
+});
+
+describe('IPC imports in the table (IP-3)', () => {
+  it('an import is a row of the importer: the exporter’s pages, found by its key, selecting the exported allocation', async () => {
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
+    for (const rt of [exporter, importer]) {
+      await rt.aclInit({ configPath: null });
+      await rt.aclrtSetDevice({ deviceId: 0 });
+    }
+    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
+    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
+    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
+    const source = [...host.state.allocations.values()][0];
+    const [row, ...others] = buildRows(host.state, 0, importer.pid);
+    expect(others).toEqual([]);
+    expect(row).toMatchObject({
+      kind: 'ipcImport',
+      start: addr,
+      size: 4 * MiB,
+      color: source?.id,
+      source: source?.id,
+      exporter: exporter.pid,
+      key,
+      pageClass: source?.pageClass,
+      pageSize: source?.pageSize,
+    });
+    if (row === undefined) throw new Error('no row');
+    expect(rowTarget(row)).toEqual({ kind: 'allocation', id: source?.id });
+    expect(rowSearchText(row)).toContain(key.toLowerCase());
+    expect(rowSearchText(row)).toContain('aclrtipcmemimportbykey');
+    // The exporter's table has its allocation only.
+    expect(buildRows(host.state, 0, exporter.pid).map((item) => item.kind)).toEqual(['allocation']);
   });
 });

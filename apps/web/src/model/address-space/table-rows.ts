@@ -1,7 +1,7 @@
-import type { DeviceAllocation, HostState, PageClass } from '@pagelens/core';
+import { DEVICE_VA_WINDOW, type DeviceAllocation, deviceWindowBase, type HostState, type PageClass } from '@pagelens/core';
 
 /** One row of the mapping table: a VA range and what backs it. */
-export type MappingRow = AllocationRow | VmmMappingRow | ReservationRow;
+export type MappingRow = AllocationRow | VmmMappingRow | ReservationRow | IpcImportRow;
 
 interface RowBase {
   /** Object id; (kind, id) is unique. */
@@ -46,6 +46,19 @@ export interface ReservationRow extends RowBase {
   readonly mappings: number;
   /** Bytes of the reservation that no mapping covers. */
   readonly unmapped: number;
+}
+
+/** IP-3: another process's allocation reached at an address of this one; the pages are the exporter's. */
+export interface IpcImportRow extends RowBase {
+  readonly kind: 'ipcImport';
+  /** The exported allocation (what selecting the row selects) and its process. */
+  readonly source: number;
+  readonly exporter: number | undefined;
+  readonly key: string;
+  /** The device of the exported memory. */
+  readonly device: number;
+  readonly pageClass: PageClass | undefined;
+  readonly pageSize: number | undefined;
 }
 
 /** Frame runs of an allocation: runs are [start, count] in frames (huge/giant) or global normal pages. */
@@ -126,10 +139,35 @@ export function buildRows(state: HostState, device: number, pid: number): Mappin
       unmapped: Math.max(0, r.size - mapped.bytes),
     });
   }
+  const base = deviceWindowBase(device);
+  for (const item of state.ipcImports.values()) {
+    if (item.pid !== pid) continue;
+    // In this window (the device current at the import), or, for an address outside every window, its memory's device.
+    if (!(item.addr >= base && item.addr < base + DEVICE_VA_WINDOW) && item.device !== device) continue;
+    const source = state.allocations.get(item.source);
+    rows.push({
+      kind: 'ipcImport',
+      id: item.id,
+      start: item.addr,
+      size: item.size,
+      color: item.source,
+      source: item.source,
+      exporter: source?.pid,
+      key: item.key,
+      device: item.device,
+      pageClass: source?.pageClass,
+      pageSize: source?.pageSize,
+    });
+  }
   return rows.sort(byAddress);
 }
 
-const KIND_ORDER: Readonly<Record<MappingRow['kind'], number>> = { reservation: 0, mapping: 1, allocation: 2 };
+/** What selecting a row selects: the row's object, or for an IPC import the allocation it reaches (IP-3). */
+export function rowTarget(row: MappingRow): { readonly kind: 'allocation' | 'mapping' | 'reservation'; readonly id: number } {
+  return row.kind === 'ipcImport' ? { kind: 'allocation', id: row.source } : { kind: row.kind, id: row.id };
+}
+
+const KIND_ORDER: Readonly<Record<MappingRow['kind'], number>> = { reservation: 0, mapping: 1, allocation: 2, ipcImport: 3 };
 
 /** Address order; at the same start a reservation comes before the mapping inside it. */
 export function byAddress(a: MappingRow, b: MappingRow): number {

@@ -26,6 +26,7 @@ export function rowSearchText(row: MappingRow): string {
     if (row.handleValue !== undefined) parts.push(`0x${row.handleValue.toString(16)}`);
   }
   if (row.kind === 'reservation') parts.push('aclrtReserveMemAddress');
+  if (row.kind === 'ipcImport') parts.push('aclrtIpcMemImportByKey', `alloc #${row.source}`, row.key, row.pageClass ?? '');
   const text = parts.join(' ').toLowerCase();
   searchText.set(row, text);
   return text;
