@@ -58,7 +58,8 @@ const KEPT = 16;
  * looks at: indexing every event as it arrives cost as much as reducing it.
  */
 export class StoryIndex {
-  readonly #stories = new Map<number, { scanned: number; ordinals: number[] }>();
+  /** Per object: how far the history was scanned, the ordinals about it, and the IPC keys it was exported under (IP-1). */
+  readonly #stories = new Map<number, { scanned: number; ordinals: number[]; keys: Set<string> }>();
 
   /**
    * The ordinals of the events about `id` among `events`, whose first has ordinal `dropped`, oldest
@@ -67,14 +68,18 @@ export class StoryIndex {
   ordinalsOf(id: number, events: readonly MemoryEvent[], dropped: number): readonly number[] {
     let story = this.#stories.get(id);
     if (story === undefined) {
-      story = { scanned: dropped, ordinals: [] };
+      story = { scanned: dropped, ordinals: [], keys: new Set() };
       if (this.#stories.size >= KEPT) this.#stories.delete(this.#stories.keys().next().value ?? id);
     } else this.#stories.delete(id);
     // Re-inserted: the map's order is the order of use.
     this.#stories.set(id, story);
     for (let index = Math.max(0, story.scanned - dropped); index < events.length; index += 1) {
       const event = events[index];
-      if (event !== undefined && isAbout(event, id)) story.ordinals.push(dropped + index);
+      if (event === undefined) continue;
+      // An allocation's keys, seen in order: the allow-list changes and closes of them are about it too (IP-2, IP-4).
+      if (event.kind === 'ipcExport' && event.id === id) story.keys.add(event.key);
+      const ofKey = (event.kind === 'ipcPids' || event.kind === 'ipcClose') && story.keys.has(event.key);
+      if (ofKey || isAbout(event, id)) story.ordinals.push(dropped + index);
     }
     story.scanned = dropped + events.length;
     if ((story.ordinals[0] ?? dropped) < dropped) story.ordinals = story.ordinals.filter((ordinal) => ordinal >= dropped);

@@ -85,6 +85,9 @@ describe('runText', () => {
     await importer.aclInit({ configPath: null });
     await importer.aclrtSetDevice({ deviceId: 0 });
     const addr = need((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr, 'devPtr');
+    // The importer closes first, then the exporter (IP-4).
+    expect((await importer.aclrtIpcMemClose({ key })).ret).toBe(0);
+    expect((await scene.rt.aclrtIpcMemClose({ key })).ret).toBe(0);
     scene.sync();
     const alloc = scene.events.find((event) => event.kind === 'alloc');
     if (alloc?.kind !== 'alloc') throw new Error('no alloc');
@@ -94,10 +97,33 @@ describe('runText', () => {
     expect(ipc.map((entry) => [entry.key, entry.tone, entry.params])).toEqual([
       ['inspector.story.ipcExportOpen', 'change', { key: short, size: '4 MiB' }],
       ['inspector.story.ipcImport', 'change', { key: short, pid: importer.pid, addr }],
+      ['inspector.story.ipcClose', 'change', { key: short, pid: importer.pid }],
+      ['inspector.story.ipcClose', 'change', { key: short, pid: scene.rt.pid }],
     ]);
     expect(ipc.map((entry) => entry.target)).toEqual([
       { kind: 'allocation', id: alloc.id },
       { kind: 'allocation', id: alloc.id },
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('IP-2: an allow-listed key’s story line, and the allow-list change, belong to the allocation’s story', async () => {
+    const scene = await startScene();
+    const devPtr = await malloc(scene.rt, 2 * MiB, 0);
+    const key = need((await scene.rt.aclrtIpcMemGetExportKey({ devPtr, size: MiB, len: 65, flags: 0 })).key, 'key');
+    expect((await scene.rt.aclrtIpcMemSetImportPid({ key, pid: [4242, 17], num: 2 })).ret).toBe(0);
+    // Another allocation's key is not part of this story.
+    const other = await malloc(scene.rt, 2 * MiB, 0);
+    const otherKey = need((await scene.rt.aclrtIpcMemGetExportKey({ devPtr: other, size: MiB, len: 65, flags: 0 })).key, 'key');
+    expect((await scene.rt.aclrtIpcMemSetImportPid({ key: otherKey, pid: [1], num: 1 })).ret).toBe(0);
+    scene.sync();
+    const alloc = scene.events.find((event) => event.kind === 'alloc');
+    if (alloc?.kind !== 'alloc') throw new Error('no alloc');
+    const entries = storyEntries(scene.timeline.story(alloc.id), scene.timeline.events, PREFS);
+    expect(entries.filter((entry) => entry.key.startsWith('inspector.story.ipc')).map((entry) => [entry.key, entry.params.pids])).toEqual([
+      ['inspector.story.ipcExport', undefined],
+      ['inspector.story.ipcPids', '4242, 17'],
     ]);
   });
 });
