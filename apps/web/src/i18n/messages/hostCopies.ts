@@ -155,6 +155,7 @@ export const hostCopies = defineMessages(
       },
       allocation: '{{at}} · device {{device}}, allocation #{{id}}',
       mapping: '{{at}} · device {{device}}, mapping #{{id}}',
+      ipcImport: '{{at}} · device {{device}}, IPC import of allocation #{{id}} (IP-3)',
       gone: '{{at}} · freed since',
     },
     details: {
@@ -321,6 +322,7 @@ export const hostCopies = defineMessages(
       },
       allocation: '{{at}} · Device {{device}}，分配 #{{id}}',
       mapping: '{{at}} · Device {{device}}，映射 #{{id}}',
+      ipcImport: '{{at}} · Device {{device}}，分配 #{{id}} 的 IPC 导入（IP-3）',
       gone: '{{at}} · 已释放',
     },
     details: {

@@ -1,4 +1,4 @@
-import type { CopyRecord } from '@pagelens/core';
+import { ASCEND_910B2, type CopyRecord, SimHost, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { copyScene } from '../../../test/host-copies-scene.ts';
 import { createI18n } from '../../i18n/setup.ts';
@@ -106,6 +106,24 @@ describe('copy tooltip facts', () => {
     expect(endpointOf(state, scene.pid, 12)).toEqual({ side: 'gone' });
   });
 
+  it('IP-3: an address of an IPC import is the exported allocation, reached from the importer; freed since once the exporter frees it', async () => {
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
+    for (const rt of [exporter, importer]) {
+      await rt.aclInit({ configPath: null });
+      await rt.aclrtSetDevice({ deviceId: 0 });
+    }
+    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
+    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
+    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
+    const source = [...host.state.allocations.values()][0]?.id;
+    expect(endpointOf(host.state, importer.pid, addr + MiB)).toEqual({ side: 'device', id: source, device: 0, what: 'ipcImport' });
+    // Each process has its own VA: in the exporter the same address is not the import.
+    expect(endpointOf(host.state, exporter.pid, addr + MiB)).not.toMatchObject({ what: 'ipcImport' });
+    expect((await exporter.aclrtFree({ devPtr })).ret).toBe(0);
+    expect(endpointOf(host.state, importer.pid, addr)).toEqual({ side: 'gone' });
+  });
+
   it('every fact renders to real text in English and Chinese (no missing keys)', () => {
     const all = [
       ...copyFacts(copy({ path: 'pageable-staged', stages: 32, submit: 0, start: 5 }), {
@@ -119,6 +137,7 @@ describe('copy tooltip facts', () => {
         src: { side: 'gone' },
         dst: { side: 'device', id: 1, device: 0, what: 'mapping' },
       }),
+      ...copyFacts(copy({ path: 'device' }), { ...context, src: { side: 'device', id: 2, device: 0, what: 'ipcImport' } }),
       ...copyFacts(copy({ mode: 'async-blocking', path: 'peer' }), { ...context, overlaps: 3 }),
       ...copyFacts(copy({ path: 'host', src: 1 }), { ...context, src: { side: 'host', id: 1, memory: 'pinned-by-registration' } }),
     ];

@@ -5,7 +5,8 @@ import { bufferAt, bufferMemory } from './buffer-rows.ts';
 /** What a copy's address points into, as far as the state at the cursor knows. */
 export type Endpoint =
   | { readonly side: 'host'; readonly id: number; readonly memory: 'pageable' | 'pinned' | 'pinned-by-registration' }
-  | { readonly side: 'device'; readonly id: number; readonly device: number; readonly what: 'allocation' | 'mapping' }
+  /** For an IPC import (IP-3), `id` is the exported allocation it reaches. */
+  | { readonly side: 'device'; readonly id: number; readonly device: number; readonly what: 'allocation' | 'mapping' | 'ipcImport' }
   | { readonly side: 'gone' };
 
 export function endpointOf(state: HostState, pid: number, addr: number): Endpoint {
@@ -17,6 +18,12 @@ export function endpointOf(state: HostState, pid: number, addr: number): Endpoin
   }
   for (const m of state.mappings.values()) {
     if (m.pid === pid && addr >= m.addr && addr < m.addr + m.size) return { side: 'device', id: m.id, device: m.device, what: 'mapping' };
+  }
+  // IP-3: another process's allocation reached through an import; gone once its exporter freed it (IP-4).
+  for (const item of state.ipcImports.values()) {
+    if (item.pid !== pid || addr < item.addr || addr >= item.addr + item.size) continue;
+    if (!state.allocations.has(item.source)) return { side: 'gone' };
+    return { side: 'device', id: item.source, device: item.device, what: 'ipcImport' };
   }
   return { side: 'gone' };
 }
