@@ -100,6 +100,33 @@ test('a second process gets a process selector and its own address space', async
   await expect(page.getByTestId('mapping-table')).toContainText(`0x${Number(other.devPtr).toString(16)}`);
 });
 
+test('IP-3: an IPC import is a row of the importer; choosing it inspects the exported allocation with its key and importer', async ({
+  page,
+  agent,
+}) => {
+  await openExplorer(page, agent);
+  await start(page);
+  await start(page, 1);
+  const { devPtr } = await acl(page, 'aclrtMalloc', { size: 4 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_ONLY' });
+  const { key } = await acl(page, 'aclrtIpcMemGetExportKey', { devPtr, size: 4 * MiB, len: 65, flags: 1 });
+  const { devPtr: imported } = await acl(page, 'aclrtIpcMemImportByKey', { key, flags: 0 }, 1);
+  await idle(page);
+  await openAddressView(page);
+  await page.getByTestId('address-process').selectOption({ index: 1 });
+  const table = page.getByTestId('mapping-table');
+  await expect(page.getByTestId('mapping-count')).toHaveText('1 of 1 rows');
+  const row = table.locator('tr[data-kind="ipcImport"]');
+  await expect(row).toContainText(`0x${Number(imported).toString(16)}`);
+  await expect(row).toContainText('none of its own (IP-3)');
+  await expect(row).toContainText('aclrtIpcMemImportByKey');
+  await row.click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toContainText(String(key));
+  await expect(inspector).toContainText('any process (allow-list off)');
+  await expect(inspector).toContainText(`at 0x${Number(imported).toString(16)}`);
+  await expect(inspector).toContainText('IP-3');
+});
+
 test('zoom with the keyboard and the wheel, hover shows the allocation', async ({ page, agent }) => {
   await openExplorer(page, agent);
   const { huge } = await scene(page);
