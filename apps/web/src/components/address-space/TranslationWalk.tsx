@@ -120,6 +120,14 @@ function WalkResult({ data, format, onSelect }: { data: WalkPanelData; format: F
       });
       target = { kind: 'mapping', id: backing.id };
       break;
+    case 'ipcImport':
+      sentence = t('addressSpace.walk.mappedBy.ipcImport', {
+        id: backing.id,
+        pid: backing.exporter ?? '?',
+        pageSize: bytes(backing.pageSize, format),
+      });
+      target = { kind: 'allocation', id: backing.id };
+      break;
     case 'reserved':
       sentence = t('addressSpace.walk.mappedBy.reserved', { id: backing.id });
       target = { kind: 'reservation', id: backing.id };

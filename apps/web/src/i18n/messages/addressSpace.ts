@@ -122,6 +122,7 @@ export const addressSpace = defineMessages(
       mappedBy: {
         allocation: 'Mapped by allocation #{{id}} ({{fn}}), {{pageSize}} pages.',
         mapping: 'Mapped by mapping #{{id}} → handle #{{handle}} ({{value}}), {{pageSize}} pages.',
+        ipcImport: 'Mapped by an IPC import of allocation #{{id}} (process {{pid}}), its {{pageSize}} pages (IP-3).',
         reserved: 'Not mapped: reservation #{{id}} holds this VA, but no aclrtMapMem covers it, so an access faults.',
         hole: 'Not mapped: no allocation or reservation holds this VA, so an access faults.',
       },
@@ -258,6 +259,7 @@ export const addressSpace = defineMessages(
       mappedBy: {
         allocation: '由分配 #{{id}}（{{fn}}）映射，{{pageSize}} 页。',
         mapping: '由映射 #{{id}} → 句柄 #{{handle}}（{{value}}）映射，{{pageSize}} 页。',
+        ipcImport: '由分配 #{{id}}（进程 {{pid}}）的 IPC 导入映射，使用其 {{pageSize}} 页（IP-3）。',
         reserved: '未映射：该 VA 属于预留 #{{id}}，但没有 aclrtMapMem 覆盖它，访问会出错。',
         hole: '未映射：没有任何分配或预留包含该 VA，访问会出错。',
       },

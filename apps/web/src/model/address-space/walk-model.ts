@@ -31,6 +31,16 @@ export type Backing =
       readonly pageClass: PageClass | undefined;
       readonly pageSize: number;
     }
+  /** IP-3: an IPC import, translated to the exported allocation's pages (`id`, of process `exporter`). */
+  | {
+      readonly kind: 'ipcImport';
+      readonly id: number;
+      readonly exporter: number | undefined;
+      readonly start: number;
+      readonly end: number;
+      readonly pageClass: PageClass | undefined;
+      readonly pageSize: number;
+    }
   /** Inside a reservation, but no mapping covers it: reserved VA without memory (VM-1). */
   | { readonly kind: 'reserved'; readonly id: number; readonly start: number; readonly end: number }
   | { readonly kind: 'hole' };
@@ -63,6 +73,19 @@ export function backingAt(state: HostState, pid: number, va: number): Backing {
       end: m.addr + m.size,
       pageClass: memory?.pageClass,
       pageSize: memory?.pageSize ?? HUGE_PAGE,
+    };
+  }
+  for (const item of state.ipcImports.values()) {
+    if (item.pid !== pid || va < item.addr || va >= item.addr + item.size) continue;
+    const source = state.allocations.get(item.source);
+    return {
+      kind: 'ipcImport',
+      id: item.source,
+      exporter: source?.pid,
+      start: item.addr,
+      end: item.addr + item.size,
+      pageClass: source?.pageClass,
+      pageSize: source?.pageSize ?? HUGE_PAGE,
     };
   }
   for (const r of state.reservations.values()) {
@@ -122,7 +145,7 @@ export function faultLevel(ranges: readonly WalkRange[], va: number): number {
 
 export function walkPanelData(state: HostState, pid: number, va: number, ranges: readonly WalkRange[]): WalkPanelData {
   const backing = backingAt(state, pid, va);
-  const mapped = backing.kind === 'allocation' || backing.kind === 'mapping';
+  const mapped = backing.kind === 'allocation' || backing.kind === 'mapping' || backing.kind === 'ipcImport';
   try {
     if (mapped) {
       const walk = translationWalk(va, backing.pageSize);
@@ -149,7 +172,7 @@ export interface ProcessRanges {
   readonly skipped: number;
 }
 
-/** Everything `pid` has mapped, in every device window: its allocations and its VMM mappings. */
+/** Everything `pid` has mapped, in every device window: its allocations, its VMM mappings and its IPC imports (IP-3). */
 export function processRanges(state: HostState, pid: number): ProcessRanges {
   const ranges: WalkRange[] = [];
   let skipped = 0;
@@ -163,6 +186,9 @@ export function processRanges(state: HostState, pid: number): ProcessRanges {
     if (m.pid !== pid) continue;
     const memory = state.physical.get(state.handles.get(m.handle)?.memory ?? -1);
     add(m.addr, m.size, memory?.pageSize ?? HUGE_PAGE);
+  }
+  for (const item of state.ipcImports.values()) {
+    if (item.pid === pid) add(item.addr, item.size, state.allocations.get(item.source)?.pageSize ?? HUGE_PAGE);
   }
   return { ranges, skipped };
 }
