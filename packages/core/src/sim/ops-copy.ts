@@ -187,6 +187,8 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
   const stream = request.stream === undefined ? undefined : resolveStream(context, request.stream);
   if (request.stream !== undefined && stream === undefined)
     return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${request.stream} is not a live stream of this process`);
+  const foreign = stream === undefined ? undefined : foreignStream(context, stream, fn);
+  if (foreign !== undefined) return foreign;
   if (count === 0) return done();
   const dst = region(context, request.dst, request.spans?.dst ?? count, 'dst');
   if (typeof dst === 'string') return invalid(dst);

@@ -107,4 +107,19 @@ describe('CX: contexts', () => {
     expect([host.state.contexts.size, host.state.aclEvents.size, host.state.streams.size]).toEqual([0, 0, 0]);
     expect(planTeardown(host.state, rt.pid)).toEqual([]);
   });
+
+  it('CX-3: an async copy or 2D copy on a stream of another context is refused with 107003', async () => {
+    const { rt } = await session();
+    const theirs = need((await rt.aclrtCreateStream({})).stream, 'primary stream');
+    const pinned = need((await rt.aclrtMallocHost({ size: 4096 })).hostPtr, 'pinned');
+    const dev = need((await rt.aclrtMalloc({ size: 4096, policy: 0 })).devPtr, 'dev');
+    expect((await rt.aclrtCreateContext({ deviceId: 0 })).ret).toBe(0);
+    const mine = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    const copy = { dst: dev, destMax: 4096, src: pinned, count: 4096, kind: 1 };
+    expect((await rt.aclrtMemcpyAsync({ ...copy, stream: theirs })).ret).toBe(ACL_ERROR_RT_STREAM_CONTEXT);
+    expect((await rt.aclrtMemcpyAsync({ ...copy, stream: mine })).ret).toBe(0);
+    const rows = { dst: dev, dpitch: 1024, src: pinned, spitch: 1024, width: 1024, height: 4, kind: 1 };
+    expect((await rt.aclrtMemcpy2dAsync({ ...rows, stream: theirs })).ret).toBe(ACL_ERROR_RT_STREAM_CONTEXT);
+    expect((await rt.aclrtMemcpy2dAsync({ ...rows, stream: mine })).ret).toBe(0);
+  });
 });
