@@ -13,6 +13,7 @@ import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
 import { createContext, foreignStream } from './ops-context.ts';
 import { releaseDeviceResources } from './teardown-device.ts';
+import { badTimeout, type Wait, waitUntil } from './wait.ts';
 
 /** LT-1: aclInit once per process; a repeat answers 100002, which is harmless. */
 export const aclInit: Op<'aclInit'> = (context) => {
@@ -170,11 +171,11 @@ export const aclrtSynchronizeStream: Op<'aclrtSynchronizeStream'> = (context, { 
   if (isResult(device)) return device;
   const target = resolveStream(context, stream);
   if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
-  if (target.busyUntil > context.state.time) {
-    context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: target.busyUntil });
-  }
-  return done();
+  return waitUntil(context, target.busyUntil, -1, streamWait(target.id));
 };
+
+/** A wait on stream `id`: 507046 when it outlasts the timeout, and the work goes on (CP-5). */
+const streamWait = (id: number): Wait => ({ on: { stream: id }, what: 'stream', timedOut: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, goesOn: true });
 
 /**
  * CP-5: as aclrtSynchronizeStream, but the host gives up after `timeout` ms (-1 waits for ever).
@@ -182,28 +183,13 @@ export const aclrtSynchronizeStream: Op<'aclrtSynchronizeStream'> = (context, { 
  * outlasts it, the call answers 507046 and the stream's work goes on.
  */
 export const aclrtSynchronizeStreamWithTimeout: Op<'aclrtSynchronizeStreamWithTimeout'> = (context, { stream, timeout }) => {
-  if (timeout !== -1 && timeout <= 0) {
-    return fail(
-      ACL_ERROR_RT_PARAM_INVALID,
-      `timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`,
-    );
-  }
+  const refused = badTimeout(timeout);
+  if (refused !== undefined) return refused;
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const target = resolveStream(context, stream);
   if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
-  const now = context.state.time;
-  const deadline = timeout === -1 ? Number.POSITIVE_INFINITY : now + timeout * 1_000_000;
-  if (target.busyUntil <= now) return done();
-  if (target.busyUntil <= deadline) {
-    context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: target.busyUntil });
-    return done();
-  }
-  context.emit({ kind: 'sync', pid: context.pid, stream: target.id, until: deadline });
-  return fail(
-    ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-    `the stream's work runs ${((target.busyUntil - now) / 1e6).toFixed(3)} ms more, past the ${timeout} ms timeout; it goes on (CP-5)`,
-  );
+  return waitUntil(context, target.busyUntil, timeout, streamWait(target.id));
 };
 
 /** The time the process's work on its current device is done, or the failure to answer (no device). */
@@ -217,30 +203,17 @@ function deviceBusyUntil(context: SimContext): { device: number; until: number }
   return { device: device.id, until };
 }
 
+const deviceWait = (id: number): Wait => ({ on: { device: id }, what: 'device', timedOut: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, goesOn: true });
+
 export const aclrtSynchronizeDevice: Op<'aclrtSynchronizeDevice'> = (context) => {
   const busy = deviceBusyUntil(context);
-  if ('ret' in busy) return busy;
-  if (busy.until > context.state.time) context.emit({ kind: 'sync', pid: context.pid, device: busy.device, until: busy.until });
-  return done();
+  return 'ret' in busy ? busy : waitUntil(context, busy.until, -1, deviceWait(busy.device));
 };
 
 /** CP-5 for the whole device: -1 waits for ever; 0 and other negatives are refused (107000, inferred for 0). */
 export const aclrtSynchronizeDeviceWithTimeout: Op<'aclrtSynchronizeDeviceWithTimeout'> = (context, { timeout }) => {
-  if (timeout !== -1 && timeout <= 0) {
-    return fail(
-      ACL_ERROR_RT_PARAM_INVALID,
-      `timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`,
-    );
-  }
+  const refused = badTimeout(timeout);
+  if (refused !== undefined) return refused;
   const busy = deviceBusyUntil(context);
-  if ('ret' in busy) return busy;
-  const now = context.state.time;
-  const deadline = timeout === -1 ? Number.POSITIVE_INFINITY : now + timeout * 1_000_000;
-  if (busy.until <= now) return done();
-  context.emit({ kind: 'sync', pid: context.pid, device: busy.device, until: Math.min(busy.until, deadline) });
-  if (busy.until <= deadline) return done();
-  return fail(
-    ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-    `the device's work runs ${((busy.until - now) / 1e6).toFixed(3)} ms more, past the ${timeout} ms timeout; it goes on (CP-5)`,
-  );
+  return 'ret' in busy ? busy : waitUntil(context, busy.until, timeout, deviceWait(busy.device));
 };

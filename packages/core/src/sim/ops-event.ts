@@ -12,6 +12,7 @@ import { toHex } from '../units/hex.ts';
 import { address, done, fail, invalid, type Op, type OpResult, ok, type SimContext } from './context.ts';
 import { currentContextOf, foreignStream } from './ops-context.ts';
 import { liveStream } from './ops-device.ts';
+import { badTimeout, type Wait, waitUntil } from './wait.ts';
 
 /*
  * Events on the virtual clock (EV-1 … EV-6, runtime-api.md §5). A record captures the work queued
@@ -117,25 +118,11 @@ export const aclrtStreamWaitEvent: Op<'aclrtStreamWaitEvent'> = (context, { stre
   return done();
 };
 
-function timeoutProblem(timeout: number): OpResult<never> | undefined {
-  if (timeout === -1 || timeout > 0) return undefined;
-  return fail(ACL_ERROR_RT_PARAM_INVALID, `timeout must be -1 (wait for ever) or a number of milliseconds above 0, not ${timeout} (CP-5)`);
-}
+const EVENT_WAIT: Wait = { on: {}, what: 'event', timedOut: ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, goesOn: false };
 
 function synchronize(context: SimContext, target: AclEvent, timeout: number): OpResult<never> {
-  const now = context.state.time;
   // An event never recorded has nothing to wait for (EV-4).
-  if (target.recordedSeq === -1 || target.at <= now) return done();
-  const deadline = timeout === -1 ? Number.POSITIVE_INFINITY : now + timeout * 1_000_000;
-  if (target.at <= deadline) {
-    context.emit({ kind: 'sync', pid: context.pid, until: target.at });
-    return done();
-  }
-  context.emit({ kind: 'sync', pid: context.pid, until: deadline });
-  return fail(
-    ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
-    `the event's work runs ${((target.at - now) / 1e6).toFixed(3)} ms more, past the ${timeout} ms timeout (CP-5)`,
-  );
+  return target.recordedSeq === -1 ? done() : waitUntil(context, target.at, timeout, EVENT_WAIT);
 }
 
 /** EV-4: the host waits until the event's captured work is done. */
@@ -145,7 +132,7 @@ export const aclrtSynchronizeEvent: Op<'aclrtSynchronizeEvent'> = (context, { ev
 };
 
 export const aclrtSynchronizeEventWithTimeout: Op<'aclrtSynchronizeEventWithTimeout'> = (context, { event, timeout }) => {
-  const refused = timeoutProblem(timeout);
+  const refused = badTimeout(timeout);
   if (refused !== undefined) return refused;
   const target = liveEvent(context, event);
   return isEvent(target) ? synchronize(context, target, timeout) : target;
