@@ -57,6 +57,7 @@ export {
   functionSpec,
   isAclFunctionName,
   isIntegerValueType,
+  type ListItem,
   type ParamSpec,
   type PointerTarget,
   releaseCallOf,

@@ -677,6 +677,65 @@ aclrtFreePhysical(handle);`);
   });
 });
 
+describe('batched copies, stream value tasks and memory-type checks (CP-11, CP-12, DM-17, DM-18)', () => {
+  it('three host buffers go to the device in one batch, a stream waits for a value another writes, addresses are checked', async () => {
+    const h = await run(`${DEVICE}
+aclrtStream producer = nullptr;
+aclrtStream consumer = nullptr;
+aclrtCreateStream(&producer);
+aclrtCreateStream(&consumer);
+const size_t chunk = 64 * 1024;
+void* host = nullptr;
+void* dev = nullptr;
+aclrtMallocHost(&host, 3 * chunk);
+aclrtMalloc(&dev, 3 * chunk, ACL_MEM_MALLOC_HUGE_FIRST);
+void* dsts[3] = {dev, (char*)dev + chunk, (char*)dev + 2 * chunk};
+void* srcs[3] = {host, (char*)host + chunk, (char*)host + 2 * chunk};
+size_t destMaxs[3] = {chunk, chunk, chunk};
+size_t sizes[3] = {chunk, chunk, chunk};
+aclrtMemcpyBatchAttr attrs[1] = {};
+attrs[0].dstLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+attrs[0].dstLoc.id = 0;
+attrs[0].srcLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+size_t attrsIndexes[1] = {0};
+size_t failIndex = 0;
+aclError batched = aclrtMemcpyBatch(dsts, destMaxs, srcs, sizes, 3, attrs, attrsIndexes, 1, &failIndex);
+size_t asyncFail = 0;
+aclError queued = aclrtMemcpyBatchAsync(srcs, destMaxs, dsts, sizes, 3, attrs, attrsIndexes, 1, &asyncFail, producer);
+attrs[0].dstLoc.type = ACL_MEM_LOCATION_TYPE_HOST;
+attrs[0].srcLoc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+aclError back = aclrtMemcpyBatchAsync(srcs, destMaxs, dsts, sizes, 3, attrs, attrsIndexes, 1, &asyncFail, producer);
+aclError written = aclrtValueWrite(dev, 7, 0, producer);
+aclError waited = aclrtValueWait(dev, 7, ACL_STREAM_WAIT_VALUE_EQ, consumer);
+uint32_t isDevice = 0;
+void* list[2] = {dev, (char*)dev + 100};
+aclError checked = aclrtCheckMemType(list, 2, ACL_RT_MEM_TYPE_DEV, &isDevice, 0);
+uint32_t hostIsDevice = 1;
+aclrtCheckMemType(srcs, 1, ACL_RT_MEM_TYPE_DEV, &hostIsDevice, 0);
+aclrtMemUsageInfo usage[4] = {};
+size_t components = 0;
+aclError usageRet = aclrtGetMemUsageInfo(0, usage, 4, &components);
+aclrtSynchronizeStream(consumer);
+aclrtFree(dev);
+aclrtFreeHost(host);
+aclrtDestroyStream(producer);
+aclrtDestroyStream(consumer);`);
+    expect(values(h, 'batched', 'written', 'waited', 'checked', 'isDevice', 'hostIsDevice')).toEqual(['0', '0', '0', '0', '1', '0']);
+    // The first async batch copies device → host under an attribute that says host → device: refused at copy 0, named by failIndex (CP-11).
+    expect(values(h, 'queued', 'asyncFail', 'back')).toEqual(['107000', '18446744073709551615', '0']);
+    expect(values(h, 'usageRet', 'components')).toEqual(['207000', '0']);
+    expect(h.ex.calls.filter((c) => c.ret !== 0).map((c) => c.fn)).toEqual(['aclrtMemcpyBatchAsync', 'aclrtGetMemUsageInfo']);
+    expect(h.host.state.copies.filter((copy) => copy.fn.startsWith('aclrtMemcpyBatch')).map((copy) => [copy.fn, copy.bytes])).toEqual([
+      ['aclrtMemcpyBatch', 65536],
+      ['aclrtMemcpyBatch', 65536],
+      ['aclrtMemcpyBatch', 65536],
+      ['aclrtMemcpyBatchAsync', 65536],
+      ['aclrtMemcpyBatchAsync', 65536],
+      ['aclrtMemcpyBatchAsync', 65536],
+    ]);
+  });
+});
+
 describe('IPC of device memory between two processes (IP-1 … IP-4)', () => {
   it('the exporter writes a key into a char array, allows the importer, who copies through its own address; both close', async () => {
     const host = new SimHost({ devices: [ASCEND_910B2] });

@@ -198,6 +198,7 @@ function usual(value: ValueType): string {
     case 'enum':
     case 'flags':
     case 'float':
+    case 'index':
       return '0';
     case 'size':
       return '4096';
@@ -208,7 +209,7 @@ function usual(value: ValueType): string {
       return 'null';
     case 'charBuffer':
       return '""';
-    case 'intArray':
+    case 'list':
       return '[]';
     case 'struct':
       return STRUCTS[value.struct] ?? '{}';

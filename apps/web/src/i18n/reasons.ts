@@ -35,6 +35,7 @@ export const REASON_TEMPLATES_ZH: Readonly<Record<ReasonCode, string>> = {
   'copy-peer': 'Device {{src}} 到 Device {{dst}}，经 Device 互联，{{rate}} GB/s',
   'copy-host': 'Host 到 Host memcpy，{{rate}} GB/s',
   'copy-waits': '等待 {{resource}} 上先前的工作 {{waitNs, int}} ns',
+  'value-wait-unmet': '目前已排队的写入都不满足 {{addr}} 处的条件：在硬件上该流会一直等到满足为止；模拟器不阻塞它',
 };
 
 export const REASON_TEMPLATES_EN_COPY: Readonly<Record<ReasonCode, string>> = REASON_TEMPLATES_EN;

@@ -1,7 +1,7 @@
 import { isObject } from '../protocol/guards.ts';
 import { clip, quote } from '../protocol/quote.ts';
 import { hexDigitsValue, parseHex } from '../units/hex.ts';
-import { ACL_FUNCTIONS, type AclFunctionName, type ParamSpec, type ValueType } from './functions.ts';
+import { ACL_FUNCTIONS, type AclFunctionName, type ListItem, type ParamSpec, type ValueType } from './functions.ts';
 import type { AclArgs } from './runtime.ts';
 import { type FieldType, structField, structFields } from './struct-fields.ts';
 import type { AclStructName } from './structs.ts';
@@ -18,6 +18,12 @@ export type ArgCheck = { ok: true } | { ok: false; field: string; message: strin
 type Checked = ValueType | FieldType | { readonly t: 'optionalInt' };
 
 const MAX_ARRAY = 1024;
+/** Each list element is checked as the scalar it is. */
+const LIST_ELEMENTS: Readonly<Record<ListItem, { readonly ctype: string; readonly type: ValueType }>> = {
+  int: { ctype: 'int32_t', type: { t: 'int' } },
+  size: { ctype: 'size_t', type: { t: 'size' } },
+  ptr: { ctype: 'void*', type: { t: 'ptr' } },
+};
 const MAX_STRING = 4096;
 const INT32_MIN = -(2 ** 31);
 const UINT32_LIMIT = 2 ** 32;
@@ -67,6 +73,8 @@ function checkValue(field: string, type: Checked, value: unknown): ArgCheck {
     }
     case 'float':
       return typeof value === 'number' && Number.isFinite(value) ? OK : bad(field, value, 'a finite number');
+    case 'index':
+      return checkInteger(field, value, -1, 2 ** 53, 'an index ≥ 0, or -1 for SIZE_MAX');
     case 'charBuffer':
       return typeof value === 'string' && value.length <= MAX_STRING
         ? OK
@@ -86,13 +94,16 @@ function checkValue(field: string, type: Checked, value: unknown): ArgCheck {
       }
       return OK;
     }
-    case 'intArray':
-      if (!Array.isArray(value) || value.length > MAX_ARRAY) return bad(field, value, `an array of at most ${MAX_ARRAY} int32_t values`);
+    case 'list': {
+      const element = LIST_ELEMENTS[type.item];
+      if (!Array.isArray(value) || value.length > MAX_ARRAY)
+        return bad(field, value, `an array of at most ${MAX_ARRAY} ${element.ctype} values`);
       for (const [index, item] of value.entries()) {
-        const check = checkInteger(`${field}[${index}]`, item, INT32_MIN, 2 ** 31, 'an int32_t integer');
+        const check = checkValue(`${field}[${index}]`, element.type, item);
         if (!check.ok) return check;
       }
       return OK;
+    }
     case 'struct':
       return value === null ? OK : checkStruct(field, type.struct, value);
     case 'structArray':

@@ -119,6 +119,29 @@ export const ACL_HOST_REG = defineEnum(
   'flags',
 );
 
+/**
+ * The memType bits of aclrtCheckMemType, as acl_rt.h defines them (runtime-api.md §6). The open
+ * runtime's own mask differs for the reserved bit: it accepts 0x2, 0x8 and 0x20 and reads 0x20 as
+ * reserved VA (RT_MEM_MASK_RSVD_TYPE), so ACL_RT_MEM_TYPE_RSVD (0x10) is refused (DM-17).
+ */
+export const ACL_RT_MEM_TYPE = defineEnum(
+  'ACL_RT_MEM_TYPE',
+  {
+    ACL_RT_MEM_TYPE_DEV: 0x2,
+    ACL_RT_MEM_TYPE_DVPP: 0x8,
+    ACL_RT_MEM_TYPE_RSVD: 0x10,
+  },
+  'flags',
+);
+
+/** The `flag` of aclrtValueWait: the condition on the 64-bit word (acl_rt.h; runtime-api.md §6). */
+export const ACL_STREAM_WAIT_VALUE = defineEnum('ACL_STREAM_WAIT_VALUE', {
+  ACL_STREAM_WAIT_VALUE_GEQ: 0x0,
+  ACL_STREAM_WAIT_VALUE_EQ: 0x1,
+  ACL_STREAM_WAIT_VALUE_AND: 0x2,
+  ACL_STREAM_WAIT_VALUE_NOR: 0x3,
+});
+
 /** §3 aclrtMallocAttrType: which member of aclrtMallocAttrValue an aclrtMallocAttribute carries. */
 export const aclrtMallocAttrType = defineEnum('aclrtMallocAttrType', {
   ACL_RT_MEM_ATTR_RSV: 0,
@@ -302,6 +325,8 @@ export const ACL_MACRO_FAMILIES: readonly AclEnum<string>[] = [
   ACL_EVENT,
   ACL_RT_IPC_MEM_EXPORT_FLAG,
   ACL_RT_IPC_MEM_IMPORT_FLAG,
+  ACL_RT_MEM_TYPE,
+  ACL_STREAM_WAIT_VALUE,
 ];
 
 export const ALL_ENUMS: readonly AclEnum<string>[] = [...ACL_ENUM_TYPES, ...ACL_MACRO_FAMILIES];

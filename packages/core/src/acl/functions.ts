@@ -17,10 +17,15 @@ export type ValueType =
   | { readonly t: 'flags'; readonly enum: string } // OR-able macro bits: the number
   | { readonly t: 'struct'; readonly struct: StructName }
   | { readonly t: 'structArray'; readonly struct: StructName; readonly count: string }
-  | { readonly t: 'intArray'; readonly count: string }
+  /** A C array the caller passes (`int32_t* pid`, `void** dsts`, `size_t* sizes`); `count` names the parameter that counts it. */
+  | { readonly t: 'list'; readonly item: ListItem; readonly count: string }
   | { readonly t: 'float' } // a float out-value (aclrtEventElapsedTime's ms)
+  | { readonly t: 'index' } // a size_t index out-value where SIZE_MAX means none (aclrtMemcpyBatch's failIndex): -1 on the wire
   | { readonly t: 'charBuffer'; readonly length: string } // a char* the function writes text into; `length` names its size parameter
   | { readonly t: 'string' }; // const char*: text or null
+
+/** What a `list` holds: int32_t values, size_t values, or pointers ("0x…"). */
+export type ListItem = 'int' | 'size' | 'ptr';
 
 /** The value types of C integers (int32_t, uint32_t, size_t, uint64_t, enums, flag bits): a safe integer on the wire. */
 const INTEGER_VALUE_TYPES = ['int', 'uint', 'size', 'u64', 'enum', 'flags'] as const;
@@ -32,7 +37,14 @@ export function isIntegerValueType(type: ValueType): type is IntegerValueType {
 }
 
 export type HandleTypeName = 'aclrtStream' | 'aclrtContext' | 'aclrtEvent' | 'aclrtDrvMemHandle' | 'shareableHandle';
-export type StructName = 'aclrtPhysicalMemProp' | 'aclrtMemAccessDesc' | 'aclrtMallocConfig' | 'aclrtMemLocation' | 'aclrtPtrAttributes';
+export type StructName =
+  | 'aclrtPhysicalMemProp'
+  | 'aclrtMemAccessDesc'
+  | 'aclrtMallocConfig'
+  | 'aclrtMemLocation'
+  | 'aclrtPtrAttributes'
+  | 'aclrtMemUsageInfo'
+  | 'aclrtMemcpyBatchAttr';
 
 /**
  * What a pointer argument must point into, as PageLens names live objects: a device allocation,
@@ -105,11 +117,13 @@ const STREAM = { t: 'handle', of: 'aclrtStream' } as const;
 const CONTEXT = { t: 'handle', of: 'aclrtContext' } as const;
 const EVENT = { t: 'handle', of: 'aclrtEvent' } as const;
 const FLOAT = { t: 'float' } as const;
+const INDEX = { t: 'index' } as const;
 const DRV_HANDLE = { t: 'handle', of: 'aclrtDrvMemHandle' } as const;
 const SHAREABLE = { t: 'handle', of: 'shareableHandle' } as const;
 const enumOf = <const E extends string>(name: E) => ({ t: 'enum', enum: name }) as const;
 const flagsOf = <const E extends string>(name: E) => ({ t: 'flags', enum: name }) as const;
 const structOf = <const S extends StructName>(name: S) => ({ t: 'struct', struct: name }) as const;
+const listOf = <const I extends ListItem, const C extends string>(item: I, count: C) => ({ t: 'list', item, count }) as const;
 
 const input = <const N extends string, const V extends ValueType>(name: N, ctype: string, value: V) =>
   ({ name, ctype, dir: 'in', value }) as const;
@@ -156,6 +170,17 @@ const MEMCPY_PARAMS = [
   input('src', 'const void*', PTR),
   input('count', 'size_t', SIZE),
   input('kind', 'aclrtMemcpyKind', enumOf('aclrtMemcpyKind')),
+] as const;
+/** aclrtMemcpyBatch and aclrtMemcpyBatchAsync share these; the async form adds its stream after failIndex. */
+const MEMCPY_BATCH_PARAMS = [
+  input('dsts', 'void**', listOf('ptr', 'numBatches')),
+  input('destMaxs', 'size_t*', listOf('size', 'numBatches')),
+  input('srcs', 'void**', listOf('ptr', 'numBatches')),
+  input('sizes', 'size_t*', listOf('size', 'numBatches')),
+  input('numBatches', 'size_t', SIZE),
+  input('attrs', 'aclrtMemcpyBatchAttr*', { t: 'structArray', struct: 'aclrtMemcpyBatchAttr', count: 'numAttrs' } as const),
+  input('attrsIndexes', 'size_t*', listOf('size', 'numAttrs')),
+  input('numAttrs', 'size_t', SIZE),
 ] as const;
 const M = { mutates: true } as const;
 /** An aclrtMalloc-family call: it takes device pages, and aclrtFree gives them back. */
@@ -332,6 +357,38 @@ export const ACL_FUNCTIONS = {
     ],
     { mutates: true, mayBlock: true },
   ),
+  aclrtMemcpyBatch: fn('copy', ['CP-11', 'CP-2'], [...MEMCPY_BATCH_PARAMS, output('failIndex', 'size_t*', INDEX)], {
+    mutates: true,
+    mayBlock: true,
+  }),
+  aclrtMemcpyBatchAsync: fn(
+    'copy',
+    ['CP-11', 'CP-2', 'CP-4', 'HM-3'],
+    [...MEMCPY_BATCH_PARAMS, output('failIndex', 'size_t*', INDEX), input('stream', 'aclrtStream', STREAM)],
+    { mutates: true, mayBlock: true },
+  ),
+  aclrtValueWrite: fn(
+    'copy',
+    ['CP-12'],
+    [
+      pointer('devAddr', 'void*', ['allocation', 'mapping']),
+      input('value', 'uint64_t', U64),
+      input('flag', 'uint32_t', UINT),
+      input('stream', 'aclrtStream', STREAM),
+    ],
+    M,
+  ),
+  aclrtValueWait: fn(
+    'copy',
+    ['CP-12'],
+    [
+      pointer('devAddr', 'void*', ['allocation', 'mapping']),
+      input('value', 'uint64_t', U64),
+      input('flag', 'uint32_t', enumOf('ACL_STREAM_WAIT_VALUE')),
+      input('stream', 'aclrtStream', STREAM),
+    ],
+    M,
+  ),
   aclrtMemFlush: fn(
     'copy',
     ['CP-10'],
@@ -378,6 +435,27 @@ export const ACL_FUNCTIONS = {
     'info',
     ['HM-7', 'DM-11'],
     [input('ptr', 'const void*', PTR), output('attributes', 'aclrtPtrAttributes*', structOf('aclrtPtrAttributes'))],
+  ),
+  aclrtCheckMemType: fn(
+    'info',
+    ['DM-17'],
+    [
+      input('addrList', 'void**', listOf('ptr', 'size')),
+      input('size', 'uint32_t', UINT),
+      input('memType', 'uint32_t', flagsOf('ACL_RT_MEM_TYPE')),
+      output('checkResult', 'uint32_t*', UINT),
+      input('reserve', 'uint32_t', UINT),
+    ],
+  ),
+  aclrtGetMemUsageInfo: fn(
+    'info',
+    ['DM-18'],
+    [
+      input('deviceId', 'int32_t', INT),
+      output('memUsageInfo', 'aclrtMemUsageInfo*', { t: 'structArray', struct: 'aclrtMemUsageInfo', count: 'inputNum' } as const),
+      input('inputNum', 'size_t', SIZE),
+      output('outputNum', 'size_t*', SIZE),
+    ],
   ),
   aclrtMemGetAddressRange: fn(
     'info',
@@ -487,11 +565,7 @@ export const ACL_FUNCTIONS = {
   aclrtMemSetPidToShareableHandle: fn(
     'share',
     ['VM-9'],
-    [
-      input('shareableHandle', 'uint64_t', SHAREABLE),
-      input('pid', 'int32_t*', { t: 'intArray', count: 'pidNum' } as const),
-      input('pidNum', 'size_t', SIZE),
-    ],
+    [input('shareableHandle', 'uint64_t', SHAREABLE), input('pid', 'int32_t*', listOf('int', 'pidNum')), input('pidNum', 'size_t', SIZE)],
     M,
   ),
   aclrtIpcMemGetExportKey: fn(
@@ -509,7 +583,7 @@ export const ACL_FUNCTIONS = {
   aclrtIpcMemSetImportPid: fn(
     'share',
     ['IP-2'],
-    [input('key', 'const char*', STRING), input('pid', 'int32_t*', { t: 'intArray', count: 'num' } as const), input('num', 'size_t', SIZE)],
+    [input('key', 'const char*', STRING), input('pid', 'int32_t*', listOf('int', 'num')), input('num', 'size_t', SIZE)],
     M,
   ),
   aclrtIpcMemImportByKey: fn(

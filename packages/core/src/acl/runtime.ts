@@ -9,7 +9,15 @@
  */
 import type { Hex } from '../units/hex.ts';
 import { ACL_FUNCTION_NAMES, type ACL_FUNCTIONS, type AclFunctionName } from './functions.ts';
-import type { aclrtMallocConfig, aclrtMemAccessDesc, aclrtMemLocation, aclrtPhysicalMemProp, aclrtPtrAttributes } from './structs.ts';
+import type {
+  aclrtMallocConfig,
+  aclrtMemAccessDesc,
+  aclrtMemcpyBatchAttr,
+  aclrtMemLocation,
+  aclrtMemUsageInfo,
+  aclrtPhysicalMemProp,
+  aclrtPtrAttributes,
+} from './structs.ts';
 
 interface StructTypes {
   aclrtPhysicalMemProp: aclrtPhysicalMemProp;
@@ -17,9 +25,11 @@ interface StructTypes {
   aclrtMallocConfig: aclrtMallocConfig;
   aclrtMemLocation: aclrtMemLocation;
   aclrtPtrAttributes: aclrtPtrAttributes;
+  aclrtMemUsageInfo: aclrtMemUsageInfo;
+  aclrtMemcpyBatchAttr: aclrtMemcpyBatchAttr;
 }
 
-type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'flags' | 'float' }
+type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'flags' | 'float' | 'index' }
   ? number
   : V extends { t: 'ptr' | 'handle' }
     ? Hex
@@ -27,13 +37,15 @@ type TsValue<V> = V extends { t: 'int' | 'uint' | 'size' | 'u64' | 'enum' | 'fla
       ? StructTypes[S] | null
       : V extends { t: 'structArray'; struct: infer S extends keyof StructTypes }
         ? readonly StructTypes[S][]
-        : V extends { t: 'intArray' }
-          ? readonly number[]
-          : V extends { t: 'string' }
-            ? string | null
-            : V extends { t: 'charBuffer' }
-              ? string
-              : never;
+        : V extends { t: 'list'; item: 'ptr' }
+          ? readonly Hex[]
+          : V extends { t: 'list' }
+            ? readonly number[]
+            : V extends { t: 'string' }
+              ? string | null
+              : V extends { t: 'charBuffer' }
+                ? string
+                : never;
 
 type OutValue<V> = V extends { t: 'struct'; struct: infer S extends keyof StructTypes } ? StructTypes[S] : TsValue<V>;
 

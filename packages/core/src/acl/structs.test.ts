@@ -42,6 +42,7 @@ describe('STRUCT_LAYOUTS (acl-api.md §4)', () => {
     ['aclrtMallocAttribute', 12, 4],
     ['aclrtMallocConfig', 16, 8],
     ['aclrtMemUsageInfo', 112, 8],
+    ['aclrtMemcpyBatchAttr', 32, 4],
     ['aclrtMemFabricHandle', 128, 1],
     ['aclrtMemManagedLocation', 8, 4],
     ['aclrtUtilizationInfo', 24, 8],
@@ -53,8 +54,8 @@ describe('STRUCT_LAYOUTS (acl-api.md §4)', () => {
     expect(alignOfCType(name)).toBe(align);
   });
 
-  it('covers the twelve structs of §4', () => {
-    expect(layouts).toHaveLength(12);
+  it('covers the twelve structs of §4 and aclrtMemcpyBatchAttr of runtime-api.md §6', () => {
+    expect(layouts).toHaveLength(13);
   });
 
   it.each([
@@ -65,6 +66,7 @@ describe('STRUCT_LAYOUTS (acl-api.md §4)', () => {
     ['aclrtMemManagedLocation', ['type', 0], ['id', 4]],
     ['aclrtMallocConfig', ['attrs', 0], ['numAttrs', 8]],
     ['aclrtMemUsageInfo', ['name', 0], ['curMemSize', 32], ['memPeakSize', 40], ['reserved', 48]],
+    ['aclrtMemcpyBatchAttr', ['dstLoc', 0], ['srcLoc', 8], ['rsv', 16]],
     [
       'aclrtUtilizationInfo',
       ['cubeUtilization', 0],

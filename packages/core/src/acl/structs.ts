@@ -34,6 +34,23 @@ export interface aclrtMemAccessDesc {
   readonly rsv?: readonly number[];
 }
 
+export interface aclrtMemUsageInfo {
+  /** The component's name (at most 31 characters). */
+  readonly name: string;
+  /** Bytes. */
+  readonly curMemSize: number;
+  /** Bytes. */
+  readonly memPeakSize: number;
+}
+
+/** One run of an aclrtMemcpyBatch: where its copies' destinations and sources are. */
+export interface aclrtMemcpyBatchAttr {
+  readonly dstLoc: aclrtMemLocation;
+  readonly srcLoc: aclrtMemLocation;
+  /** 16 bytes in C that must all be 0; absent means zeros. */
+  readonly rsv?: readonly number[];
+}
+
 export interface aclrtPtrAttributes {
   readonly location: aclrtMemLocation;
   /** Bytes. */
@@ -144,6 +161,7 @@ export type AclStructName =
   | 'aclrtMallocAttribute'
   | 'aclrtMallocConfig'
   | 'aclrtMemUsageInfo'
+  | 'aclrtMemcpyBatchAttr'
   | 'aclrtMemFabricHandle'
   | 'aclrtMemManagedLocation'
   | 'aclrtUtilizationInfo'
@@ -231,6 +249,17 @@ export const STRUCT_LAYOUTS: Readonly<Record<AclStructName, CStructLayout>> = {
       { name: 'curMemSize', offset: 32, ctype: 'uint64_t' },
       { name: 'memPeakSize', offset: 40, ctype: 'uint64_t' },
       { name: 'reserved', offset: 48, ctype: 'size_t', count: 8 },
+    ],
+  },
+  // runtime-api.md §6: two aclrtMemLocation then uint8_t rsv[16], 32 bytes, 4-aligned.
+  aclrtMemcpyBatchAttr: {
+    kind: 'struct',
+    size: 32,
+    align: 4,
+    fields: [
+      { name: 'dstLoc', offset: 0, ctype: 'aclrtMemLocation' },
+      { name: 'srcLoc', offset: 8, ctype: 'aclrtMemLocation' },
+      { name: 'rsv', offset: 16, ctype: 'uint8_t', count: 16 },
     ],
   },
   aclrtMemFabricHandle: {

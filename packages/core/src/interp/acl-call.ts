@@ -72,7 +72,7 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     throw new InterpError('type', `${fn} takes ${params.length} argument(s) (${names || 'none'}), not ${call.args.length}`, call.span);
   }
   const args: Record<string, unknown> = {};
-  const outs: { name: string; cell: Cell | undefined; text?: readonly Cell[] }[] = [];
+  const outs: { name: string; cell: Cell | undefined; text?: readonly Cell[]; items?: readonly Cell[] }[] = [];
   const uninitialized: string[] = [];
   let nullOut: string | undefined;
   for (const [index, param] of params.entries()) {
@@ -91,7 +91,9 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
       const problem = outTargetProblem(a, cell);
       if (problem !== undefined) throw new InterpError('type', problem, expr.span);
       // A char* the runtime writes text into takes the cells from here on (a char array).
+      // A char* the runtime writes text into, or an array of structs it fills (aclrtGetMemUsageInfo), takes the cells from here on.
       if (param.value.t === 'charBuffer') outs.push({ name: param.name, cell, text: value.target.cells.slice(value.index) });
+      else if (param.value.t === 'structArray') outs.push({ name: param.name, cell, items: value.target.cells.slice(value.index) });
       else outs.push({ name: param.name, cell });
     } else if (value.k === 'ptr') {
       m.marks.note(call.span, `${argName(a)} points to memory at 0x${value.addr.toString(16)}: the result written there is not modeled`);
@@ -119,6 +121,9 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     const value = answer.fields.get(out.name);
     if (out.text !== undefined) {
       if (typeof value === 'string') writeText(out.text, value);
+    } else if (out.items !== undefined) {
+      if (Array.isArray(value))
+        for (const [index, item] of value.entries()) if (out.items[index] !== undefined) writeOut(out.items[index], item);
     } else writeOut(out.cell, value);
   }
   const record = { fn, ret: answer.ret, retName: errorName(answer.ret) };

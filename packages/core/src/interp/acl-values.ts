@@ -83,6 +83,8 @@ function address(a: ArgContext, value: Value, allowInteger: boolean): string {
   return refuse(a, 'a pointer', value);
 }
 
+const LIST_CTYPE = { int: 'int32_t', size: 'size_t', ptr: 'void*' } as const;
+
 /** Cells a pointer argument designates: from the pointee to the end of its array. */
 function pointedCells(a: ArgContext, value: Value, what: string): readonly Cell[] {
   if (value.k === 'ref') return value.target.cells.slice(value.index);
@@ -140,6 +142,7 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
       if (value.k === 'ref') return cString(value.target.cells.slice(value.index));
       return refuse(a, 'a string or NULL', value);
     case 'charBuffer':
+    case 'index':
       return refuse(a, 'an output buffer', value);
     case 'struct': {
       if (value.k === 'struct') return refuse(a, `a pointer to ${spec.struct} (write &${a.text})`, value);
@@ -153,8 +156,11 @@ export function toAclArg(a: ArgContext, value: Value): unknown {
         if (cell.value.k !== 'struct' || cell.value.type.name !== spec.struct) return refuse(a, `${spec.struct} elements`, cell.value);
         return structToAcl(a, cell, `${a.text.replace(/^&/, '')}[${index}]`);
       });
-    case 'intArray':
-      return pointedCells(a, value, 'a pointer to int32_t').map((cell) => (cell.value.k === 'int' ? Number(cell.value.v) : 0));
+    case 'list': {
+      const cells = pointedCells(a, value, `a pointer to ${LIST_CTYPE[spec.item]}`);
+      if (spec.item === 'ptr') return cells.map((cell) => address(a, cell.value, false));
+      return cells.map((cell) => (cell.value.k === 'int' ? safeNumber(a, cell.value.v) : 0));
+    }
   }
 }
 
@@ -203,6 +209,8 @@ function writeStruct(cell: Cell, source: unknown): void {
     if (member.value.k === 'struct') writeStruct(member, field);
     else if (member.value.k === 'int' && typeof field === 'number' && member.type.k === 'int')
       member.value = intValue(member.type, BigInt(field));
+    // A char array member (aclrtMemUsageInfo.name) receives its text.
+    else if (member.value.k === 'array' && typeof field === 'string') writeText(member.value.items, field);
     markInit(member);
   }
   markInit(cell);

@@ -158,6 +158,18 @@ export const EVENT_TABLE = {
   eventRecord: event({ kind: oneOf('eventRecord'), id, stream: id, at: count }),
   /** aclrtStreamWaitEvent: later work on `stream` starts no earlier than `until` (EV-3). */
   eventWait: event({ kind: oneOf('eventWait'), id, stream: id, until: count }),
+  valueWrite: event({ kind: oneOf('valueWrite'), pid: count, stream: id, device: count, addr, value: count, at: count }),
+  valueWait: event({
+    kind: oneOf('valueWait'),
+    pid: count,
+    stream: id,
+    addr,
+    value: count,
+    flag: count,
+    met: boolean,
+    until: count,
+    reasons,
+  }),
   /** aclrtResetEvent: the event is back to never recorded (EV-5). */
   eventReset: event({ kind: oneOf('eventReset'), id }),
   eventDestroy: event({ kind: oneOf('eventDestroy'), id }),

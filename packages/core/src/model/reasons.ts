@@ -36,6 +36,8 @@ export const REASON_TEMPLATES_EN = {
   'copy-peer': 'device {{src}} to device {{dst}} over the device link at {{rate}} GB/s',
   'copy-host': 'host to host memcpy at {{rate}} GB/s',
   'copy-waits': 'waited {{waitNs, int}} ns for earlier work on the {{resource}}',
+  'value-wait-unmet':
+    'no write queued so far meets the condition at {{addr}}: on hardware the stream waits until one does; the simulator does not hold it back',
 } as const;
 
 export type ReasonCode = keyof typeof REASON_TEMPLATES_EN;

@@ -2,7 +2,7 @@ import type { MemoryEvent } from './events.ts';
 import { need, processOf, ReduceError } from './reduce-support.ts';
 import type { HostState } from './state.ts';
 
-/** The events about runtime objects that own no pages: contexts, aclEvents and IPC keys (CX, EV, IP). */
+/** The events about runtime objects that own no pages: contexts, aclEvents, stream value tasks and IPC keys (CX, EV, CP-12, IP). */
 export type RuntimeObjectEvent = Extract<
   MemoryEvent,
   {
@@ -18,6 +18,8 @@ export type RuntimeObjectEvent = Extract<
       | 'eventCreate'
       | 'eventRecord'
       | 'eventWait'
+      | 'valueWrite'
+      | 'valueWait'
       | 'eventReset'
       | 'eventDestroy';
   }
@@ -109,6 +111,16 @@ export function reduceRuntimeObject(state: HostState, event: RuntimeObjectEvent)
     case 'eventWait': {
       const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
       if (event.until > stream.busyUntil) stream.busyUntil = event.until;
+      return state;
+    }
+    case 'valueWrite': {
+      const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
+      if (event.at > stream.busyUntil) stream.busyUntil = event.at;
+      return state;
+    }
+    case 'valueWait': {
+      const stream = need(state.streams.get(event.stream), event, 'stream', event.stream);
+      if (event.met && event.until > stream.busyUntil) stream.busyUntil = event.until;
       return state;
     }
     case 'eventReset': {

@@ -2,7 +2,7 @@ import { aclrtMemcpyKind } from '../acl/enums.ts';
 import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
 import type { CopyMode, CopyPath, Reason } from '../model/events.ts';
 import { reason } from '../model/reasons.ts';
-import type { DeviceState } from '../model/state.ts';
+import type { DeviceState, Stream } from '../model/state.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, type SimContext } from './context.ts';
 import { foreignStream } from './ops-context.ts';
 import { liveStream, resolveStream } from './ops-device.ts';
@@ -12,12 +12,12 @@ const K = aclrtMemcpyKind.byName;
 /** Host memcpy rate (modeled; only host-to-host copies use it). */
 const HOST_MEMCPY_BYTES_PER_SEC = 10e9;
 
-type Region =
+export type Region =
   | { readonly side: 'device'; readonly device: number; readonly id: number }
   | { readonly side: 'host'; readonly pinned: boolean; readonly id: number };
 
 /** What memory [at, at + count) is (CP-2, modeled range checks); a message when it is none. */
-function region(context: SimContext, hex: string, count: number, role: string): Region | string {
+export function region(context: SimContext, hex: string, count: number, role: string): Region | string {
   const at = address(hex);
   if (at === 0) return `${role} is NULL`;
   const end = at + count;
@@ -159,7 +159,7 @@ function checkKind(kind: number, dst: Region, src: Region): string | undefined {
 }
 
 interface CopyRequest {
-  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync';
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync' | 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync';
   readonly dst: string;
   readonly destMax: number;
   readonly src: string;
@@ -171,7 +171,20 @@ interface CopyRequest {
   readonly spans?: { readonly dst: number; readonly src: number };
 }
 
-function copy(context: SimContext, request: CopyRequest): OpResult<never> {
+const ASYNC_COPIES: ReadonlySet<CopyRequest['fn']> = new Set(['aclrtMemcpyAsync', 'aclrtMemcpy2dAsync', 'aclrtMemcpyBatchAsync']);
+
+/** A copy that passed its checks: what it moves, where, and on which stream. */
+export interface PlannedCopy {
+  readonly request: CopyRequest;
+  readonly dst: Region;
+  readonly src: Region;
+  readonly path: Route;
+  readonly stream: Stream | undefined;
+  readonly profile: DeviceState['profile'];
+}
+
+/** The checks of one copy (CP-1, CP-2, CX-3), changing nothing; a failure, or nothing to do for 0 bytes. */
+export function planCopy(context: SimContext, request: CopyRequest): PlannedCopy | OpResult<never> {
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const { fn, count, destMax, kind } = request;
@@ -198,18 +211,26 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
   if (kindProblem !== undefined) return invalid(kindProblem);
   const path = route(context, dst, src, count, kind);
   if (typeof path === 'string') return invalid(path);
+  return { request, dst, src, path, stream, profile: context.state.devices[path.device]?.profile ?? device.profile };
+}
 
+export function isPlanned(value: PlannedCopy | OpResult<never>): value is PlannedCopy {
+  return 'request' in value;
+}
+
+/** Queues a planned copy on the link and its stream (CP-4, HM-3) and records it. */
+export function emitCopy(context: SimContext, planned: PlannedCopy): readonly Reason[] {
+  const { request, dst, src, path, stream, profile } = planned;
   const now = context.state.time;
   const linkFree = context.host.linkFreeAt.get(path.link) ?? 0;
   const streamFree = stream?.busyUntil ?? 0;
   const start = Math.max(now, linkFree, streamFree);
-  const profile = context.state.devices[path.device]?.profile ?? device.profile;
-  const end = start + profile.bandwidth.copyLatencyNs + Math.ceil((count / path.bytesPerSec) * 1e9);
+  const end = start + profile.bandwidth.copyLatencyNs + Math.ceil((request.count / path.bytesPerSec) * 1e9);
   const reasons = [...path.reasons];
   if (start > now)
     reasons.push(reason('copy-waits', ['CP-4'], { waitNs: start - now, resource: streamFree >= linkFree ? 'stream' : 'link' }));
   let mode: CopyMode = 'sync';
-  if (fn === 'aclrtMemcpyAsync' || fn === 'aclrtMemcpy2dAsync') {
+  if (ASYNC_COPIES.has(request.fn)) {
     // HM-3: any pageable host side (a host-to-host copy has two) makes the call wait for the copy.
     const pageableSide = [src, dst].some((side) => side.side === 'host' && !side.pinned);
     const pageable = path.path === 'pageable-staged' || pageableSide;
@@ -221,11 +242,11 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
     kind: 'copy',
     pid: context.pid,
     id: context.host.newId(),
-    fn,
-    memcpyKind: kind,
+    fn: request.fn,
+    memcpyKind: request.kind,
     dst: address(request.dst),
     src: address(request.src),
-    bytes: count,
+    bytes: request.count,
     device: path.device,
     ...(stream === undefined ? {} : { stream: stream.id }),
     mode,
@@ -237,7 +258,13 @@ function copy(context: SimContext, request: CopyRequest): OpResult<never> {
     stages: path.stages,
     reasons,
   });
-  return { ret: 0, reasons };
+  return reasons;
+}
+
+function copy(context: SimContext, request: CopyRequest): OpResult<never> {
+  const planned = planCopy(context, request);
+  if (!isPlanned(planned)) return planned;
+  return { ret: 0, reasons: emitCopy(context, planned) };
 }
 
 export const aclrtMemcpy: Op<'aclrtMemcpy'> = (context, { dst, destMax, src, count, kind }) =>

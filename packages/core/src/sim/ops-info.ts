@@ -1,10 +1,16 @@
 import { aclrtMemAttr, aclrtMemLocationType } from '../acl/enums.ts';
-import { ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
+import {
+  ACL_ERROR_RT_CONTEXT_NULL,
+  ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+  ACL_ERROR_RT_INVALID_DEVICEID,
+  ACL_ERROR_RT_PARAM_INVALID,
+} from '../acl/errors.ts';
 import type { PoolFigures } from '../model/events.ts';
 import { type DevicePools, devicePools } from '../model/pools.ts';
 import type { DeviceState } from '../model/state.ts';
 import { toHex } from '../units/hex.ts';
-import { address, currentDevice, fail, invalid, isResult, type Op, ok } from './context.ts';
+import { address, currentDevice, fail, invalid, isResult, type Op, ok, type SimContext } from './context.ts';
+import { currentContextOf } from './ops-context.ts';
 import { hostBufferAt } from './ops-host.ts';
 
 const A = aclrtMemAttr.byName;
@@ -113,4 +119,71 @@ export const aclrtMemGetAddressRange: Op<'aclrtMemGetAddressRange'> = (context, 
   const buffer = hostBufferAt(context, at);
   if (buffer !== undefined && buffer.memory === 'pinned') return ok({ pbase: toHex(buffer.addr), psize: buffer.size });
   return invalid(`ptr ${ptr} is not inside device memory, a mapping or pinned host memory of this process (DM-16)`);
+};
+
+/** The memType bits the open runtime accepts: DEV 0x2, DVPP 0x8 and its reserved-VA bit 0x20 (DM-17). */
+const MEM_TYPE_DEV = 0x2;
+const MEM_TYPE_DVPP = 0x8;
+const RUNTIME_MEM_TYPE_RSVD = 0x20;
+const HEADER_MEM_TYPE_RSVD = 0x10;
+const MEM_TYPE_BITS = MEM_TYPE_DEV | MEM_TYPE_DVPP | RUNTIME_MEM_TYPE_RSVD;
+
+/** DM-17: which kinds of device memory an address is, as the driver of `device` sees it (no DVPP memory is modeled). */
+function memTypesAt(context: SimContext, at: number, device: number): number {
+  let types = 0;
+  for (const id of context.process.allocByAddr.values()) {
+    const a = context.state.allocations.get(id);
+    if (a !== undefined && a.device === device && at >= a.addr && at < a.addr + a.padded) types |= MEM_TYPE_DEV;
+  }
+  for (const id of context.process.reservationByAddr.values()) {
+    const r = context.state.reservations.get(id);
+    if (r !== undefined && r.device === device && at >= r.addr && at < r.addr + r.size) types |= RUNTIME_MEM_TYPE_RSVD;
+  }
+  return types;
+}
+
+/**
+ * DM-17: 1 when every address is memory of one of the kinds in `memType`, else 0. The acl layer
+ * refuses NULL lists (100000); the runtime refuses reserve ≠ 0, size 0 and unknown bits (107000)
+ * and needs a current context (107002), whose device's driver does the check.
+ */
+export const aclrtCheckMemType: Op<'aclrtCheckMemType'> = (context, { addrList, size, memType, reserve }) => {
+  if (addrList.length === 0) return invalid('addrList is NULL (DM-17)');
+  if (reserve !== 0) return fail(ACL_ERROR_RT_PARAM_INVALID, `reserve must be 0, not ${reserve} (DM-17)`);
+  if (size === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, 'size is 0: give at least one address (DM-17)');
+  if ((memType & ~MEM_TYPE_BITS) !== 0) {
+    const rsvd =
+      (memType & HEADER_MEM_TYPE_RSVD) !== 0
+        ? '; ACL_RT_MEM_TYPE_RSVD (0x10) from acl_rt.h is not among them: the runtime reads reserved VA as 0x20'
+        : '';
+    return fail(
+      ACL_ERROR_RT_PARAM_INVALID,
+      `memType 0x${memType.toString(16)} has bits the runtime does not take (0x2, 0x8, 0x20)${rsvd} (DM-17)`,
+    );
+  }
+  if (size > addrList.length) return invalid(`size ${size} is more than the ${addrList.length} addresses given (DM-17)`);
+  const owner = currentContextOf(context);
+  if (owner === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice first (DM-17)');
+  const matches = addrList.slice(0, size).every((hex) => (memTypesAt(context, address(hex), owner.device) & memType) !== 0);
+  return ok({ checkResult: matches ? 1 : 0 });
+};
+
+/**
+ * DM-18: the driver's per-component usage (halGetMemUsageInfo). Its component names and what
+ * counts toward each are not documented, so the simulator models a driver without it and answers
+ * 207000, as the runtime does when the driver lacks the call; the acl backend reports the real one.
+ */
+export const aclrtGetMemUsageInfo: Op<'aclrtGetMemUsageInfo'> = (context, { deviceId, inputNum }) => {
+  if (inputNum === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, 'inputNum is 0 (DM-18)');
+  if (deviceId < 0 || deviceId >= context.state.devices.length)
+    return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${deviceId} does not exist; this host has ${context.state.devices.length} (DM-18)`);
+  if (currentContextOf(context) === undefined)
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice first (DM-18)');
+  return {
+    ...fail(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      "the simulator models a driver without per-component usage: its components are the driver's and not documented (DM-18)",
+    ),
+    out: { memUsageInfo: [], outputNum: 0 },
+  };
 };

@@ -1,5 +1,6 @@
 import type { AclFunctionName } from '../acl/functions.ts';
 import type { Op } from './context.ts';
+import * as batch from './ops-batch.ts';
 import * as contexts from './ops-context.ts';
 import * as copy from './ops-copy.ts';
 import * as device from './ops-device.ts';
@@ -9,6 +10,7 @@ import * as info from './ops-info.ts';
 import * as ipc from './ops-ipc.ts';
 import { free, malloc } from './ops-malloc.ts';
 import * as share from './ops-share.ts';
+import * as value from './ops-value.ts';
 import * as vmm from './ops-vmm.ts';
 
 /**
@@ -65,6 +67,10 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtMemsetAsync: copy.aclrtMemsetAsync,
   aclrtMemcpy2d: copy.aclrtMemcpy2d,
   aclrtMemcpy2dAsync: copy.aclrtMemcpy2dAsync,
+  aclrtMemcpyBatch: batch.aclrtMemcpyBatch,
+  aclrtMemcpyBatchAsync: batch.aclrtMemcpyBatchAsync,
+  aclrtValueWrite: value.aclrtValueWrite,
+  aclrtValueWait: value.aclrtValueWait,
   aclrtMemFlush: copy.aclrtMemFlush,
   aclrtMemInvalidate: copy.aclrtMemInvalidate,
   aclrtGetMemInfo: info.aclrtGetMemInfo,
@@ -73,6 +79,8 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtHostUnregister: host.aclrtHostUnregister,
   aclrtHostGetDevicePointer: host.aclrtHostGetDevicePointer,
   aclrtPointerGetAttributes: info.aclrtPointerGetAttributes,
+  aclrtCheckMemType: info.aclrtCheckMemType,
+  aclrtGetMemUsageInfo: info.aclrtGetMemUsageInfo,
   aclrtMemGetAddressRange: info.aclrtMemGetAddressRange,
   aclrtMemGetAllocationGranularity: vmm.aclrtMemGetAllocationGranularity,
   aclrtMallocPhysical: vmm.aclrtMallocPhysical,

@@ -48,6 +48,8 @@ export class SimHost {
   readonly spaces = new Map<number, ProcessSpace>();
   /** When each (device, direction) link is next free, for copy timing (sim-private). */
   readonly linkFreeAt = new Map<string, number>();
+  /** The last word aclrtValueWrite queued at each device address, and when it lands (CP-12; sim-private). */
+  readonly valueWords = new Map<number, { readonly value: bigint; readonly at: number }>();
   readonly #listeners = new Set<EventListener>();
   /** Effects emitted since the last flush; one array, reused (emptied at each flush). */
   readonly #effects: MemoryEvent[] = [];

@@ -482,3 +482,142 @@ describe('CP-8 … CP-10: async memset, 2D copies, cache maintenance', () => {
     expect((await rt.aclrtMemFlush({ devPtr: pageable, size: 4 * KiB })).ret).toBe(0);
   });
 });
+
+describe('CP-11, CP-12: batched copies and stream value tasks', () => {
+  const L = { HOST: 0, DEVICE: 1 };
+  const h2d = { dstLoc: { id: 0, type: L.DEVICE }, srcLoc: { id: 0, type: L.HOST } };
+  const d2h = { dstLoc: { id: 0, type: L.HOST }, srcLoc: { id: 0, type: L.DEVICE } };
+
+  it('CP-11: every copy is checked against its attribute run before any moves; failIndex names the first that fails', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const args = {
+      dsts: [b.dev, b.dev2],
+      destMaxs: [64 * KiB, 64 * KiB],
+      srcs: [b.pinned, b.pageable],
+      sizes: [4 * KiB, 8 * KiB],
+      numBatches: 2,
+      attrs: [h2d],
+      attrsIndexes: [0],
+      numAttrs: 1,
+    };
+    const good = await rt.aclrtMemcpyBatch(args);
+    expect([good.ret, good.failIndex]).toEqual([0, -1]);
+    expect(host.state.copies.map((c) => [c.fn, c.bytes, c.path])).toEqual([
+      ['aclrtMemcpyBatch', 4 * KiB, 'pinned'],
+      ['aclrtMemcpyBatch', 8 * KiB, 'pageable-staged'],
+    ]);
+    // Run 1 (copy 1 on) says device → host, but copy 1 goes host → device: copy 1 fails, copy 0 is not made either.
+    const wrong = await rt.aclrtMemcpyBatch({ ...args, attrs: [h2d, d2h], attrsIndexes: [0, 1], numAttrs: 2 });
+    expect([wrong.ret, wrong.failIndex]).toEqual([ACL_ERROR_RT_PARAM_INVALID, 1]);
+    expect(host.state.copies).toHaveLength(2);
+    // A device location names the wrong device.
+    const otherDevice = await rt.aclrtMemcpyBatch({ ...args, attrs: [{ ...h2d, dstLoc: { id: 1, type: L.DEVICE } }] });
+    expect([otherDevice.ret, otherDevice.failIndex]).toEqual([ACL_ERROR_RT_PARAM_INVALID, 0]);
+    // Device to device is not a batch direction.
+    const d2d = await rt.aclrtMemcpyBatch({ ...args, srcs: [b.dev2, b.dev], attrs: [{ ...h2d, srcLoc: { id: 0, type: L.DEVICE } }] });
+    expect([d2d.ret, d2d.failIndex]).toEqual([ACL_ERROR_RT_PARAM_INVALID, 0]);
+    // The acl layer's checks: 100000, failIndex untouched.
+    for (const bad of [
+      { ...args, numBatches: 0 },
+      { ...args, sizes: [] },
+      { ...args, destMaxs: [KiB, 64 * KiB] },
+      { ...args, attrs: [{ ...h2d, rsv: [1] }] },
+      { ...args, dsts: [b.dev] },
+    ]) {
+      const answer = await rt.aclrtMemcpyBatch(bad);
+      expect([answer.ret, answer.failIndex]).toEqual([ACL_ERROR_INVALID_PARAM, undefined]);
+    }
+    // The runtime's checks of the runs: 107000 with failIndex SIZE_MAX.
+    for (const bad of [
+      { ...args, numAttrs: 0 },
+      { ...args, attrs: [h2d, h2d, h2d], attrsIndexes: [0, 1, 2], numAttrs: 3 },
+      { ...args, attrsIndexes: [1] },
+      { ...args, attrs: [h2d, h2d], attrsIndexes: [0, 0], numAttrs: 2 },
+    ]) {
+      const answer = await rt.aclrtMemcpyBatch(bad);
+      expect([answer.ret, answer.failIndex]).toEqual([ACL_ERROR_RT_PARAM_INVALID, -1]);
+    }
+    // Every size 0: success with nothing checked, not even the runs.
+    const empty = await rt.aclrtMemcpyBatch({ ...args, sizes: [0, 0], numAttrs: 0 });
+    expect([empty.ret, empty.failIndex]).toEqual([0, -1]);
+    expect(host.state.copies).toHaveLength(2);
+  });
+
+  it('CP-11: the async form queues its copies on the stream; pageable host memory makes it block (HM-3)', async () => {
+    const { host, rt } = await session();
+    const b = await buffers(rt);
+    const stream = need((await rt.aclrtCreateStream({})).stream, 'stream');
+    const args = { destMaxs: [64 * KiB], sizes: [64 * KiB], numBatches: 1, attrs: [d2h], attrsIndexes: [0], numAttrs: 1, stream };
+    const t = host.state.time;
+    expect((await rt.aclrtMemcpyBatchAsync({ ...args, dsts: [b.pinned], srcs: [b.dev] })).ret).toBe(0);
+    expect(lastCopy(host.state.copies)).toMatchObject({ fn: 'aclrtMemcpyBatchAsync', mode: 'async' });
+    expect(host.state.time).toBe(t);
+    expect((await rt.aclrtMemcpyBatchAsync({ ...args, dsts: [b.pageable], srcs: [b.dev] })).ret).toBe(0);
+    expect(lastCopy(host.state.copies)).toMatchObject({ mode: 'async-blocking' });
+    expect((await rt.aclrtMemcpyBatchAsync({ ...args, dsts: [b.pinned], srcs: [b.dev], stream: '0x5555' })).ret).toBe(
+      ACL_ERROR_RT_PARAM_INVALID,
+    );
+  });
+
+  it('CP-12: a wait is met by the last write queued to its word; the stream then starts no earlier than the write lands', async () => {
+    const { host, rt, events } = await session();
+    const { dev } = await buffers(rt);
+    const producer = need((await rt.aclrtCreateStream({})).stream, 'producer');
+    const consumer = need((await rt.aclrtCreateStream({})).stream, 'consumer');
+    // A long copy keeps the producer busy, so its write lands late.
+    const big = need((await rt.aclrtMallocHost({ size: 64 * MiB })).hostPtr, 'big');
+    const devBig = need((await rt.aclrtMalloc({ size: 64 * MiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'devBig');
+    await rt.aclrtMemcpyAsync({
+      dst: devBig,
+      destMax: 64 * MiB,
+      src: big,
+      count: 64 * MiB,
+      kind: K.ACL_MEMCPY_HOST_TO_DEVICE,
+      stream: producer,
+    });
+    expect((await rt.aclrtValueWrite({ devAddr: dev, value: 5, flag: 0, stream: producer })).ret).toBe(0);
+    const write = need(
+      events.findLast((e) => e.kind === 'valueWrite'),
+      'valueWrite',
+    );
+    const EQ = 1;
+    const GEQ = 0;
+    const waitReasons = () => {
+      const last = need(
+        events.findLast((e) => e.kind === 'valueWait'),
+        'valueWait',
+      );
+      return last.kind === 'valueWait' ? last.reasons.map((r) => r.code) : [];
+    };
+    expect((await rt.aclrtValueWait({ devAddr: dev, value: 5, flag: EQ, stream: consumer })).ret).toBe(0);
+    expect(waitReasons()).toEqual([]);
+    const waited = need(
+      events.findLast((e) => e.kind === 'valueWait'),
+      'valueWait',
+    );
+    expect(waited).toMatchObject({ met: true, until: write.kind === 'valueWrite' ? write.at : -1 });
+    const consumerStream = [...host.state.streams.values()].find((s) => s.handle === Number(consumer));
+    expect(consumerStream?.busyUntil).toBe(write.kind === 'valueWrite' ? write.at : -1);
+    // GEQ on 5 ≥ 3 is met; EQ 6 is not: the simulator does not hold the stream and says so.
+    expect((await rt.aclrtValueWait({ devAddr: dev, value: 3, flag: GEQ, stream: consumer })).ret).toBe(0);
+    expect((await rt.aclrtValueWait({ devAddr: dev, value: 6, flag: EQ, stream: consumer })).ret).toBe(0);
+    expect(waitReasons()).toEqual(['value-wait-unmet']);
+    expect(
+      need(
+        events.findLast((e) => e.kind === 'valueWait'),
+        'unmet',
+      ),
+    ).toMatchObject({ met: false });
+    // Errors: NULL, unaligned, host memory, a reserved flag, an unknown condition, an unknown stream.
+    const { pinned } = await buffers(rt);
+    expect((await rt.aclrtValueWrite({ devAddr: '0x0', value: 1, flag: 0, stream: producer })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtValueWrite({ devAddr: toHex(Number(dev) + 4), value: 1, flag: 0, stream: producer })).ret).toBe(
+      ACL_ERROR_RT_PARAM_INVALID,
+    );
+    expect((await rt.aclrtValueWrite({ devAddr: pinned, value: 1, flag: 0, stream: producer })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtValueWrite({ devAddr: dev, value: 1, flag: 1, stream: producer })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtValueWait({ devAddr: dev, value: 1, flag: 4, stream: consumer })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtValueWait({ devAddr: dev, value: 1, flag: EQ, stream: '0x5555' })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+  });
+});

@@ -4,7 +4,9 @@ import {
   ACL_ERROR_INVALID_PARAM,
   ACL_ERROR_RT_CONTEXT_NULL,
   ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+  ACL_ERROR_RT_INVALID_DEVICEID,
   ACL_ERROR_RT_MEMORY_ALLOCATION,
+  ACL_ERROR_RT_PARAM_INVALID,
 } from '../../src/acl/errors.ts';
 import type { CallEvent } from '../../src/model/events.ts';
 import type { MallocFn } from '../../src/model/malloc-policy.ts';
@@ -527,5 +529,53 @@ describe('DM-16: aclrtMemGetAddressRange', () => {
     // No context needed: after the reset the allocation is gone, so the answer is "not inside".
     expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
     expect(await rt.aclrtMemGetAddressRange({ ptr: toHex(addressOf(hostPtr) + 1) })).toEqual({ ret: 0, pbase: hostPtr, psize: 64 * KiB });
+  });
+});
+
+describe('DM-17, DM-18: memory-type checks and per-component usage', () => {
+  const DEV = 0x2;
+  const DVPP = 0x8;
+  const RSVD_HEADER = 0x10;
+  const RSVD_RUNTIME = 0x20;
+
+  it('DM-17: 1 when every address is of a kind in memType; the runtime reads reserved VA as 0x20, not the header 0x10', async () => {
+    const { rt } = await session();
+    const dev = need((await rt.aclrtMalloc({ size: 3 * MiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'dev');
+    const va = need((await rt.aclrtReserveMemAddress({ size: 2 * MiB, alignment: 0, expectPtr: '0x0', flags: 0 })).virPtr, 'va');
+    const pinned = need((await rt.aclrtMallocHost({ size: 64 * KiB })).hostPtr, 'pinned');
+    const check = (addrList: Hex[], memType: number, reserve = 0) =>
+      rt.aclrtCheckMemType({ addrList, size: addrList.length, memType, reserve });
+    const inside = toHex(addressOf(dev) + 3 * MiB - 1);
+    expect(await check([dev, inside], DEV)).toEqual({ ret: 0, checkResult: 1 });
+    expect(await check([dev, va], DEV)).toEqual({ ret: 0, checkResult: 0 });
+    expect(await check([dev, va], DEV | RSVD_RUNTIME)).toEqual({ ret: 0, checkResult: 1 });
+    expect(await check([pinned], DEV | DVPP | RSVD_RUNTIME)).toEqual({ ret: 0, checkResult: 0 });
+    expect(await check([dev], DVPP)).toEqual({ ret: 0, checkResult: 0 });
+    const header = await check([va], RSVD_HEADER);
+    expect(header.ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect(header.message).toContain('0x20');
+    expect((await check([dev], DEV, 1)).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtCheckMemType({ addrList: [dev], size: 0, memType: DEV, reserve: 0 })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtCheckMemType({ addrList: [], size: 1, memType: DEV, reserve: 0 })).ret).toBe(ACL_ERROR_INVALID_PARAM);
+    expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect((await check([pinned], DEV)).ret).toBe(ACL_ERROR_RT_CONTEXT_NULL);
+  });
+
+  it('DM-17: the driver of the current context checks, so memory of another device does not match', async () => {
+    const { rt } = await session([ASCEND_910B2, ASCEND_910B2]);
+    const dev0 = need((await rt.aclrtMalloc({ size: 64 * KiB, policy: POLICY.ACL_MEM_MALLOC_HUGE_FIRST })).devPtr, 'dev0');
+    expect((await rt.aclrtSetDevice({ deviceId: 1 })).ret).toBe(0);
+    expect(await rt.aclrtCheckMemType({ addrList: [dev0], size: 1, memType: DEV, reserve: 0 })).toEqual({ ret: 0, checkResult: 0 });
+  });
+
+  it('DM-18: the simulator models a driver without per-component usage (207000, no entries); the arguments are checked first', async () => {
+    const { rt } = await session();
+    const answer = await rt.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 8 });
+    expect([answer.ret, answer.outputNum, answer.memUsageInfo]).toEqual([ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 0, []]);
+    expect(answer.message).toContain('DM-18');
+    expect((await rt.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 0 })).ret).toBe(ACL_ERROR_RT_PARAM_INVALID);
+    expect((await rt.aclrtGetMemUsageInfo({ deviceId: 3, inputNum: 8 })).ret).toBe(ACL_ERROR_RT_INVALID_DEVICEID);
+    expect((await rt.aclrtResetDevice({ deviceId: 0 })).ret).toBe(0);
+    expect((await rt.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 8 })).ret).toBe(ACL_ERROR_RT_CONTEXT_NULL);
   });
 });

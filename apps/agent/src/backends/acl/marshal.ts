@@ -139,8 +139,11 @@ function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<stri
       if (value === null || typeof value === 'string') return value;
       throw new Unrepresentable(`${what}: expected a string or null`);
     case 'charBuffer':
-      // Only ever an out-parameter (prepareArgs allocates it): nothing to pass in.
-      throw new Unrepresentable(`${what}: a char buffer is written by the runtime, not passed in`);
+    case 'index':
+      // Only ever out-parameters (prepareArgs allocates them): nothing to pass in.
+      throw new Unrepresentable(
+        `${what}: a ${param.value.t === 'index' ? 'size_t index' : 'char buffer'} is written by the runtime, not passed in`,
+      );
     case 'struct':
       return value === null ? null : structValue(param.value.struct, value, what);
     case 'structArray': {
@@ -149,10 +152,17 @@ function inputValue(spec: CallSpec, param: ParamSpec, args: Readonly<Record<stri
       const struct = param.value.struct;
       return value.map((item, index) => structValue(struct, item, `${what}[${index}]`));
     }
-    case 'intArray': {
+    case 'list': {
       if (!Array.isArray(value)) throw new Unrepresentable(`${what}: expected an array`);
       arrayCount(spec, param.value.count, args, value.length, what);
-      return Int32Array.from(value.map((item, index) => integer(item, `${what}[${index}]`)));
+      if (param.value.item === 'int') return Int32Array.from(value.map((item, index) => integer(item, `${what}[${index}]`)));
+      // size_t and void* are both 8 bytes on LP64: the array is laid out as uint64 words.
+      const words = value.map((item, index) =>
+        param.value.t === 'list' && param.value.item === 'ptr'
+          ? hexToBigInt(item, `${what}[${index}]`)
+          : BigInt(integer(item, `${what}[${index}]`)),
+      );
+      return BigUint64Array.from(words);
     }
   }
 }
@@ -243,6 +253,11 @@ export function readValue(param: ParamSpec, raw: unknown): OutValue {
       throw new Unrepresentable(`${what}: koffi returned ${typeof raw}, not a string`);
     case 'struct':
       return structOut(type.struct, raw, what);
+    case 'index': {
+      // SIZE_MAX ("no index") is -1 on the wire; any other index is an exact integer.
+      const index = integerValue(raw, what);
+      return index === 2n ** 64n - 1n || index === -1n ? -1 : exactInteger(index, what);
+    }
     case 'float':
       // koffi writes a C float into the holder as a JS number (already a float's value).
       if (typeof raw === 'number' && Number.isFinite(raw)) return raw;

@@ -88,8 +88,8 @@ export function GenericCall({ caller }: { caller: Caller }) {
         return t('actions.call.problem.int', { min: error.problem.min, max: error.problem.limit - 1 });
       case 'pointer':
         return t('actions.call.problem.pointer');
-      case 'intList':
-        return t('actions.call.problem.intList');
+      case 'list':
+        return t(`actions.call.problem.list.${error.problem.item}`);
     }
   };
 

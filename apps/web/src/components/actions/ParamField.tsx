@@ -19,6 +19,9 @@ interface ParamFieldProps {
   readonly onChange: (path: Path, value: FormValue, picked?: LiveObject) => void;
 }
 
+/** An example of each list kind's comma-separated text. */
+const LIST_PLACEHOLDERS = { int: '1234, 5678', size: '4096, 2 MiB', ptr: '0x12c0000000, 0x12c0200000' } as const;
+
 const text = (value: FormValue | undefined): string => (typeof value === 'string' ? value : '');
 const isObject = (value: FormValue | undefined): value is FormObject =>
   value !== null && value !== undefined && typeof value === 'object' && !Array.isArray(value);
@@ -149,11 +152,17 @@ export function ParamField({ fn, field, value, fallback, path, siblings, onChang
           </div>
         </div>
       );
-    case 'intArray':
+    case 'list':
       return (
         <div className="act-field">
           <Label id={id} field={field} />
-          <input id={id} className="mono" value={text(value)} placeholder="1234, 5678" onChange={(event) => set(event.target.value)} />
+          <input
+            id={id}
+            className="mono"
+            value={text(value)}
+            placeholder={LIST_PLACEHOLDERS[field.item]}
+            onChange={(event) => set(event.target.value)}
+          />
         </div>
       );
     case 'struct': {

@@ -122,7 +122,11 @@ export const actions = defineMessages(
       problem: {
         int: 'A whole number from {{min}} to {{max}} (decimal or 0x hex).',
         pointer: 'A pointer as 0x followed by hex digits, or NULL.',
-        intList: 'int32 values separated by commas.',
+        list: {
+          int: 'int32 values separated by commas.',
+          size: 'Sizes separated by commas (4096, 2 MiB).',
+          ptr: 'Pointers separated by commas (0x12c0000000, 0x0).',
+        },
       },
       nullStruct: 'NULL',
       addItem: 'Add',
@@ -398,7 +402,11 @@ export const actions = defineMessages(
       problem: {
         int: '{{min}} 到 {{max}} 之间的整数（十进制或 0x 十六进制）。',
         pointer: '指针写作 0x 加十六进制数字，或 NULL。',
-        intList: '以逗号分隔的 int32 值。',
+        list: {
+          int: '以逗号分隔的 int32 值。',
+          size: '以逗号分隔的大小（4096, 2 MiB）。',
+          ptr: '以逗号分隔的指针（0x12c0000000, 0x0）。',
+        },
       },
       nullStruct: 'NULL',
       addItem: '添加',

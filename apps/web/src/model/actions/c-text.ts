@@ -97,9 +97,11 @@ export function cCallText(fn: AclFunctionName, args: Readonly<Record<string, unk
       const items = Array.isArray(value) ? value : [];
       lines.push(`${field.struct} ${param.name}[${items.length}] = { ${items.map((item) => initializer(field.item, item)).join(', ')} };`);
       parts.push(param.name);
-    } else if (field.kind === 'intArray') {
+    } else if (field.kind === 'list') {
       const items = Array.isArray(value) ? value : [];
-      lines.push(`int32_t ${param.name}[${items.length}] = { ${items.join(', ')} };`);
+      const element = { int: 'int32_t ', size: 'size_t ', ptr: 'void *' }[field.item];
+      const written = field.item === 'ptr' ? items.map((item) => `(void *)${String(item)}`) : items;
+      lines.push(`${element}${param.name}[${items.length}] = { ${written.join(', ')} };`);
       parts.push(param.name);
     } else {
       parts.push(scalar(field, value));

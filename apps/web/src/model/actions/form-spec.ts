@@ -4,6 +4,7 @@ import {
   type AclFunctionName,
   type AclStructName,
   enumByCName,
+  type ListItem,
   type ParamSpec,
   type PointerTarget,
   type StructField,
@@ -29,7 +30,7 @@ export type FieldSpec =
   | (Named & { readonly kind: 'flags'; readonly table: AclEnum<string> })
   | (Named & { readonly kind: 'pointer'; readonly picks: readonly PickKind[] })
   | (Named & { readonly kind: 'string' })
-  | (Named & { readonly kind: 'intArray'; readonly countParam: string })
+  | (Named & { readonly kind: 'list'; readonly item: ListItem; readonly countParam: string })
   | (Named & { readonly kind: 'struct'; readonly struct: AclStructName; readonly fields: readonly FieldSpec[]; readonly nullable: boolean })
   | (Named & { readonly kind: 'structArray'; readonly struct: AclStructName; readonly item: FieldSpec; readonly countParam: string })
   | (Named & { readonly kind: 'mallocConfig'; readonly nullable: boolean });
@@ -104,21 +105,27 @@ export function picksFor(param: ParamSpec): readonly PickKind[] {
   return param.into ?? ANY_BUFFER;
 }
 
+/** The input array a size or uint32 parameter counts (aclrtMemSetAccess count, pidNum, aclrtCheckMemType size), if any. */
+function countedArray(param: ParamSpec, params: readonly ParamSpec[]): ParamSpec | undefined {
+  return params.find(
+    (other) => other.dir === 'in' && (other.value.t === 'structArray' || other.value.t === 'list') && other.value.count === param.name,
+  );
+}
+
 function fieldOf(param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
   const named = { name: param.name, ctype: param.ctype };
   const value: ValueType = param.value;
   switch (value.t) {
     case 'int':
       return { kind: 'int', ...named, ...INT32 };
-    case 'uint':
-      return { kind: 'int', ...named, ...UINT32 };
+    case 'uint': {
+      const counted = countedArray(param, params);
+      return counted === undefined ? { kind: 'int', ...named, ...UINT32 } : { kind: 'count', ...named, of: counted.name };
+    }
     case 'u64':
       return { kind: 'int', ...named, ...UINT64 };
     case 'size': {
-      // A size that counts the elements of an array parameter (aclrtMemSetAccess count, pidNum).
-      const counted = params.find(
-        (other) => (other.value.t === 'structArray' || other.value.t === 'intArray') && other.value.count === param.name,
-      );
+      const counted = countedArray(param, params);
       return counted === undefined ? { kind: 'size', ...named } : { kind: 'count', ...named, of: counted.name };
     }
     case 'enum':
@@ -130,12 +137,13 @@ function fieldOf(param: ParamSpec, params: readonly ParamSpec[]): FieldSpec {
       return { kind: 'pointer', ...named, picks: picksFor(param) };
     case 'float':
     case 'charBuffer':
+    case 'index':
       // Only out-values (aclrtEventElapsedTime's ms, an IPC key's text): never form fields, but typed like one.
       return { kind: 'string', ...named };
     case 'string':
       return { kind: 'string', ...named };
-    case 'intArray':
-      return { kind: 'intArray', ...named, countParam: value.count };
+    case 'list':
+      return { kind: 'list', ...named, item: value.item, countParam: value.count };
     case 'struct':
       if (value.struct === 'aclrtMallocConfig') return { kind: 'mallocConfig', ...named, nullable: true };
       return { kind: 'struct', ...named, struct: value.struct, fields: structForm(value.struct), nullable: true };

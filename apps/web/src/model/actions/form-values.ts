@@ -1,4 +1,4 @@
-import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, mallocAttrMember, parseHex, toHex } from '@pagelens/core';
+import { ACL_FUNCTIONS, type AclFunctionName, aclrtMallocAttrType, type ListItem, mallocAttrMember, parseHex, toHex } from '@pagelens/core';
 import { type FieldSpec, formFields } from './form-spec.ts';
 import { readSize, type SizeProblem } from './size-field.ts';
 
@@ -15,7 +15,7 @@ export type FieldProblem =
   | { readonly code: 'size'; readonly size: SizeProblem }
   | { readonly code: 'int'; readonly min: number; readonly limit: number }
   | { readonly code: 'pointer' }
-  | { readonly code: 'intList' };
+  | { readonly code: 'list'; readonly item: ListItem };
 
 export interface FieldError {
   /** "prop.location.id", "desc[0].flags". */
@@ -73,7 +73,7 @@ function defaultOf(fn: AclFunctionName, field: FieldSpec, context: FormContext):
     case 'size':
       return sizeDefault(fn, field.name);
     case 'count':
-    case 'intArray':
+    case 'list':
       return '';
     case 'enum':
       return String(enumDefault(field));
@@ -111,6 +111,14 @@ export function readInt(input: string, min: number, limit: number): number | und
 }
 
 /** A pointer typed as 0x…, or NULL. */
+/** One element of a comma-separated list field: an int32, a size ("2 MiB") or a pointer. */
+function readListItem(item: ListItem, part: string): number | string | undefined {
+  if (item === 'ptr') return readPointer(part);
+  if (item === 'int') return readInt(part, -(2 ** 31), 2 ** 31);
+  const size = readSize(part);
+  return size.ok ? size.bytes : undefined;
+}
+
 export function readPointer(input: string): string | undefined {
   const trimmed = input.trim();
   if (trimmed === 'NULL' || trimmed === '0' || trimmed === 'nullptr') return '0x0';
@@ -176,14 +184,14 @@ function build(field: FieldSpec, value: FormValue | undefined, path: string, sib
     }
     case 'string':
       return { ok: true, value: typeof value === 'string' ? value : null };
-    case 'intArray': {
+    case 'list': {
       const parts = text(value)
         .split(',')
         .map((part) => part.trim())
         .filter((part) => part !== '');
-      const numbers = parts.map((part) => readInt(part, -(2 ** 31), 2 ** 31));
-      if (numbers.some((number) => number === undefined)) return fail(path, { code: 'intList' });
-      return { ok: true, value: numbers };
+      const items = parts.map((part) => readListItem(field.item, part));
+      if (items.some((item) => item === undefined)) return fail(path, { code: 'list', item: field.item });
+      return { ok: true, value: items };
     }
     case 'mallocConfig':
       return buildConfig(path, value);

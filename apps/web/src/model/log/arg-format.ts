@@ -134,8 +134,11 @@ export function valueText(type: ValueType, value: unknown, prefs: FormatPrefs): 
       return memberText(type, value, prefs);
     case 'float':
       return typeof value === 'number' ? floatText(value) : genericText(value, prefs);
-    case 'intArray':
+    case 'list':
       return genericText(value, prefs);
+    case 'index':
+      // aclrtMemcpyBatch's failIndex: SIZE_MAX (-1 on the wire) when no copy failed.
+      return value === -1 ? 'SIZE_MAX' : genericText(value, prefs);
   }
 }
 
@@ -158,7 +161,7 @@ function isPlainCount(param: ParamSpec, params: readonly ParamSpec[]): boolean {
   if (param.name === 'height') return true;
   // A char buffer's length (the IPC key's 65): bytes, but read as a count.
   if (params.some((other) => other.value.t === 'charBuffer' && other.value.length === param.name)) return true;
-  return params.some((other) => (other.value.t === 'structArray' || other.value.t === 'intArray') && other.value.count === param.name);
+  return params.some((other) => (other.value.t === 'structArray' || other.value.t === 'list') && other.value.count === param.name);
 }
 
 function paramsOf(fn: string): readonly ParamSpec[] | undefined {

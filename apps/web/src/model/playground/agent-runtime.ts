@@ -53,6 +53,8 @@ function fits(value: unknown, type: ValueType): boolean {
     case 'enum':
     case 'flags':
       return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'index':
+      return typeof value === 'number' && Number.isSafeInteger(value) && value >= -1;
     case 'float':
       return typeof value === 'number' && Number.isFinite(value);
     case 'ptr':
@@ -65,7 +67,7 @@ function fits(value: unknown, type: ValueType): boolean {
     case 'struct':
       return value !== null && typeof value === 'object' && !Array.isArray(value);
     case 'structArray':
-    case 'intArray':
+    case 'list':
       return Array.isArray(value);
   }
 }

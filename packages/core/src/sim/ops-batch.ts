@@ -1,0 +1,143 @@
+import { aclrtMemcpyKind, aclrtMemLocationType } from '../acl/enums.ts';
+import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
+import type { aclrtMemcpyBatchAttr } from '../acl/structs.ts';
+import type { Reason } from '../model/events.ts';
+import { currentDevice, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
+import { emitCopy, isPlanned, type PlannedCopy, planCopy, type Region, region } from './ops-copy.ts';
+
+/*
+ * aclrtMemcpyBatch and aclrtMemcpyBatchAsync (CP-11, runtime-api.md §6): many host ↔ device
+ * copies in one call. The acl layer checks the arrays (100000); the runtime checks the attribute
+ * runs (107000) and then each copy's locations against its run's attribute, naming the first
+ * copy that fails in failIndex. Nothing is copied unless every copy passes.
+ */
+
+const K = aclrtMemcpyKind.byName;
+const L = aclrtMemLocationType.byName;
+/** failIndex when no copy failed: SIZE_MAX in C, -1 on the wire. */
+const NO_FAILURE = -1;
+
+interface BatchArgs {
+  readonly dsts: readonly string[];
+  readonly destMaxs: readonly number[];
+  readonly srcs: readonly string[];
+  readonly sizes: readonly number[];
+  readonly numBatches: number;
+  readonly attrs: readonly aclrtMemcpyBatchAttr[];
+  readonly attrsIndexes: readonly number[];
+  readonly numAttrs: number;
+  readonly stream?: string;
+}
+
+type Fn = 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync';
+
+/** The acl layer's checks of the arrays themselves (100000). */
+function arrayProblem(args: BatchArgs): string | undefined {
+  const { numBatches } = args;
+  if (args.sizes.length === 0) return 'sizes is NULL (CP-11)';
+  if (numBatches === 0) return 'numBatches is 0 (CP-11)';
+  for (const [name, list] of [
+    ['dsts', args.dsts],
+    ['destMaxs', args.destMaxs],
+    ['srcs', args.srcs],
+    ['sizes', args.sizes],
+  ] as const) {
+    if (list.length === 0) return `${name} is NULL (CP-11)`;
+    if (list.length < numBatches) return `${name} has ${list.length} entries, fewer than numBatches ${numBatches} (CP-11)`;
+  }
+  for (let i = 0; i < numBatches; i += 1) {
+    const size = args.sizes[i] ?? 0;
+    const destMax = args.destMaxs[i] ?? 0;
+    if (size > destMax) return `sizes[${i}] ${size} is larger than destMaxs[${i}] ${destMax} (CP-11)`;
+  }
+  if (args.attrs.length === 0) return 'attrs is NULL (CP-11)';
+  for (const [k, attr] of args.attrs.entries()) {
+    if ((attr.rsv ?? []).some((byte) => byte !== 0)) return `attrs[${k}].rsv must be all zero (CP-11)`;
+  }
+  if (args.attrsIndexes.length === 0) return 'attrsIndexes is NULL (CP-11)';
+  return undefined;
+}
+
+/** The runtime's checks of the attribute runs (107000). */
+function runProblem(args: BatchArgs): string | undefined {
+  const { numAttrs, numBatches, attrsIndexes } = args;
+  if (numAttrs === 0) return 'numAttrs is 0 (CP-11)';
+  if (numAttrs > numBatches) return `numAttrs ${numAttrs} is larger than numBatches ${numBatches} (CP-11)`;
+  if (args.attrs.length < numAttrs || attrsIndexes.length < numAttrs)
+    return `attrs and attrsIndexes need numAttrs ${numAttrs} entries; they have ${args.attrs.length} and ${attrsIndexes.length} (CP-11)`;
+  if (attrsIndexes[0] !== 0) return `attrsIndexes[0] is ${attrsIndexes[0]}; the first run starts at copy 0 (CP-11)`;
+  for (let k = 1; k < numAttrs; k += 1) {
+    const here = attrsIndexes[k] ?? 0;
+    const before = attrsIndexes[k - 1] ?? 0;
+    if (here <= before) return `attrsIndexes[${k}] ${here} is not above attrsIndexes[${k - 1}] ${before} (CP-11)`;
+    if (here >= numBatches) return `attrsIndexes[${k}] ${here} is not below numBatches ${numBatches} (CP-11)`;
+  }
+  return undefined;
+}
+
+/** The location type a region has for the runtime's check: pageable (unregistered) host memory counts as host. */
+function locationOf(side: Region): { readonly type: number; readonly id: number } {
+  return side.side === 'device' ? { type: L.ACL_MEM_LOCATION_TYPE_DEVICE, id: side.device } : { type: L.ACL_MEM_LOCATION_TYPE_HOST, id: 0 };
+}
+
+/** HOST_NUMA counts as HOST; a device location must name the memory's device. */
+function locationProblem(
+  role: 'dst' | 'src',
+  declared: { readonly type: number; readonly id: number },
+  actual: Region,
+): string | undefined {
+  const real = locationOf(actual);
+  const type = declared.type === L.ACL_MEM_LOCATION_TYPE_HOST_NUMA ? L.ACL_MEM_LOCATION_TYPE_HOST : declared.type;
+  if (type === real.type && (real.type !== L.ACL_MEM_LOCATION_TYPE_DEVICE || declared.id === real.id)) return undefined;
+  const said = `${aclrtMemLocationType.nameOf(declared.type) ?? declared.type}${declared.type === L.ACL_MEM_LOCATION_TYPE_DEVICE ? ` ${declared.id}` : ''}`;
+  const is = real.type === L.ACL_MEM_LOCATION_TYPE_DEVICE ? `device ${real.id} memory` : 'host memory';
+  return `${role}Loc says ${said}, but ${role} is ${is}`;
+}
+
+function batch(context: SimContext, fn: Fn, args: BatchArgs): OpResult<{ failIndex: number }> {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  const problem = arrayProblem(args);
+  if (problem !== undefined) return invalid(problem);
+  const copies = args.sizes.slice(0, args.numBatches);
+  // Every size 0: nothing to do, and nothing else is checked (runtime-api.md §6).
+  if (copies.every((size) => size === 0)) return ok({ failIndex: NO_FAILURE });
+  const runs = runProblem(args);
+  // The runtime sets failIndex to SIZE_MAX before its own checks.
+  if (runs !== undefined) return { ...fail(ACL_ERROR_RT_PARAM_INVALID, runs), out: { failIndex: NO_FAILURE } };
+  const planned: PlannedCopy[] = [];
+  let run = 0;
+  for (let i = 0; i < args.numBatches; i += 1) {
+    if (run + 1 < args.numAttrs && i >= (args.attrsIndexes[run + 1] ?? Number.POSITIVE_INFINITY)) run += 1;
+    const attr = args.attrs[run];
+    const count = copies[i] ?? 0;
+    const at = (message: string): OpResult<{ failIndex: number }> => ({
+      ...fail(ACL_ERROR_RT_PARAM_INVALID, `copy ${i}: ${message} (CP-11)`),
+      out: { failIndex: i },
+    });
+    const dst = region(context, args.dsts[i] ?? '0x0', Math.max(count, 1), 'dst');
+    if (typeof dst === 'string') return at(dst);
+    const src = region(context, args.srcs[i] ?? '0x0', Math.max(count, 1), 'src');
+    if (typeof src === 'string') return at(src);
+    const wrong =
+      attr === undefined
+        ? 'no attribute run covers it'
+        : (locationProblem('dst', attr.dstLoc, dst) ?? locationProblem('src', attr.srcLoc, src));
+    if (wrong !== undefined) return at(wrong);
+    if (dst.side === src.side) return at(`both sides are ${dst.side} memory; a batch copies host → device or device → host only`);
+    if (count === 0) continue;
+    const kind = src.side === 'host' ? K.ACL_MEMCPY_HOST_TO_DEVICE : K.ACL_MEMCPY_DEVICE_TO_HOST;
+    const request = { fn, dst: args.dsts[i] ?? '0x0', destMax: args.destMaxs[i] ?? 0, src: args.srcs[i] ?? '0x0', count, kind };
+    const plan = planCopy(context, args.stream === undefined ? request : { ...request, stream: args.stream });
+    if (!isPlanned(plan)) return { ...plan, out: { failIndex: i } };
+    planned.push(plan);
+  }
+  const reasons: Reason[] = [];
+  for (const plan of planned) reasons.push(...emitCopy(context, plan));
+  return ok({ failIndex: NO_FAILURE }, reasons);
+}
+
+export const aclrtMemcpyBatch: Op<'aclrtMemcpyBatch'> = (context, args) => batch(context, 'aclrtMemcpyBatch', args);
+
+/** CP-11, CP-4: queued on the stream; pageable host memory makes the call wait (HM-3). */
+export const aclrtMemcpyBatchAsync: Op<'aclrtMemcpyBatchAsync'> = (context, args) => batch(context, 'aclrtMemcpyBatchAsync', args);
