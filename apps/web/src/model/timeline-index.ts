@@ -43,6 +43,10 @@ export function isAbout(event: MemoryEvent, id: number): boolean {
       return event.id === id || event.source === id;
     case 'copy':
       return event.id === id || event.stream === id;
+    case 'valueWrite':
+    case 'valueWait':
+      // Value tasks belong to their stream's story (CP-12).
+      return event.stream === id;
     default:
       return false;
   }

@@ -39,14 +39,23 @@ function handleText(mark: EventMark): string {
 
 /** What a mark says, with the rule behind it (EV-2, EV-3). */
 export function markLabel(t: T, mark: EventMark): string {
-  const values = { handle: handleText(mark), stream: mark.stream, time: duration(mark.at) };
+  const values = { handle: handleText(mark), stream: mark.stream, time: duration(mark.at), ...valueFacts(mark) };
+  if (mark.kind === 'valueWrite') return t('hostCopies.timeline.marks.valueWrite', values);
+  if (mark.kind === 'valueWait')
+    return t(mark.from === undefined ? 'hostCopies.timeline.marks.valueWaitUnmet' : 'hostCopies.timeline.marks.valueWait', values);
   if (mark.kind === 'record') return t('hostCopies.timeline.marks.record', values);
   return t(mark.from === undefined ? 'hostCopies.timeline.marks.waitNever' : 'hostCopies.timeline.marks.wait', values);
+}
+
+/** A value task's word and value, for its label (CP-12). */
+function valueFacts(mark: EventMark): { addr?: string; value?: number } {
+  return mark.value === undefined ? {} : { addr: toHex(mark.value.addr), value: mark.value.value };
 }
 
 /** The mark's short line in the list under the plot. */
 function markShort(t: T, mark: EventMark): string {
   return t(`hostCopies.timeline.marks.short.${mark.kind}`, {
+    ...valueFacts(mark),
     handle: handleText(mark),
     stream: mark.stream,
     time: duration(mark.at),
@@ -211,7 +220,10 @@ export function CopyPlot({ data, state }: { data: CopyData; state: HostState }) 
   const selectMark = (index: number) => {
     const mark = layout.marks[index]?.mark;
     if (mark === undefined) return;
-    select({ kind: 'event', id: mark.event, device: mark.device });
+    // A value task (CP-12) has no aclEvent: it selects its stream.
+    select(
+      mark.event === -1 ? { kind: 'stream', id: mark.stream, device: mark.device } : { kind: 'event', id: mark.event, device: mark.device },
+    );
     controller.current?.reveal(mark.at, mark.at, mark.at);
   };
   const onClick = () => {

@@ -98,9 +98,16 @@ export const hostCopies = defineMessages(
         record: 'Event {{handle}} recorded on stream #{{stream}}: its captured work completes at {{time}} (EV-2)',
         wait: 'Stream #{{stream}} waits for event {{handle}}: its later work starts no earlier than {{time}} (EV-3)',
         waitNever: 'Stream #{{stream}} waits for event {{handle}}, never recorded: nothing is held back (EV-3)',
+        valueWrite: 'Stream #{{stream}} writes {{value}} at {{addr}}: the word is set at {{time}} (CP-12)',
+        valueWait:
+          'Stream #{{stream}} waits for the word at {{addr}}: a queued write meets it, later work starts no earlier than {{time}} (CP-12)',
+        valueWaitUnmet:
+          'Stream #{{stream}} waits for the word at {{addr}}: no queued write meets it; the simulator does not hold the stream (CP-12)',
         short: {
           record: 'record {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
           wait: 'wait {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
+          valueWrite: 'write {{value}} → {{addr}} · stream #{{stream}} · {{time}} · {{rule}}',
+          valueWait: 'wait for {{addr}} · stream #{{stream}} · {{time}} · {{rule}}',
         },
       },
       busyEvent: 'Host thread blocked for {{time}} in {{fn}}, waiting for the event’s captured work (EV-4).',
@@ -265,9 +272,14 @@ export const hostCopies = defineMessages(
         record: 'Event {{handle}} 记录于 Stream #{{stream}}：捕获的工作在 {{time}} 完成（EV-2）',
         wait: 'Stream #{{stream}} 等待 Event {{handle}}：其后续工作不早于 {{time}} 开始（EV-3）',
         waitNever: 'Stream #{{stream}} 等待 Event {{handle}}，但它从未记录：不阻挡任何工作（EV-3）',
+        valueWrite: 'Stream #{{stream}} 在 {{addr}} 写入 {{value}}：该字于 {{time}} 写入（CP-12）',
+        valueWait: 'Stream #{{stream}} 等待 {{addr}} 处的字：已排队的写入满足条件，其后续工作不早于 {{time}} 开始（CP-12）',
+        valueWaitUnmet: 'Stream #{{stream}} 等待 {{addr}} 处的字：没有已排队的写入满足条件；模拟器不阻塞该流（CP-12）',
         short: {
           record: '记录 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',
           wait: '等待 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',
+          valueWrite: '写入 {{value}} → {{addr}} · Stream #{{stream}} · {{time}} · {{rule}}',
+          valueWait: '等待 {{addr}} · Stream #{{stream}} · {{time}} · {{rule}}',
         },
       },
       busyEvent: 'Host 线程在 {{fn}} 中阻塞 {{time}}，等待 Event 捕获的工作完成（EV-4）。',

@@ -42,6 +42,38 @@ describe('event marks', () => {
     expect(index.update(list.slice(0, 3))).toHaveLength(1);
   });
 
+  it('marks a value write where the word is set and a met wait with an arrow from it; an unmet wait has none (CP-12)', () => {
+    const base = { t: 0, provenance: 'simulated' } as const;
+    const list: MemoryEvent[] = [
+      { ...base, seq: 1, kind: 'streamCreate', pid: 7, device: 1, id: 2, handle: 0x20, isDefault: false },
+      { ...base, seq: 2, kind: 'streamCreate', pid: 7, device: 1, id: 4, handle: 0x40, isDefault: false },
+      { ...base, seq: 3, kind: 'valueWrite', pid: 7, stream: 2, device: 1, addr: 0x1000, value: 5, at: 900 },
+      { ...base, seq: 4, kind: 'valueWait', pid: 7, stream: 4, addr: 0x1000, value: 5, flag: 1, met: true, until: 900, reasons: [] },
+      {
+        ...base,
+        seq: 5,
+        kind: 'valueWait',
+        pid: 7,
+        stream: 4,
+        addr: 0x2000,
+        value: 1,
+        flag: 1,
+        met: false,
+        until: 900,
+        reasons: [{ code: 'value-wait-unmet', rules: ['CP-12'] }],
+      },
+    ];
+    const marks = new EventMarkIndex().update(list);
+    expect(marks.map((mark) => [mark.kind, mark.stream, mark.at, mark.rule, mark.device])).toEqual([
+      ['valueWrite', 2, 900, 'CP-12', 1],
+      ['valueWait', 4, 900, 'CP-12', 1],
+      ['valueWait', 4, 900, 'CP-12', 1],
+    ]);
+    expect(marks[0]).toMatchObject({ event: -1, value: { addr: 0x1000, value: 5 } });
+    expect(marks[1]?.from).toEqual({ stream: 2, at: 900 });
+    expect(marks[2]?.from).toBeUndefined();
+  });
+
   it('gives marks lanes (a destroyed stream keeps one), stretches the time span, and hit-tests them', async () => {
     const { host, events } = await eventScene();
     const marks = new EventMarkIndex().update(events);

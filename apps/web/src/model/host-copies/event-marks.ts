@@ -5,12 +5,14 @@ import type { MemoryEvent } from '@pagelens/core';
  * lane of the stream it captured, at the time that work completes; a wait (aclrtStreamWaitEvent,
  * EV-3) sits on the waiting stream's lane at the time its later work may start, with an arrow
  * from the record it waits for (none when the event was never recorded: it holds nothing back).
+ * Value tasks (CP-12) mark the same way: a write where it lands, a wait where the stream may go on,
+ * with an arrow from the write that met it (none when no queued write did).
  */
 export interface EventMark {
-  readonly kind: 'record' | 'wait';
+  readonly kind: 'record' | 'wait' | 'valueWrite' | 'valueWait';
   /** Seq of the eventRecord or eventWait memory event. */
   readonly seq: number;
-  /** The aclrtEvent's object id. */
+  /** The aclrtEvent's object id; -1 for a value task. */
   readonly event: number;
   /** The aclrtEvent value the program holds; 0 when its creation is older than the history. */
   readonly handle: number;
@@ -22,7 +24,9 @@ export interface EventMark {
   readonly at: number;
   /** A wait's source: the record in force when the stream began to wait. */
   readonly from?: { readonly stream: number; readonly at: number };
-  readonly rule: 'EV-2' | 'EV-3';
+  readonly rule: 'EV-2' | 'EV-3' | 'CP-12';
+  /** A value task's word and value. */
+  readonly value?: { readonly addr: number; readonly value: number };
 }
 
 interface Known {
@@ -43,6 +47,8 @@ export class EventMarkIndex {
   #events = new Map<number, Known>();
   /** pid and device of each stream seen, for records on events whose creation is not in the list. */
   #streams = new Map<number, { readonly pid: number; readonly device: number }>();
+  /** The last value write to each address: a met wait's arrow starts there. */
+  #writes = new Map<number, { readonly stream: number; readonly at: number }>();
 
   update(events: readonly MemoryEvent[]): readonly EventMark[] {
     if (events !== this.#source || events.length < this.#scanned) {
@@ -51,6 +57,7 @@ export class EventMarkIndex {
       this.#marks = [];
       this.#events = new Map();
       this.#streams = new Map();
+      this.#writes = new Map();
     }
     for (let i = this.#scanned; i < events.length; i += 1) {
       const event = events[i];
@@ -101,6 +108,39 @@ export class EventMarkIndex {
           at: event.until,
           ...(known.record === undefined ? {} : { from: known.record }),
           rule: 'EV-3',
+        });
+        return;
+      }
+      case 'valueWrite': {
+        this.#writes.set(event.addr, { stream: event.stream, at: event.at });
+        this.#marks.push({
+          kind: 'valueWrite',
+          seq: event.seq,
+          event: -1,
+          handle: 0,
+          pid: event.pid,
+          device: event.device,
+          stream: event.stream,
+          at: event.at,
+          rule: 'CP-12',
+          value: { addr: event.addr, value: event.value },
+        });
+        return;
+      }
+      case 'valueWait': {
+        const from = event.met ? this.#writes.get(event.addr) : undefined;
+        this.#marks.push({
+          kind: 'valueWait',
+          seq: event.seq,
+          event: -1,
+          handle: 0,
+          pid: event.pid,
+          device: this.#streams.get(event.stream)?.device ?? 0,
+          stream: event.stream,
+          at: event.until,
+          ...(from === undefined ? {} : { from }),
+          rule: 'CP-12',
+          value: { addr: event.addr, value: event.value },
         });
         return;
       }

@@ -46,6 +46,9 @@ function toneOf(kind: MemoryEvent['kind']): StoryTone {
   return 'change';
 }
 
+/** aclrtValueWait's conditions as C would write them, by flag (CP-12). */
+const WAIT_CONDITIONS: readonly string[] = ['≥', '==', '& ≠ 0', 'NOR ≠ 0'];
+
 /** An IPC key in a story line: its start and end, the whole key is in the facts and the log. */
 function shortKey(key: string): string {
   return key.length <= 24 ? key : `${key.slice(0, 16)}…${key.slice(-6)}`;
@@ -98,6 +101,16 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
       return { stream: event.stream, at: duration(event.at) };
     case 'eventWait':
       return { id: event.id, stream: event.stream, until: duration(event.until) };
+    case 'valueWrite':
+      return { stream: event.stream, value: event.value, addr: address(event.addr, prefs), at: duration(event.at) };
+    case 'valueWait':
+      return {
+        stream: event.stream,
+        value: event.value,
+        addr: address(event.addr, prefs),
+        until: duration(event.until),
+        condition: WAIT_CONDITIONS[event.flag] ?? String(event.flag),
+      };
     case 'deviceSet':
     case 'deviceReset':
       return { device: event.device, refs: event.refs };
@@ -127,6 +140,7 @@ function keyOf(event: MemoryEvent, retainsBefore: number): string {
   if (event.kind === 'physFree' && event.deferred) return 'inspector.story.physFreeDeferred';
   if (event.kind === 'physRetain')
     return event.retains > retainsBefore ? 'inspector.story.physRetainTaken' : 'inspector.story.physRetainGiven';
+  if (event.kind === 'valueWait') return event.met ? 'inspector.story.valueWaitMet' : 'inspector.story.valueWaitUnmet';
   if (event.kind === 'contextCreate' && event.isDefault) return 'inspector.story.contextCreateDefault';
   if (event.kind === 'ipcExport' && event.flags === 1) return 'inspector.story.ipcExportOpen';
   if (event.kind === 'hostAlloc')

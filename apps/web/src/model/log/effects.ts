@@ -70,6 +70,8 @@ const EVENT_TARGETS: Partial<Record<MemoryEvent['kind'], TargetRule>> = {
   eventCreate: { kind: 'event', device: true, creates: true },
   eventRecord: { kind: 'event' },
   eventWait: { kind: 'event' },
+  valueWrite: { kind: 'stream' },
+  valueWait: { kind: 'stream' },
   eventReset: { kind: 'event' },
   eventDestroy: { kind: 'event' },
   copy: { kind: 'copy', device: true },

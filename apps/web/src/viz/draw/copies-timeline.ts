@@ -185,7 +185,8 @@ function arrowHead(ctx: CanvasRenderingContext2D, x0: number, y0: number, x1: nu
 /**
  * Event marks over the bars: a record (EV-2) is a diamond where the captured work completes; a
  * wait (EV-3) is a bar with a notch where the waiting stream may go on, with a dashed arrow from
- * the record it waits for. The selected event's marks, and the hovered mark, are ringed.
+ * the record it waits for. Value tasks (CP-12) draw the same way, a write as a square. The selected
+ * event's marks, and the hovered mark, are ringed.
  */
 function drawMarks(ctx: CanvasRenderingContext2D, width: number, scene: CopyScene): void {
   const { view, rowHeight, colors } = scene;
@@ -195,7 +196,8 @@ function drawMarks(ctx: CanvasRenderingContext2D, width: number, scene: CopyScen
     const { mark, lane, fromLane } = placed;
     const x = timeToX(view, mark.at);
     const y = mid(lane);
-    if (mark.kind === 'wait' && mark.from !== undefined && fromLane >= 0) {
+    const waits = mark.kind === 'wait' || mark.kind === 'valueWait';
+    if (waits && mark.from !== undefined && fromLane >= 0) {
       const fx = timeToX(view, mark.from.at);
       const fy = mid(fromLane);
       if (visible(fx) || visible(x)) {
@@ -226,6 +228,12 @@ function drawMarks(ctx: CanvasRenderingContext2D, width: number, scene: CopyScen
       ctx.fill();
       ctx.strokeStyle = colors.background;
       ctx.stroke();
+    } else if (mark.kind === 'valueWrite') {
+      // A value write (CP-12): a square where the word is set.
+      ctx.fillStyle = colors.record;
+      ctx.fillRect(x - MARK_RADIUS + 1, y - MARK_RADIUS + 1, 2 * MARK_RADIUS - 2, 2 * MARK_RADIUS - 2);
+      ctx.strokeStyle = colors.background;
+      ctx.strokeRect(x - MARK_RADIUS + 1, y - MARK_RADIUS + 1, 2 * MARK_RADIUS - 2, 2 * MARK_RADIUS - 2);
     } else {
       ctx.fillStyle = colors.wait;
       ctx.fillRect(x - 1.5, y - MARK_RADIUS - 2, 3, 2 * MARK_RADIUS + 4);
@@ -243,7 +251,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, width: number, scene: CopyScen
       ctx.arc(x, y, MARK_RADIUS + 3, 0, Math.PI * 2);
       ctx.stroke();
     };
-    if (scene.selectedEvent === mark.event) ring(colors.selection, 2);
+    if (mark.event !== -1 && scene.selectedEvent === mark.event) ring(colors.selection, 2);
     if (scene.hoveredMark === index) ring(colors.hover, 1.5);
   });
 }
