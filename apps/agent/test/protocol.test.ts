@@ -119,6 +119,38 @@ describe('a scripted client can drive every AclRuntime function over the protoco
       kind: 'ACL_MEMCPY_DEVICE_TO_HOST',
       stream,
     });
+    // Batched copies (CP-11), stream value tasks (CP-12), the memory-type check (DM-17) and per-component usage (DM-18).
+    const H2D = { dstLoc: { type: 'ACL_MEM_LOCATION_TYPE_DEVICE', id: 0 }, srcLoc: { type: 'ACL_MEM_LOCATION_TYPE_HOST', id: 0 } };
+    const D2H = { dstLoc: { type: 'ACL_MEM_LOCATION_TYPE_HOST', id: 0 }, srcLoc: { type: 'ACL_MEM_LOCATION_TYPE_DEVICE', id: 0 } };
+    const batch = { dsts: [devPtr, small], destMaxs: [4096, 4096], srcs: [hostPtr, hostPtr], sizes: [4096, 1024], numBatches: 2 };
+    expect(await run('aclrtMemcpyBatch', { ...batch, attrs: [H2D], attrsIndexes: [0], numAttrs: 1 })).toEqual({ failIndex: -1 });
+    const wrong = await driver.call('aclrtMemcpyBatch', { ...batch, attrs: [H2D, D2H], attrsIndexes: [0, 1], numAttrs: 2 });
+    expect(wrong).toMatchObject({ type: 'result', ret: 107000, out: { failIndex: 1 } });
+    expect(
+      await run('aclrtMemcpyBatchAsync', {
+        dsts: [hostPtr],
+        destMaxs: [4096],
+        srcs: [devPtr],
+        sizes: [4096],
+        numBatches: 1,
+        attrs: [D2H],
+        attrsIndexes: [0],
+        numAttrs: 1,
+        stream,
+      }),
+    ).toEqual({ failIndex: -1 });
+    await run('aclrtValueWrite', { devAddr: devPtr, value: 7, flag: 0, stream });
+    await run('aclrtValueWait', { devAddr: devPtr, value: 7, flag: 'ACL_STREAM_WAIT_VALUE_EQ', stream });
+    expect(await run('aclrtCheckMemType', { addrList: [devPtr, small], size: 2, memType: 'ACL_RT_MEM_TYPE_DEV', reserve: 0 })).toEqual({
+      checkResult: 1,
+    });
+    // DM-18: the simulator models a driver without per-component usage.
+    called.add('aclrtGetMemUsageInfo');
+    expect(await driver.call('aclrtGetMemUsageInfo', { deviceId: 0, inputNum: 4 })).toMatchObject({
+      type: 'result',
+      ret: 207000,
+      message: expect.stringContaining('DM-18'),
+    });
     await run('aclrtSynchronizeStream', { stream });
     await run('aclrtMemFlush', { devPtr, size: 4096 });
     await run('aclrtMemInvalidate', { devPtr, size: 4096 });

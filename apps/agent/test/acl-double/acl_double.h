@@ -132,6 +132,17 @@ typedef enum aclrtEventRecordedStatus {
 #define ACL_HOST_REG_READONLY 0x8u
 #define ACL_HOST_REG_PINNED 0x10000000u
 
+/* aclrtCheckMemType's memType bits, as acl_rt.h defines them (the open runtime reads reserved VA as 0x20, DM-17). */
+#define ACL_RT_MEM_TYPE_DEV 0x2u
+#define ACL_RT_MEM_TYPE_DVPP 0x8u
+#define ACL_RT_MEM_TYPE_RSVD 0x10u
+
+/* aclrtValueWait's conditions (CP-12). */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x0u
+#define ACL_STREAM_WAIT_VALUE_EQ 0x1u
+#define ACL_STREAM_WAIT_VALUE_AND 0x2u
+#define ACL_STREAM_WAIT_VALUE_NOR 0x3u
+
 typedef struct aclrtMemLocation {
   uint32_t id;
   aclrtMemLocationType type;
@@ -156,6 +167,21 @@ typedef struct aclrtPtrAttributes {
   uint32_t pageSize;
   uint32_t rsv[4];
 } aclrtPtrAttributes;
+
+/* One attribute run of aclrtMemcpyBatch (runtime-api.md section 6): 32 bytes, 4-aligned. */
+typedef struct aclrtMemcpyBatchAttr {
+  aclrtMemLocation dstLoc;
+  aclrtMemLocation srcLoc;
+  uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
+/* One component of aclrtGetMemUsageInfo (acl-api.md section 4): 112 bytes, 8-aligned. */
+typedef struct aclrtMemUsageInfo {
+  char name[32];
+  uint64_t curMemSize;
+  uint64_t memPeakSize;
+  size_t reserved[8];
+} aclrtMemUsageInfo;
 
 typedef union aclrtMallocAttrValue {
   uint16_t moduleId;
@@ -225,6 +251,13 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
 aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, aclrtMemcpyKind kind);
 aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream);
+aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+                          size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
+aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
+                               aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+                               aclrtStream stream);
+aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 aclError aclrtMemFlush(void *devPtr, size_t size);
 aclError aclrtMemInvalidate(void *devPtr, size_t size);
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
@@ -234,6 +267,8 @@ aclError aclrtHostUnregister(void *ptr);
 aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
 aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
 aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize);
+aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve);
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum);
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity);
 aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags);
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle);

@@ -1,5 +1,6 @@
 /* Copies, memset and the memory queries of the ACL test double. TEST DOUBLE, not hardware. */
 #define _GNU_SOURCE
+#include <stdio.h>
 #include <string.h>
 
 #include "double_internal.h"
@@ -311,6 +312,102 @@ aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
   if (ret != 0) return call_fail(&c, ret, "%p is not inside device memory, pinned host memory or a mapping", ptr);
   out_ptr(&c, "pbase", (void *)base);
   out_u64(&c, "psize", size);
+  return call_end(&c, 0);
+}
+
+/* DM-17: the memType bits the open runtime takes: DEV 0x2, DVPP 0x8 and its reserved-VA bit 0x20 (not the header's 0x10). */
+#define RUNTIME_MEM_TYPE_RSVD 0x20u
+#define MEM_TYPE_BITS (ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | RUNTIME_MEM_TYPE_RSVD)
+
+/* What the driver of `device` says the address is: device memory of the aclrtMalloc family (0x2), reserved VA (0x20); no DVPP memory. */
+static uint32_t mem_types_at(uintptr_t p, int device) {
+  uint32_t types = 0;
+  struct block *b = find_block_containing(p);
+  if (b != NULL && b->kind == BLOCK_DEVICE && b->device == device) types |= ACL_RT_MEM_TYPE_DEV;
+  for (struct reservation *r = g.reservations; r != NULL; r = r->next)
+    if (r->device == device && p >= r->addr && p < r->addr + r->size) types |= RUNTIME_MEM_TYPE_RSVD;
+  return types;
+}
+
+/*
+ * DM-17: *checkResult = 1 when each of the first `size` addresses is of a kind in memType, else 0.
+ * NULL list or result -> 100000; reserve != 0, size 0 or other bits -> 107000; no context -> 107002.
+ */
+aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult, uint32_t reserve) {
+  call_t c;
+  call_begin(&c, "aclrtCheckMemType");
+  arg_ptrs(&c, "addrList", addrList, size);
+  arg_u64(&c, "size", size);
+  arg_u64(&c, "memType", memType);
+  arg_ptr(&c, "checkResult", checkResult);
+  arg_u64(&c, "reserve", reserve);
+  aclError inj = injected_failure("aclrtCheckMemType");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  if (addrList == NULL || checkResult == NULL) return call_fail(&c, 100000, "addrList and checkResult must not be NULL (DM-17)");
+  if (reserve != 0 || size == 0 || (memType & ~MEM_TYPE_BITS) != 0)
+    return call_fail(&c, 107000, "reserve %u, size %u, memType 0x%x: the runtime takes reserve 0, size > 0 and the bits 0x2, 0x8, 0x20 (DM-17)",
+                     reserve, size, memType);
+  pthread_mutex_lock(&g_lock);
+  int device = -1;
+  aclError ret = need_context(&device);
+  uint32_t result = 1;
+  for (uint32_t i = 0; ret == 0 && i < size; i++)
+    if ((mem_types_at((uintptr_t)addrList[i], device) & memType) == 0) result = 0;
+  if (ret == 0) *checkResult = result;
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "no current context (DM-17)");
+  out_u64(&c, "checkResult", result);
+  return call_end(&c, 0);
+}
+
+/*
+ * DM-18: the double's own components, one per page pool of the device that holds memory (or held
+ * it): "acl double: normal pages", "... huge pages", "... giant pages", the bytes its allocations
+ * and physical memory take there now and at most, largest first. A real driver names its own.
+ * NULL info or outputNum -> 100000; inputNum 0 -> 107000; unknown device -> 107001; no context -> 107002.
+ */
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, size_t *outputNum) {
+  static const char *const names[3] = {"acl double: normal pages", "acl double: huge pages", "acl double: giant pages"};
+  call_t c;
+  call_begin(&c, "aclrtGetMemUsageInfo");
+  arg_i64(&c, "deviceId", deviceId);
+  arg_ptr(&c, "memUsageInfo", memUsageInfo);
+  arg_u64(&c, "inputNum", inputNum);
+  arg_ptr(&c, "outputNum", outputNum);
+  aclError inj = injected_failure("aclrtGetMemUsageInfo");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  if (memUsageInfo == NULL || outputNum == NULL) return call_fail(&c, 100000, "memUsageInfo and outputNum must not be NULL (DM-18)");
+  if (inputNum == 0) return call_fail(&c, 107000, "inputNum is 0 (DM-18)");
+  pthread_mutex_lock(&g_lock);
+  aclError ret = g.initialized ? 0 : 100001;
+  if (ret == 0 && (deviceId < 0 || deviceId >= g.devices)) ret = 107001;
+  if (ret == 0) ret = need_context(NULL);
+  aclrtMemUsageInfo found[3];
+  size_t n = 0;
+  if (ret == 0) {
+    const struct device *dev = &g.dev[deviceId];
+    for (int k = 0; k < 3; k++) {
+      if (dev->peak[k] == 0) continue;
+      memset(&found[n], 0, sizeof found[n]);
+      snprintf(found[n].name, sizeof found[n].name, "%s", names[k]);
+      found[n].curMemSize = dev->used[k];
+      found[n].memPeakSize = dev->peak[k];
+      /* Largest current use first (insertion into the sorted prefix). */
+      for (size_t j = n; j > 0 && found[j].curMemSize > found[j - 1].curMemSize; j--) {
+        aclrtMemUsageInfo swap = found[j];
+        found[j] = found[j - 1];
+        found[j - 1] = swap;
+      }
+      n++;
+    }
+    if (n > inputNum) n = inputNum;
+    memcpy(memUsageInfo, found, n * sizeof found[0]);
+    *outputNum = n;
+  }
+  pthread_mutex_unlock(&g_lock);
+  if (ret != 0) return call_fail(&c, ret, "cannot report device %d (DM-18)", deviceId);
+  out_usage(&c, "memUsageInfo", found, n);
+  out_u64(&c, "outputNum", n);
   return call_end(&c, 0);
 }
 #endif

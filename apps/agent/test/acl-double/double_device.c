@@ -24,6 +24,11 @@ uint64_t pool_free(int device, int page_class) {
   return d->total[page_class] - d->used[page_class];
 }
 
+void note_peak(int device, int page_class) {
+  struct device *d = &g.dev[device];
+  if (d->used[page_class] > d->peak[page_class]) d->peak[page_class] = d->used[page_class];
+}
+
 void *map_aligned(size_t len, size_t align, void **base, size_t *map_len) {
   size_t total = len + align;
   void *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

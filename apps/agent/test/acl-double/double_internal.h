@@ -6,7 +6,7 @@
  * Knobs, read from the environment:
  *   ACL_DOUBLE_LOG=path             append one JSON line per call
  *   ACL_DOUBLE_FAIL=fn:code[,...]   every call of fn answers code and changes nothing
- *   ACL_DOUBLE_COPY_DELAY_MS=n      the copies (aclrtMemcpy, aclrtMemcpy2d and their Async forms) and the
+ *   ACL_DOUBLE_COPY_DELAY_MS=n      the copies (aclrtMemcpy, aclrtMemcpy2d, aclrtMemcpyBatch and their Async forms) and the
  *                                   memsets (aclrtMemset, aclrtMemsetAsync) sleep n ms first
  *   ACL_DOUBLE_HIGH_PTR=aclrtMalloc aclrtMalloc returns an unbacked pointer at or above 2^53
  *   ACL_DOUBLE_DEVICES, ACL_DOUBLE_SOC, ACL_DOUBLE_NORMAL_MB, ACL_DOUBLE_HUGE_MB, ACL_DOUBLE_GIANT_MB
@@ -118,6 +118,7 @@ struct device {
   unsigned generation; /* bumped when the context dies, so threads holding it notice */
   uint64_t total[3];
   uint64_t used[3];
+  uint64_t peak[3]; /* the most each pool has held: aclrtGetMemUsageInfo's memPeakSize (DM-18) */
   int peers[MAX_DEVICES];
 };
 
@@ -192,6 +193,9 @@ void arg_location(call_t *c, const char *name, const aclrtMemLocation *location)
 void arg_config(call_t *c, const char *name, const aclrtMallocConfig *cfg);
 void arg_access(call_t *c, const char *name, const aclrtMemAccessDesc *desc, size_t count);
 void arg_ints(call_t *c, const char *name, const int32_t *values, size_t count);
+void arg_ptrs(call_t *c, const char *name, void *const *values, size_t count);
+void arg_sizes(call_t *c, const char *name, const size_t *values, size_t count);
+void arg_batch_attrs(call_t *c, const char *name, const aclrtMemcpyBatchAttr *attrs, size_t count);
 void out_ptr(call_t *c, const char *name, const void *p);
 void out_u64(call_t *c, const char *name, uint64_t v);
 void out_i64(call_t *c, const char *name, int64_t v);
@@ -199,6 +203,7 @@ void out_str(call_t *c, const char *name, const char *s);
 void out_f64(call_t *c, const char *name, double v);
 void out_attributes(call_t *c, const char *name, const aclrtPtrAttributes *a);
 void out_prop(call_t *c, const char *name, const aclrtPhysicalMemProp *prop);
+void out_usage(call_t *c, const char *name, const aclrtMemUsageInfo *info, size_t count);
 
 /* Writes the log line and returns ret. */
 aclError call_end(call_t *c, aclError ret);
@@ -225,6 +230,8 @@ void delay_copy(void);
 uint64_t round_up(uint64_t value, uint64_t unit);
 uint64_t page_bytes(int page_class);
 uint64_t pool_free(int device, int page_class);
+/* Keeps the pool's peak after its use grew (DM-18). Call with g_lock held. */
+void note_peak(int device, int page_class);
 /* Fresh host memory of `len` bytes aligned to `align`, lazily committed (mmap). */
 void *map_aligned(size_t len, size_t align, void **base, size_t *map_len);
 void release_block(struct block *b);

@@ -204,6 +204,63 @@ void arg_ints(call_t *c, const char *name, const int32_t *values, size_t count) 
   jb_printf(&c->args, "]");
 }
 
+/* A void** array element by element (at most 64), each pointer with all its bits. */
+void arg_ptrs(call_t *c, const char *name, void *const *values, size_t count) {
+  sep(&c->args);
+  jb_printf(&c->args, "\"%s\":", name);
+  if (values == NULL) {
+    jb_printf(&c->args, "null");
+    return;
+  }
+  jb_printf(&c->args, "[");
+  size_t shown = count < 64 ? count : 64;
+  for (size_t i = 0; i < shown; i++) {
+    if (i > 0) jb_printf(&c->args, ",");
+    put_ptr(&c->args, values[i]);
+  }
+  jb_printf(&c->args, "]");
+}
+
+/* A size_t* array element by element (at most 64). */
+void arg_sizes(call_t *c, const char *name, const size_t *values, size_t count) {
+  sep(&c->args);
+  jb_printf(&c->args, "\"%s\":", name);
+  if (values == NULL) {
+    jb_printf(&c->args, "null");
+    return;
+  }
+  jb_printf(&c->args, "[");
+  size_t shown = count < 64 ? count : 64;
+  for (size_t i = 0; i < shown; i++) {
+    if (i > 0) jb_printf(&c->args, ",");
+    put_u64(&c->args, values[i]);
+  }
+  jb_printf(&c->args, "]");
+}
+
+/* aclrtMemcpyBatchAttr runs field by field (at most 16), the 16 reserved bytes too. */
+void arg_batch_attrs(call_t *c, const char *name, const aclrtMemcpyBatchAttr *attrs, size_t count) {
+  sep(&c->args);
+  jb_printf(&c->args, "\"%s\":", name);
+  if (attrs == NULL) {
+    jb_printf(&c->args, "null");
+    return;
+  }
+  jb_printf(&c->args, "[");
+  size_t shown = count < 16 ? count : 16;
+  for (size_t i = 0; i < shown; i++) {
+    if (i > 0) jb_printf(&c->args, ",");
+    jb_printf(&c->args, "{\"dstLoc\":");
+    put_location(&c->args, &attrs[i].dstLoc);
+    jb_printf(&c->args, ",\"srcLoc\":");
+    put_location(&c->args, &attrs[i].srcLoc);
+    jb_printf(&c->args, ",\"rsv\":[");
+    for (int k = 0; k < 16; k++) jb_printf(&c->args, "%s%u", k == 0 ? "" : ",", attrs[i].rsv[k]);
+    jb_printf(&c->args, "]}");
+  }
+  jb_printf(&c->args, "]");
+}
+
 void out_ptr(call_t *c, const char *name, const void *p) {
   sep(&c->out);
   jb_printf(&c->out, "\"%s\":", name);
@@ -244,6 +301,30 @@ void out_prop(call_t *c, const char *name, const aclrtPhysicalMemProp *prop) {
   sep(&c->out);
   jb_printf(&c->out, "\"%s\":", name);
   put_prop(&c->out, prop);
+}
+
+/* aclrtMemUsageInfo entries as written, field by field: the name up to its NUL (at most 31 characters), the reserved words too. */
+void out_usage(call_t *c, const char *name, const aclrtMemUsageInfo *info, size_t count) {
+  sep(&c->out);
+  jb_printf(&c->out, "\"%s\":[", name);
+  for (size_t i = 0; i < count; i++) {
+    char text[sizeof info[i].name + 1];
+    memcpy(text, info[i].name, sizeof info[i].name);
+    text[sizeof info[i].name] = '\0';
+    jb_printf(&c->out, "%s{\"name\":", i == 0 ? "" : ",");
+    put_string(&c->out, text);
+    jb_printf(&c->out, ",\"curMemSize\":");
+    put_u64(&c->out, info[i].curMemSize);
+    jb_printf(&c->out, ",\"memPeakSize\":");
+    put_u64(&c->out, info[i].memPeakSize);
+    jb_printf(&c->out, ",\"reserved\":[");
+    for (int k = 0; k < 8; k++) {
+      if (k > 0) jb_printf(&c->out, ",");
+      put_u64(&c->out, info[i].reserved[k]);
+    }
+    jb_printf(&c->out, "]}");
+  }
+  jb_printf(&c->out, "]");
 }
 
 static FILE *open_log(void) {

@@ -190,6 +190,7 @@ static aclError device_malloc(const char *name, enum malloc_fn fn, void **devPtr
     }
     if (ret == 0) {
       g.dev[device].used[page_class] += charged;
+      note_peak(device, page_class);
       b->next = g.blocks;
       g.blocks = b;
       *devPtr = (void *)b->addr;

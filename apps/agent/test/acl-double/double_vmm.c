@@ -119,6 +119,7 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size, const aclrt
       ph->next = g.physical;
       g.physical = ph;
       g.dev[ph->device].used[page_class] += size;
+      note_peak(ph->device, page_class);
       *handle = ph;
     }
   }

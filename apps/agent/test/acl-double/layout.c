@@ -46,6 +46,17 @@ int main(void) {
   FIELD(aclrtMallocConfig, attrs);
   FIELD(aclrtMallocConfig, numAttrs);
   END();
+  BEGIN(aclrtMemcpyBatchAttr);
+  FIELD(aclrtMemcpyBatchAttr, dstLoc);
+  FIELD(aclrtMemcpyBatchAttr, srcLoc);
+  FIELD(aclrtMemcpyBatchAttr, rsv);
+  END();
+  BEGIN(aclrtMemUsageInfo);
+  FIELD(aclrtMemUsageInfo, name);
+  FIELD(aclrtMemUsageInfo, curMemSize);
+  FIELD(aclrtMemUsageInfo, memPeakSize);
+  FIELD(aclrtMemUsageInfo, reserved);
+  END();
   printf("}\n");
   return 0;
 }

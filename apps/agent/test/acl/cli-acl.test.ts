@@ -59,14 +59,25 @@ describe('pagelens doctor', () => {
     expect(await cli.exited).toBe(0);
     const { stdout } = cli.output();
     // The "old" double lacks the VMM calls (aclrtMemRetainAllocationHandle and
-    // aclrtMemGetAllocationPropertiesFromHandle among them) and four newer ones (aclrtPointerGetAttributes,
-    // aclrtMallocHostWithCfg, aclrtHostRegisterV2, and aclrtMemGetAddressRange of v9.0.0): 18 of the catalogue's functions.
+    // aclrtMemGetAllocationPropertiesFromHandle among them), four newer ones (aclrtPointerGetAttributes,
+    // aclrtMallocHostWithCfg, aclrtHostRegisterV2, and aclrtMemGetAddressRange of v9.0.0) and the six of issue 13
+    // (the batch copies of master, the value tasks of A2/A3, aclrtCheckMemType, aclrtGetMemUsageInfo): 24 of the
+    // catalogue's functions.
     const total = ACL_FUNCTION_NAMES.length;
     expect(stdout).toMatch(
       new RegExp(
-        `\\[warn\\] symbols: ${total - 18} of ${total} catalogue functions; turned off \\(missing\\): aclrtMallocHostWithCfg, .*aclrtMallocPhysical`,
+        `\\[warn\\] symbols: ${total - 24} of ${total} catalogue functions; turned off \\(missing\\): aclrtMallocHostWithCfg, .*aclrtMallocPhysical`,
       ),
     );
+    for (const fn of [
+      'aclrtMemcpyBatch',
+      'aclrtMemcpyBatchAsync',
+      'aclrtValueWrite',
+      'aclrtValueWait',
+      'aclrtCheckMemType',
+      'aclrtGetMemUsageInfo',
+    ])
+      expect(stdout).toMatch(new RegExp(`turned off \\(missing\\): .*\\b${fn}\\b`));
     expect(stdout).toContain('[warn] SoC Ascend999X → profile generic: SoC "Ascend999X" is not one PageLens knows');
   });
 

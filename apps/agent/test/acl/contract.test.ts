@@ -132,6 +132,46 @@ describe('the contract session on the acl backend + C double', () => {
       kind: 'ACL_MEMCPY_DEVICE_TO_HOST',
       stream,
     });
+    // Batched copies (CP-11), stream value tasks (CP-12), the memory-type check (DM-17) and per-component usage (DM-18).
+    const H2D = { dstLoc: { type: 'ACL_MEM_LOCATION_TYPE_DEVICE', id: 0 }, srcLoc: { type: 'ACL_MEM_LOCATION_TYPE_HOST', id: 0 } };
+    const D2H = { dstLoc: { type: 'ACL_MEM_LOCATION_TYPE_HOST', id: 0 }, srcLoc: { type: 'ACL_MEM_LOCATION_TYPE_DEVICE', id: 0 } };
+    const batch = { dsts: [devPtr, small], destMaxs: [4096, 4096], srcs: [hostPtr, hostPtr], sizes: [4096, 1024], numBatches: 2 };
+    expect(await run('aclrtMemcpyBatch', { ...batch, attrs: [H2D], attrsIndexes: [0], numAttrs: 1 })).toEqual({ failIndex: -1 });
+    // A second run that says device → host for copy 1, which goes host → device: the runtime names copy 1 and copies nothing.
+    expect(await result('aclrtMemcpyBatch', { ...batch, attrs: [H2D, D2H], attrsIndexes: [0, 1], numAttrs: 2 })).toMatchObject({
+      ret: 107000,
+      out: { failIndex: 1 },
+    });
+    expect(
+      await run('aclrtMemcpyBatchAsync', {
+        dsts: [hostPtr],
+        destMaxs: [4096],
+        srcs: [devPtr],
+        sizes: [4096],
+        numBatches: 1,
+        attrs: [D2H],
+        attrsIndexes: [0],
+        numAttrs: 1,
+        stream,
+      }),
+    ).toEqual({ failIndex: -1 });
+    await run('aclrtValueWrite', { devAddr: devPtr, value: 7, flag: 0, stream });
+    await run('aclrtValueWait', { devAddr: devPtr, value: 7, flag: 'ACL_STREAM_WAIT_VALUE_EQ', stream });
+    expect(await run('aclrtCheckMemType', { addrList: [devPtr, small], size: 2, memType: 'ACL_RT_MEM_TYPE_DEV', reserve: 0 })).toEqual({
+      checkResult: 1,
+    });
+    expect(await run('aclrtCheckMemType', { addrList: [devPtr, hostPtr], size: 2, memType: 'ACL_RT_MEM_TYPE_DEV', reserve: 0 })).toEqual({
+      checkResult: 0,
+    });
+    // The double's own components (its page pools of device 0 that hold memory), largest first: a real driver names its own.
+    expect(await run('aclrtGetMemUsageInfo', { deviceId: 0, inputNum: 4 })).toEqual({
+      memUsageInfo: [
+        // 3 MiB and 4 MiB in 2 MiB pages; the two 4 KiB allocations in 12 KiB of normal pages (one padded past a page, DM-3).
+        { name: 'acl double: huge pages', curMemSize: 8 * MiB, memPeakSize: 8 * MiB },
+        { name: 'acl double: normal pages', curMemSize: 12288, memPeakSize: 12288 },
+      ],
+      outputNum: 2,
+    });
     await run('aclrtSynchronizeStream', { stream });
     await run('aclrtMemFlush', { devPtr, size: 4096 });
     await run('aclrtMemInvalidate', { devPtr, size: 4096 });
@@ -249,6 +289,22 @@ describe('the contract session on the acl backend + C double', () => {
       ['aclrtMemcpy2dAsync', 4096, 'async'],
     ]);
     expect(events.filter((e) => e.kind === 'memset')).toHaveLength(2);
+    // CP-11: a batch is one copy event per copy, with the call's measured time; the failing batch copied nothing.
+    const batched = events.flatMap((e) =>
+      e.kind === 'copy' && e.fn.startsWith('aclrtMemcpyBatch') ? [[e.fn, e.bytes, e.memcpyKind, e.mode]] : [],
+    );
+    expect(batched).toEqual([
+      ['aclrtMemcpyBatch', 4096, 1, 'sync'],
+      ['aclrtMemcpyBatch', 1024, 1, 'sync'],
+      ['aclrtMemcpyBatchAsync', 4096, 2, 'async'],
+    ]);
+    // CP-12: the value tasks at the observed call time, the wait in force (the runtime holds the stream).
+    const values = events.filter((e) => e.kind === 'valueWrite' || e.kind === 'valueWait');
+    expect(values.map((e) => [e.kind, e.provenance])).toEqual([
+      ['valueWrite', 'observed'],
+      ['valueWait', 'observed'],
+    ]);
+    expect(values[1]).toMatchObject({ met: true, value: 7, flag: 1 });
     expect(stateDifference(driver.replica, harness.backend.state())).toBeUndefined();
     // Nothing is left on the double: the session freed everything and finalised.
     expect(readLog(log).at(-1)).toMatchObject({ fn: 'aclFinalize', ret: 0 });

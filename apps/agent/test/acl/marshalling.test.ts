@@ -14,6 +14,9 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const POINTER = expect.stringMatching(/^0x[0-9a-f]+$/);
 const ZERO12 = new Array<number>(12).fill(0);
+const ZERO16 = new Array<number>(16).fill(0);
+/** SIZE_MAX as the double logs it (a uint64 past 2^53 is written as a string). */
+const SIZE_MAX = '18446744073709551615';
 let backend: AclBackend;
 let runtime: AclRuntime;
 let log: string;
@@ -183,6 +186,201 @@ describe('marshalling: the double receives the intended C arguments', () => {
       args: { dst: hostPtr, dpitch: 128, src: devPtr, spitch: 1024, width: 128, height: 4, kind: 2, stream },
       ret: 0,
     });
+  });
+
+  it('aclrtMemcpyBatch: void** and size_t* arrays element by element, the attribute runs field by field; failIndex SIZE_MAX → -1 (CP-11)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const hostPtr = must(state.hostPtr, 'hostPtr');
+    const second = `0x${(BigInt(devPtr) + 8192n).toString(16)}` as Hex;
+    const hostTail = `0x${(BigInt(hostPtr) + 1024n).toString(16)}` as Hex;
+    const h2d = { dstLoc: { id: 0, type: 1 }, srcLoc: { id: 0, type: 0 } };
+    const args = {
+      dsts: [devPtr, second],
+      // A 64-bit destMax keeps all its bits on the way.
+      destMaxs: [4096, 2 ** 40],
+      srcs: [hostPtr, hostTail],
+      sizes: [1024, 2048],
+      numBatches: 2,
+      attrs: [h2d],
+      attrsIndexes: [0],
+      numAttrs: 1,
+    };
+    const good = await recorded('aclrtMemcpyBatch', () => runtime.aclrtMemcpyBatch(args));
+    expect(good.record).toEqual({
+      ...good.record,
+      args: { ...args, attrs: [{ ...h2d, rsv: ZERO16 }], failIndex: POINTER },
+      out: { failIndex: SIZE_MAX },
+      ret: 0,
+    });
+    expect(good.result).toMatchObject({ ret: 0, failIndex: -1, message: expect.stringContaining('timed together') });
+    // Two runs: copy 1 on says device → host, but it goes host → device; the runtime names copy 1.
+    const d2h = { dstLoc: { id: 0, type: 0 }, srcLoc: { id: 0, type: 1 } };
+    const wrong = await recorded('aclrtMemcpyBatch', () =>
+      runtime.aclrtMemcpyBatch({ ...args, attrs: [h2d, d2h], attrsIndexes: [0, 1], numAttrs: 2 }),
+    );
+    expect(wrong.record).toMatchObject({
+      args: {
+        attrs: [
+          { ...h2d, rsv: ZERO16 },
+          { ...d2h, rsv: ZERO16 },
+        ],
+        attrsIndexes: [0, 1],
+        numAttrs: 2,
+      },
+      out: { failIndex: 1 },
+      ret: 107000,
+    });
+    expect(wrong.result).toMatchObject({ ret: 107000, failIndex: 1 });
+    // The runs' own checks fail before any copy: the runtime wrote SIZE_MAX.
+    const runs = await recorded('aclrtMemcpyBatch', () => runtime.aclrtMemcpyBatch({ ...args, attrsIndexes: [1] }));
+    expect(runs.record).toMatchObject({ out: { failIndex: SIZE_MAX }, ret: 107000 });
+    expect(runs.result).toMatchObject({ ret: 107000, failIndex: -1 });
+    // The ACL layer's checks (sizes[i] > destMaxs[i], a reserved byte): 100000, failIndex untouched and not reported.
+    for (const bad of [
+      { ...args, destMaxs: [512, 4096] },
+      { ...args, attrs: [{ ...h2d, rsv: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 9] }] },
+    ]) {
+      const refused = await recorded('aclrtMemcpyBatch', () => runtime.aclrtMemcpyBatch(bad));
+      expect(refused.record).toMatchObject({ out: {}, ret: 100000 });
+      expect(refused.result.ret).toBe(100000);
+      expect(refused.result).not.toHaveProperty('failIndex');
+    }
+    const rsv = await recorded('aclrtMemcpyBatch', () =>
+      runtime.aclrtMemcpyBatch({ ...args, attrs: [{ ...h2d, rsv: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255] }] }),
+    );
+    expect(rsv.record.args.attrs).toEqual([{ ...h2d, rsv: [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255] }]);
+  });
+
+  it('aclrtMemcpyBatchAsync: the arrays, a pointer with all 64 bits, failIndex and the stream (CP-11)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const hostPtr = must(state.hostPtr, 'hostPtr');
+    const stream = must(state.stream, 'stream');
+    const d2h = { dstLoc: { id: 0, type: 0 }, srcLoc: { id: 0, type: 1 } };
+    const args = {
+      dsts: [hostPtr],
+      destMaxs: [4096],
+      srcs: [devPtr],
+      sizes: [4096],
+      numBatches: 1,
+      attrs: [d2h],
+      attrsIndexes: [0],
+      numAttrs: 1,
+    };
+    const back = await recorded('aclrtMemcpyBatchAsync', () => runtime.aclrtMemcpyBatchAsync({ ...args, stream }));
+    expect(back.record).toMatchObject({
+      args: { ...args, attrs: [{ ...d2h, rsv: ZERO16 }], failIndex: POINTER, stream },
+      out: { failIndex: SIZE_MAX },
+      ret: 0,
+    });
+    expect(back.result).toEqual({ ret: 0, failIndex: -1 });
+    // A source no memory holds, past 2^48: it arrives whole, and the runtime names copy 1.
+    const far = '0xffffffffffff0010';
+    const wide = await recorded('aclrtMemcpyBatchAsync', () =>
+      runtime.aclrtMemcpyBatchAsync({
+        ...args,
+        dsts: [hostPtr, hostPtr],
+        destMaxs: [4096, 64],
+        srcs: [devPtr, far],
+        sizes: [64, 64],
+        numBatches: 2,
+        stream,
+      }),
+    );
+    expect(wide.record).toMatchObject({ args: { srcs: [devPtr, far], sizes: [64, 64], stream }, out: { failIndex: 1 }, ret: 107000 });
+    expect(wide.result).toMatchObject({ ret: 107000, failIndex: 1 });
+  });
+
+  it('aclrtValueWrite, aclrtValueWait: the device word, a 64-bit value, the uint32_t flag, the stream (CP-12)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const stream = must(state.stream, 'stream');
+    const value = 2 ** 52 + 3;
+    const write = await recorded('aclrtValueWrite', () => runtime.aclrtValueWrite({ devAddr: devPtr, value, flag: 0, stream }));
+    expect(write.record).toEqual({ ...write.record, args: { devAddr: devPtr, value, flag: 0, stream }, out: {}, ret: 0 });
+    const wait = await recorded('aclrtValueWait', () => runtime.aclrtValueWait({ devAddr: devPtr, value, flag: 1, stream }));
+    expect(wait.record).toEqual({ ...wait.record, args: { devAddr: devPtr, value, flag: 1, stream }, out: {}, ret: 0 });
+    // The reserved flag of ValueWrite (a negative one as its 32-bit pattern), an unknown condition, an unaligned word.
+    const reserved = await recorded('aclrtValueWrite', () => runtime.aclrtValueWrite({ devAddr: devPtr, value: 1, flag: -1, stream }));
+    expect(reserved.record).toMatchObject({ args: { flag: 0xffffffff }, ret: 100000 });
+    const unknown = await recorded('aclrtValueWait', () => runtime.aclrtValueWait({ devAddr: devPtr, value: 1, flag: 4, stream }));
+    expect(unknown.record).toMatchObject({ args: { flag: 4 }, ret: 100000 });
+    const odd = `0x${(BigInt(devPtr) + 4n).toString(16)}` as Hex;
+    const unaligned = await recorded('aclrtValueWait', () => runtime.aclrtValueWait({ devAddr: odd, value: 1, flag: 0, stream: '0x0' }));
+    expect(unaligned.record).toMatchObject({ args: { devAddr: odd, stream: null }, ret: 107000 });
+  });
+
+  it('aclrtCheckMemType: a void** list element by element, uint32_t size, memType and reserve, the uint32_t* result (DM-17)', async () => {
+    const devPtr = must(state.devPtr, 'devPtr');
+    const hostPtr = must(state.hostPtr, 'hostPtr');
+    const inside = `0x${(BigInt(devPtr) + 100n).toString(16)}` as Hex;
+    const device = await recorded('aclrtCheckMemType', () =>
+      runtime.aclrtCheckMemType({ addrList: [devPtr, inside], size: 2, memType: 0x2, reserve: 0 }),
+    );
+    expect(device.record).toEqual({
+      ...device.record,
+      args: { addrList: [devPtr, inside], size: 2, memType: 2, checkResult: POINTER, reserve: 0 },
+      out: { checkResult: 1 },
+      ret: 0,
+    });
+    expect(device.result).toEqual({ ret: 0, checkResult: 1 });
+    const host = await recorded('aclrtCheckMemType', () =>
+      runtime.aclrtCheckMemType({ addrList: [devPtr, hostPtr], size: 2, memType: 0x2, reserve: 0 }),
+    );
+    expect(host.result).toEqual({ ret: 0, checkResult: 0 });
+    // A negative memType goes as its 32-bit pattern; the header's RSVD bit 0x10 is not the runtime's (DM-17).
+    const all = await recorded('aclrtCheckMemType', () =>
+      runtime.aclrtCheckMemType({ addrList: [devPtr], size: 1, memType: -1, reserve: 0 }),
+    );
+    expect(all.record).toMatchObject({ args: { memType: 0xffffffff }, ret: 107000 });
+    const rsvd = await recorded('aclrtCheckMemType', () =>
+      runtime.aclrtCheckMemType({ addrList: [devPtr], size: 1, memType: 0x10, reserve: 0 }),
+    );
+    expect(rsvd.record).toMatchObject({ args: { memType: 0x10 }, ret: 107000 });
+    // An empty list reaches C as NULL.
+    const none = await recorded('aclrtCheckMemType', () => runtime.aclrtCheckMemType({ addrList: [], size: 0, memType: 0x2, reserve: 0 }));
+    expect(none.record).toMatchObject({ args: { addrList: null, size: 0 }, ret: 100000 });
+  });
+
+  it('aclrtGetMemUsageInfo: an array of inputNum aclrtMemUsageInfo filled by the runtime, outputNum of them read back (DM-18)', async () => {
+    const usage = await recorded('aclrtGetMemUsageInfo', () => runtime.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 8 }));
+    expect(usage.record.args).toEqual({ deviceId: 0, memUsageInfo: POINTER, inputNum: 8, outputNum: POINTER });
+    expect(usage.record.ret).toBe(0);
+    const written = usage.record.out.memUsageInfo;
+    if (!Array.isArray(written)) throw new Error('the double wrote no entries');
+    // The double's components: its pools of device 0 that hold memory, largest first (huge, then normal pages).
+    expect(written.map((entry: { name: string }) => entry.name)).toEqual(['acl double: huge pages', 'acl double: normal pages']);
+    expect(usage.record.out.outputNum).toBe(2);
+    // Field by field as the double wrote them; the all-zero reserved words are left out, as the simulator answers.
+    expect(usage.result).toEqual({
+      ret: 0,
+      memUsageInfo: written.map(({ reserved, ...entry }: { reserved: number[] }) => {
+        expect(reserved).toEqual(new Array<number>(8).fill(0));
+        return entry;
+      }),
+      outputNum: 2,
+    });
+    // A capacity of one: the largest only.
+    const one = await recorded('aclrtGetMemUsageInfo', () => runtime.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 1 }));
+    expect(one.result).toMatchObject({ ret: 0, outputNum: 1, memUsageInfo: [{ name: 'acl double: huge pages' }] });
+    // A negative device id arrives as itself; inputNum 0 → 107000.
+    expect(
+      (await recorded('aclrtGetMemUsageInfo', () => runtime.aclrtGetMemUsageInfo({ deviceId: -1, inputNum: 8 }))).record,
+    ).toMatchObject({
+      args: { deviceId: -1 },
+      ret: 107001,
+    });
+    expect((await recorded('aclrtGetMemUsageInfo', () => runtime.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 0 }))).record).toMatchObject(
+      {
+        args: { inputNum: 0 },
+        ret: 107000,
+      },
+    );
+    // A capacity above what PageLens allocates is refused before the runtime is called.
+    const mark = readLog(log).length;
+    expect(await runtime.aclrtGetMemUsageInfo({ deviceId: 0, inputNum: 1025 })).toMatchObject({
+      ret: 100000,
+      message: expect.stringContaining('at most 1024'),
+    });
+    expect(readLog(log).slice(mark)).toEqual([]);
   });
 
   it('aclrtMemFlush, aclrtMemInvalidate: pointer and size_t; size 0 and NULL → 100000 (CP-10)', async () => {

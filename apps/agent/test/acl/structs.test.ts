@@ -28,6 +28,8 @@ describe('koffi struct layouts', () => {
     expect(koffiLayout('aclrtMallocAttrValue').size).toBe(8);
     expect(koffiLayout('aclrtMallocConfig').size).toBe(16);
     expect(koffiLayout('aclrtMemLocation').size).toBe(8);
+    expect(koffiLayout('aclrtMemcpyBatchAttr').size).toBe(32);
+    expect(koffiLayout('aclrtMemUsageInfo').size).toBe(112);
   });
 
   it('aclrtPhysicalMemProp has 4 bytes of padding at offset 20, before the uint64 reserve', () => {
@@ -48,7 +50,7 @@ describe('koffi struct layouts', () => {
     const gcc = gccLayouts();
     if (gcc === null || typeof gcc !== 'object') throw new Error('the layout program printed no object');
     const compared = Object.keys(gcc);
-    expect(compared).toHaveLength(7);
+    expect(compared).toHaveLength(9);
     for (const name of compared) {
       if (!isAclStructName(name)) throw new Error(`${name} is not a STRUCT_LAYOUTS name`);
       const koffi = koffiLayout(name);

@@ -92,7 +92,12 @@ export function parameterTypes(spec: CallSpec): TypeSpec[] {
     .map((param) => {
       // A char* the runtime writes text into: marshal.ts passes a byte buffer of its length (transient pointer).
       if (param.value.t === 'charBuffer') return koffi.pointer('void');
+      // An array of structs the runtime fills: marshal.ts passes a byte buffer of its capacity and decodes what was written.
+      if (param.dir === 'out' && param.value.t === 'structArray') return koffi.pointer('void');
       const type = koffiType(param.ctype);
+      // An index the runtime writes (size_t*): marshal.ts passes a one-word BigUint64Array, written in place, so it can be
+      // read after a failed call too and told apart from a word the runtime never wrote.
+      if (param.dir === 'out' && param.value.t === 'index') return type;
       return param.dir === 'out' ? koffi.out(type) : type;
     });
 }

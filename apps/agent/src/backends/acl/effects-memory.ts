@@ -1,4 +1,5 @@
 import {
+  aclrtMemcpyKind,
   type CopyMode,
   type CopyPath,
   type HostMemoryKind,
@@ -133,6 +134,12 @@ export function recordUnregister(context: EffectContext, ptr: number): void {
 
 type Side = { readonly side: 'device'; readonly device: number } | { readonly side: 'host'; readonly pinned: boolean };
 
+/** aclrtMemcpyKind values a batch's copies are recorded with. */
+const COPY_KIND = {
+  hostToDevice: aclrtMemcpyKind.byName.ACL_MEMCPY_HOST_TO_DEVICE,
+  deviceToHost: aclrtMemcpyKind.byName.ACL_MEMCPY_DEVICE_TO_HOST,
+};
+
 /** Where [at, at + count) lies by PageLens's records; memory it does not know is taken as pageable host memory. */
 function sideOf(context: EffectContext, at: number, count: number): Side {
   for (const id of context.process.allocByAddr.values()) {
@@ -146,8 +153,14 @@ function sideOf(context: EffectContext, at: number, count: number): Side {
   return { side: 'host', pinned: buffer !== undefined && (buffer.memory === 'pinned' || buffer.registration?.pinned === true) };
 }
 
+/** The device whose memory holds [at, at + count) by PageLens's records, or undefined for host or unknown memory. */
+export function deviceHolding(context: EffectContext, at: number, count: number): number | undefined {
+  const side = sideOf(context, at, count);
+  return side.side === 'device' ? side.device : undefined;
+}
+
 export interface CopyRecordInput {
-  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync';
+  readonly fn: 'aclrtMemcpy' | 'aclrtMemcpyAsync' | 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync' | 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync';
   readonly dst: number;
   readonly src: number;
   /** Bytes moved (a 2D copy: width × height). */
@@ -156,6 +169,8 @@ export interface CopyRecordInput {
   readonly streamHandle?: number;
   /** Bytes each side's range spans when it is not `count`: a 2D copy's rows with their pitch, (height − 1) × pitch + width (CP-9). */
   readonly spans?: { readonly dst: number; readonly src: number };
+  /** Bytes the whole C call moved when it made more copies than this one (a batch, CP-11): the measured rate is the call's. */
+  readonly callBytes?: number;
 }
 
 /** CP-1 … CP-4, CP-9, HM-1, HM-3: the copy with its measured duration; the path is PageLens's reading of the buffers. */
@@ -169,11 +184,11 @@ export function recordCopy(context: EffectContext, input: CopyRecordInput): void
   if (src.side === 'device' && dst.side === 'device') path = src.device === dst.device ? 'device' : 'peer';
   else if (deviceSide !== undefined && hostSide?.side === 'host') path = hostSide.pinned && input.kind !== 5 ? 'pinned' : 'pageable-staged';
   const pageable = [src, dst].some((side) => side.side === 'host' && !side.pinned);
-  const sync = input.fn === 'aclrtMemcpy' || input.fn === 'aclrtMemcpy2d';
+  const sync = input.fn === 'aclrtMemcpy' || input.fn === 'aclrtMemcpy2d' || input.fn === 'aclrtMemcpyBatch';
   const mode: CopyMode = sync ? 'sync' : pageable ? 'async-blocking' : 'async';
   // The time inside the C call: the session's wait (t0 … t1) also holds the thread hop of a large copy.
   const durationNs = Math.max(1, context.native.durationNs);
-  const bytesPerSec = (input.count / durationNs) * 1e9;
+  const bytesPerSec = ((input.callBytes ?? input.count) / durationNs) * 1e9;
   const reason: Reason =
     mode === 'async'
       ? { code: 'copy-async-observed', rules: ['CP-4', 'HM-3'], values: { durationNs } }
@@ -207,6 +222,37 @@ export function recordCopy(context: EffectContext, input: CopyRecordInput): void
     stages: 0,
     reasons: [reason],
   });
+}
+
+export interface BatchCopy {
+  readonly dst: number;
+  readonly src: number;
+  readonly count: number;
+}
+
+/**
+ * CP-11: a batch as one copy event per copy that moves bytes, like the 1D copies. The runtime
+ * times only the whole call, and runs a batch's copies in no particular order, so each copy is
+ * shown over the call's measured time at the call's rate; its kind is host → device or device →
+ * host by PageLens's reading of its sides (a batch moves only those two ways).
+ */
+export function recordBatchCopies(
+  context: EffectContext,
+  fn: 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync',
+  copies: readonly BatchCopy[],
+  streamHandle: number | undefined,
+): void {
+  const moving = copies.filter((item) => item.count > 0);
+  if (moving.length === 0) return;
+  const callBytes = moving.reduce((sum, item) => sum + item.count, 0);
+  for (const item of moving) {
+    const kind = sideOf(context, item.src, item.count).side === 'device' ? COPY_KIND.deviceToHost : COPY_KIND.hostToDevice;
+    recordCopy(context, { fn, ...item, kind, callBytes, ...(streamHandle === undefined ? {} : { streamHandle }) });
+  }
+  if (moving.length > 1)
+    context.notes.push(
+      `the ${moving.length} copies of the batch were timed together: each is shown over the call's ${Math.max(1, context.native.durationNs)} ns at the batch's rate (CP-11)`,
+    );
 }
 
 export function recordMemset(context: EffectContext, addr: number, count: number, value: number): void {

@@ -32,10 +32,13 @@ import {
   recordRecordEvent,
   recordResetEvent,
   recordStreamWaitEvent,
+  recordValueWait,
+  recordValueWrite,
 } from './effects-event.ts';
 import { recordIpcClose, recordIpcExport, recordIpcImport, recordIpcPids } from './effects-ipc.ts';
 import {
   recordAlloc,
+  recordBatchCopies,
   recordCopy,
   recordFree,
   recordHostAlloc,
@@ -96,6 +99,28 @@ function copy2d(fn: 'aclrtMemcpy2d' | 'aclrtMemcpy2dAsync') {
       spans: { dst: (height - 1) * args.dpitch + width, src: (height - 1) * args.spitch + width },
       ...(streamHandle === undefined ? {} : { streamHandle }),
     });
+    return NONE;
+  };
+}
+
+interface BatchArgs {
+  readonly dsts: readonly string[];
+  readonly srcs: readonly string[];
+  readonly sizes: readonly number[];
+  readonly numBatches: number;
+  readonly stream?: string;
+}
+
+/** CP-11: one copy event per copy of the batch (the runtime checked them all before any moved). */
+function batch(fn: 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync') {
+  return (context: EffectContext, args: BatchArgs): readonly Reason[] => {
+    const copies = [];
+    for (let i = 0; i < args.numBatches; i += 1) {
+      const [dst, src] = [at(context, args.dsts[i], `dsts[${i}]`), at(context, args.srcs[i], `srcs[${i}]`)];
+      if (dst !== undefined && src !== undefined) copies.push({ dst, src, count: args.sizes[i] ?? 0 });
+    }
+    const streamHandle = args.stream === undefined ? undefined : at(context, args.stream, 'stream');
+    recordBatchCopies(context, fn, copies, streamHandle);
     return NONE;
   };
 }
@@ -251,7 +276,20 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     whenAt(context, devPtr, 'devPtr', (addr) => recordMemset(context, addr, count, value)),
   aclrtMemcpy2d: copy2d('aclrtMemcpy2d'),
   aclrtMemcpy2dAsync: copy2d('aclrtMemcpy2dAsync'),
-  // aclrtMemFlush and aclrtMemInvalidate change nothing PageLens shows (CP-10): not listed.
+  aclrtMemcpyBatch: batch('aclrtMemcpyBatch'),
+  aclrtMemcpyBatchAsync: batch('aclrtMemcpyBatchAsync'),
+  aclrtValueWrite: (context, { devAddr, value, stream }) => {
+    const [addr, on] = [at(context, devAddr, 'devAddr'), at(context, stream, 'stream')];
+    if (addr !== undefined && on !== undefined) recordValueWrite(context, addr, value, on);
+    return NONE;
+  },
+  aclrtValueWait: (context, { devAddr, value, flag, stream }) => {
+    const [addr, on] = [at(context, devAddr, 'devAddr'), at(context, stream, 'stream')];
+    if (addr !== undefined && on !== undefined) recordValueWait(context, addr, value, flag >>> 0, on);
+    return NONE;
+  },
+  // aclrtMemFlush and aclrtMemInvalidate change nothing PageLens shows (CP-10), and aclrtCheckMemType and
+  // aclrtGetMemUsageInfo are queries (DM-17, DM-18): not listed.
   aclrtHostRegister: (context, { ptr, size, type }, out) => void register('aclrtHostRegister', context, ptr, size, type >>> 0, out.devPtr),
   aclrtHostRegisterV2: (context, { ptr, size, flag }) =>
     void register('aclrtHostRegisterV2', context, ptr, size, flag >>> 0, context.observation.devicePointer),

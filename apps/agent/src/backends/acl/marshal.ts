@@ -1,5 +1,6 @@
 import { isIntegerValueType, isObject, mallocAttrMember, type ParamSpec, STRUCT_LAYOUTS } from '@pagelens/core';
-import { type AclStructName, isAclStructName, parseCType } from './ctypes.ts';
+import koffi from 'koffi';
+import { type AclStructName, isAclStructName, parseCType, structType } from './ctypes.ts';
 import { type CallSpec, isReturnedValue } from './declarations.ts';
 import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unrepresentable } from './pointers.ts';
 
@@ -12,7 +13,7 @@ import { exactInteger, hexToBigInt, integerValue, pointerValue, toHex, Unreprese
 /** An out-field as the binding answers it: JSON-like, so it can cross to and from the worker thread. */
 export type OutValue = string | number | null | readonly OutValue[] | { readonly [key: string]: OutValue };
 
-type Holder = unknown[] | Record<string, unknown> | Uint8Array;
+type Holder = unknown[] | Record<string, unknown> | Uint8Array | BigUint64Array;
 
 /**
  * The largest `char*` out-buffer PageLens allocates for a call (a charBuffer's length argument):
@@ -20,6 +21,19 @@ type Holder = unknown[] | Record<string, unknown> | Uint8Array;
  * than a need.
  */
 export const MAX_CHAR_BUFFER = 4096;
+
+/**
+ * The most elements PageLens allocates for an array of structs the runtime fills (an output
+ * structArray: aclrtGetMemUsageInfo's memUsageInfo, whose capacity is the inputNum argument).
+ */
+export const MAX_OUT_STRUCTS = 1024;
+
+/**
+ * What an index out-value (a size_t the runtime writes, SIZE_MAX meaning none: aclrtMemcpyBatch's
+ * failIndex) holds before the call: SIZE_MAX − 1, which no runtime writes, so PageLens can tell
+ * "the runtime wrote no index" (its argument checks refused first) from SIZE_MAX ("no copy failed").
+ */
+const INDEX_UNWRITTEN = 2n ** 64n - 2n;
 
 export interface Prepared {
   /** The arguments in C order, ready for the koffi function. */
@@ -182,6 +196,27 @@ function charBuffer(spec: CallSpec, param: ParamSpec, lengthName: string, args: 
   return new Uint8Array(Math.max(length, 1));
 }
 
+/**
+ * The bytes of an array of structs the runtime fills: `args[count]` elements (its capacity, at
+ * least one so the runtime always gets a valid pointer and answers for the count itself).
+ */
+function structBuffer(
+  spec: CallSpec,
+  param: ParamSpec,
+  struct: AclStructName,
+  countName: string,
+  args: Readonly<Record<string, unknown>>,
+): Uint8Array {
+  if (!spec.params.some((item) => item.name === countName)) throw new Unrepresentable(`${countName} is not a parameter`);
+  const count = integer(args[countName], countName);
+  if (count < 0 || count > MAX_OUT_STRUCTS) {
+    throw new Unrepresentable(
+      `${countName} is ${count}: PageLens allocates the ${param.name} array itself and gives at most ${MAX_OUT_STRUCTS} ${struct} entries`,
+    );
+  }
+  return new Uint8Array(Math.max(count, 1) * STRUCT_LAYOUTS[struct].size);
+}
+
 /** koffi arguments for one call; throws Unrepresentable for what must not reach the runtime. */
 export function prepareArgs(spec: CallSpec, args: Readonly<Record<string, unknown>>): Prepared {
   const list: unknown[] = [];
@@ -190,6 +225,15 @@ export function prepareArgs(spec: CallSpec, args: Readonly<Record<string, unknow
     if (isReturnedValue(spec, param)) continue;
     if (param.dir === 'out' && param.value.t === 'charBuffer') {
       const holder = charBuffer(spec, param, param.value.length, args);
+      holders.set(param.name, { param, holder });
+      list.push(holder);
+    } else if (param.dir === 'out' && param.value.t === 'structArray') {
+      const holder = structBuffer(spec, param, param.value.struct, param.value.count, args);
+      holders.set(param.name, { param, holder });
+      list.push(holder);
+    } else if (param.dir === 'out' && param.value.t === 'index') {
+      // The runtime writes the word in place (a transient pointer to the typed array, declarations.ts).
+      const holder = BigUint64Array.of(INDEX_UNWRITTEN);
       holders.set(param.name, { param, holder });
       list.push(holder);
     } else if (param.dir === 'out') {
@@ -228,7 +272,11 @@ function structOut(name: AclStructName, raw: unknown, what: string): OutValue {
     const path = `${what}.${field.name}`;
     const item = raw[field.name];
     const { base } = parseCType(field.ctype);
-    if ('count' in field && field.count !== undefined) {
+    if ('count' in field && field.count !== undefined && base === 'char') {
+      // A char array (aclrtMemUsageInfo.name): koffi decodes it as text up to its NUL.
+      if (typeof item !== 'string') throw new Unrepresentable(`${path}: koffi returned ${typeof item}, not text`);
+      out[field.name] = item;
+    } else if ('count' in field && field.count !== undefined) {
       const items = Array.isArray(item) ? item.map((element) => exactInteger(integerValue(element, path), path)) : [];
       if (items.some((element) => element !== 0)) out[field.name] = items;
     } else if (isAclStructName(base)) out[field.name] = structOut(base, item, path);
@@ -273,6 +321,37 @@ export function readValue(param: ParamSpec, raw: unknown): OutValue {
   }
 }
 
+/**
+ * The entries the runtime wrote into an output struct array: as many as the function's size_t
+ * out-value says (aclrtGetMemUsageInfo's outputNum: "entries written"), never more than the
+ * array holds; the whole array when the function has no such count.
+ */
+function structArrayOut(spec: CallSpec, prepared: Prepared, param: ParamSpec, struct: AclStructName, buffer: Uint8Array): OutValue {
+  const capacity = buffer.length / STRUCT_LAYOUTS[struct].size;
+  const counter = spec.params.find((item) => item.dir === 'out' && item.value.t === 'size');
+  const counted = counter === undefined ? undefined : prepared.holders.get(counter.name)?.holder;
+  const written =
+    counter !== undefined && Array.isArray(counted) ? exactInteger(integerValue(counted[0], counter.name), counter.name) : capacity;
+  const count = Math.max(0, Math.min(written, capacity));
+  if (count === 0) return [];
+  const raw: unknown = koffi.decode(buffer, structType(struct), count);
+  if (!Array.isArray(raw)) throw new Unrepresentable(`${param.name}: koffi decoded no array`);
+  return raw.map((item, index) => structOut(struct, item, `${param.name}[${index}]`));
+}
+
+/** An index out-value as the runtime left it; undefined when it wrote none (the holder still has its mark). */
+function indexOut(param: ParamSpec, holder: BigUint64Array): OutValue | undefined {
+  const word = holder[0];
+  return word === undefined || word === INDEX_UNWRITTEN ? undefined : readValue(param, word);
+}
+
+function readOut(spec: CallSpec, prepared: Prepared, param: ParamSpec, holder: Holder): OutValue | undefined {
+  if (param.value.t === 'index' && holder instanceof BigUint64Array) return indexOut(param, holder);
+  if (param.value.t === 'structArray' && holder instanceof Uint8Array)
+    return structArrayOut(spec, prepared, param, param.value.struct, holder);
+  return Array.isArray(holder) ? readValue(param, holder[0]) : readValue(param, holder);
+}
+
 /** Every out-field of a successful call, by C name. */
 export function readOuts(spec: CallSpec, prepared: Prepared, returned: unknown): Record<string, OutValue> {
   const out: Record<string, OutValue> = {};
@@ -284,7 +363,25 @@ export function readOuts(spec: CallSpec, prepared: Prepared, returned: unknown):
     }
     const entry = prepared.holders.get(param.name);
     if (entry === undefined) continue;
-    out[param.name] = Array.isArray(entry.holder) ? readValue(param, entry.holder[0]) : readValue(param, entry.holder);
+    const value = readOut(spec, prepared, param, entry.holder);
+    if (value !== undefined) out[param.name] = value;
+  }
+  return out;
+}
+
+/**
+ * The out-fields of a failed call. C leaves out-parameters untouched on failure, with one kind of
+ * exception: an index out-value says *where* the call failed (aclrtMemcpyBatch's failIndex names
+ * the copy the runtime refused), so index outs are read on failure too, when the runtime wrote one.
+ */
+export function readFailureOuts(spec: CallSpec, prepared: Prepared): Record<string, OutValue> {
+  const out: Record<string, OutValue> = {};
+  for (const param of spec.params) {
+    if (param.dir !== 'out' || param.value.t !== 'index') continue;
+    const entry = prepared.holders.get(param.name);
+    if (entry === undefined || !(entry.holder instanceof BigUint64Array)) continue;
+    const value = indexOut(param, entry.holder);
+    if (value !== undefined) out[param.name] = value;
   }
   return out;
 }

@@ -1,6 +1,6 @@
 import { ACL_ERROR_API_NOT_SUPPORT, ACL_ERROR_INVALID_PARAM } from '@pagelens/core';
 import { callSpec, type Declarations, type NativeName } from './declarations.ts';
-import { type OutValue, prepareArgs, readOuts } from './marshal.ts';
+import { type OutValue, prepareArgs, readFailureOuts, readOuts } from './marshal.ts';
 import { integerValue, Unrepresentable } from './pointers.ts';
 
 /** What one C call did, in a form that can cross between threads (no BigInt, no koffi values). */
@@ -8,7 +8,10 @@ export interface NativeOutcome {
   readonly fn: NativeName;
   /** The aclError; 0 for functions that return a string, a pointer or nothing. */
   readonly ret: number;
-  /** Out-fields by C name; empty when the call failed (C leaves them untouched). */
+  /**
+   * Out-fields by C name. When the call failed only its index outs (failIndex: where it failed),
+   * which the runtime writes as it refuses; C leaves the others untouched.
+   */
   readonly out: Readonly<Record<string, OutValue>>;
   /** aclGetRecentErrMsg, read on the same thread right after a failure (it is per thread and cleared by reading). */
   readonly errMsg?: string;
@@ -31,6 +34,16 @@ function readError(declarations: Declarations): string | undefined {
   if (read === undefined) return undefined;
   const text: unknown = read();
   return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+/** What a failed call still answers (its index outs); nothing when that cannot be represented. */
+function failureOuts(spec: ReturnType<typeof callSpec>, prepared: ReturnType<typeof prepareArgs>): Record<string, OutValue> {
+  try {
+    return readFailureOuts(spec, prepared);
+  } catch (error) {
+    if (!(error instanceof Unrepresentable)) throw error;
+    return {};
+  }
 }
 
 /** Calls one function synchronously on the calling thread. */
@@ -60,7 +73,8 @@ export function runNative(declarations: Declarations, fn: NativeName, args: Read
   const ret = spec.returns === 'aclError' ? Number(integerValue(returned, `${fn} return value`)) : 0;
   if (ret !== 0) {
     const errMsg = fn === 'aclGetRecentErrMsg' ? undefined : readError(declarations);
-    return errMsg === undefined ? { fn, ret, out: {}, durationNs, startedNs } : { fn, ret, out: {}, durationNs, startedNs, errMsg };
+    const out = failureOuts(spec, prepared);
+    return errMsg === undefined ? { fn, ret, out, durationNs, startedNs } : { fn, ret, out, durationNs, startedNs, errMsg };
   }
   try {
     return { fn, ret, out: readOuts(spec, prepared, returned), durationNs, startedNs };
