@@ -31,11 +31,16 @@ interface BatchArgs {
 
 type Fn = 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync';
 
-/** The acl layer's checks of the arrays themselves (100000). */
+/** The acl layer's first checks, before its every-size-zero shortcut (100000). */
+function countProblem(args: BatchArgs): string | undefined {
+  if (args.sizes.length === 0) return 'sizes is NULL (CP-11)';
+  if (args.numBatches === 0) return 'numBatches is 0 (CP-11)';
+  return undefined;
+}
+
+/** The acl layer's checks of the other arrays (100000). */
 function arrayProblem(args: BatchArgs): string | undefined {
   const { numBatches } = args;
-  if (args.sizes.length === 0) return 'sizes is NULL (CP-11)';
-  if (numBatches === 0) return 'numBatches is 0 (CP-11)';
   for (const [name, list] of [
     ['dsts', args.dsts],
     ['destMaxs', args.destMaxs],
@@ -55,6 +60,9 @@ function arrayProblem(args: BatchArgs): string | undefined {
     if ((attr.rsv ?? []).some((byte) => byte !== 0)) return `attrs[${k}].rsv must be all zero (CP-11)`;
   }
   if (args.attrsIndexes.length === 0) return 'attrsIndexes is NULL (CP-11)';
+  // Fewer entries than numAttrs says: the runtime would read past them (refused as the agent refuses it).
+  if (args.attrs.length < args.numAttrs || args.attrsIndexes.length < args.numAttrs)
+    return `attrs and attrsIndexes need numAttrs ${args.numAttrs} entries; they have ${args.attrs.length} and ${args.attrsIndexes.length} (CP-11)`;
   return undefined;
 }
 
@@ -63,8 +71,6 @@ function runProblem(args: BatchArgs): string | undefined {
   const { numAttrs, numBatches, attrsIndexes } = args;
   if (numAttrs === 0) return 'numAttrs is 0 (CP-11)';
   if (numAttrs > numBatches) return `numAttrs ${numAttrs} is larger than numBatches ${numBatches} (CP-11)`;
-  if (args.attrs.length < numAttrs || attrsIndexes.length < numAttrs)
-    return `attrs and attrsIndexes need numAttrs ${numAttrs} entries; they have ${args.attrs.length} and ${attrsIndexes.length} (CP-11)`;
   if (attrsIndexes[0] !== 0) return `attrsIndexes[0] is ${attrsIndexes[0]}; the first run starts at copy 0 (CP-11)`;
   for (let k = 1; k < numAttrs; k += 1) {
     const here = attrsIndexes[k] ?? 0;
@@ -97,11 +103,13 @@ function locationProblem(
 function batch(context: SimContext, fn: Fn, args: BatchArgs): OpResult<{ failIndex: number }> {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  const problem = arrayProblem(args);
-  if (problem !== undefined) return invalid(problem);
+  const counts = countProblem(args);
+  if (counts !== undefined) return invalid(counts);
   const copies = args.sizes.slice(0, args.numBatches);
   // Every size 0: nothing to do, and nothing else is checked (runtime-api.md §6).
   if (copies.every((size) => size === 0)) return ok({ failIndex: NO_FAILURE });
+  const problem = arrayProblem(args);
+  if (problem !== undefined) return invalid(problem);
   const runs = runProblem(args);
   // The runtime sets failIndex to SIZE_MAX before its own checks.
   if (runs !== undefined) return { ...fail(ACL_ERROR_RT_PARAM_INVALID, runs), out: { failIndex: NO_FAILURE } };

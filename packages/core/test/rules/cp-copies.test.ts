@@ -524,6 +524,8 @@ describe('CP-11, CP-12: batched copies and stream value tasks', () => {
       { ...args, destMaxs: [KiB, 64 * KiB] },
       { ...args, attrs: [{ ...h2d, rsv: [1] }] },
       { ...args, dsts: [b.dev] },
+      // Fewer attribute entries than numAttrs says.
+      { ...args, numAttrs: 2 },
     ]) {
       const answer = await rt.aclrtMemcpyBatch(bad);
       expect([answer.ret, answer.failIndex]).toEqual([ACL_ERROR_INVALID_PARAM, undefined]);
@@ -539,7 +541,7 @@ describe('CP-11, CP-12: batched copies and stream value tasks', () => {
       expect([answer.ret, answer.failIndex]).toEqual([ACL_ERROR_RT_PARAM_INVALID, -1]);
     }
     // Every size 0: success with nothing checked, not even the runs.
-    const empty = await rt.aclrtMemcpyBatch({ ...args, sizes: [0, 0], numAttrs: 0 });
+    const empty = await rt.aclrtMemcpyBatch({ ...args, sizes: [0, 0], numAttrs: 0, dsts: [], attrs: [] });
     expect([empty.ret, empty.failIndex]).toEqual([0, -1]);
     expect(host.state.copies).toHaveLength(2);
   });

@@ -41,8 +41,10 @@ function handleText(mark: EventMark): string {
 export function markLabel(t: T, mark: EventMark): string {
   const values = { handle: handleText(mark), stream: mark.stream, time: duration(mark.at), ...valueFacts(mark) };
   if (mark.kind === 'valueWrite') return t('hostCopies.timeline.marks.valueWrite', values);
-  if (mark.kind === 'valueWait')
+  if (mark.kind === 'valueWait') {
+    if (mark.value?.observed === true) return t('hostCopies.timeline.marks.valueWaitObserved', values);
     return t(mark.from === undefined ? 'hostCopies.timeline.marks.valueWaitUnmet' : 'hostCopies.timeline.marks.valueWait', values);
+  }
   if (mark.kind === 'record') return t('hostCopies.timeline.marks.record', values);
   return t(mark.from === undefined ? 'hostCopies.timeline.marks.waitNever' : 'hostCopies.timeline.marks.wait', values);
 }

@@ -103,6 +103,8 @@ export const hostCopies = defineMessages(
           'Stream #{{stream}} waits for the word at {{addr}}: a queued write meets it, later work starts no earlier than {{time}} (CP-12)',
         valueWaitUnmet:
           'Stream #{{stream}} waits for the word at {{addr}}: no queued write meets it; the simulator does not hold the stream (CP-12)',
+        valueWaitObserved:
+          'Stream #{{stream}} waits for the word at {{addr}} to meet its condition: called at {{time}}; the runtime does not say when it was met (CP-12)',
         short: {
           record: 'record {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
           wait: 'wait {{handle}} · stream #{{stream}} · {{time}} · {{rule}}',
@@ -275,6 +277,7 @@ export const hostCopies = defineMessages(
         valueWrite: 'Stream #{{stream}} 在 {{addr}} 写入 {{value}}：该字于 {{time}} 写入（CP-12）',
         valueWait: 'Stream #{{stream}} 等待 {{addr}} 处的字：已排队的写入满足条件，其后续工作不早于 {{time}} 开始（CP-12）',
         valueWaitUnmet: 'Stream #{{stream}} 等待 {{addr}} 处的字：没有已排队的写入满足条件；模拟器不阻塞该流（CP-12）',
+        valueWaitObserved: 'Stream #{{stream}} 等待 {{addr}} 处的字满足条件：于 {{time}} 调用；运行时不报告何时满足（CP-12）',
         short: {
           record: '记录 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',
           wait: '等待 {{handle}} · Stream #{{stream}} · {{time}} · {{rule}}',

@@ -69,9 +69,14 @@ describe('event marks', () => {
       ['valueWait', 4, 900, 'CP-12', 1],
       ['valueWait', 4, 900, 'CP-12', 1],
     ]);
-    expect(marks[0]).toMatchObject({ event: -1, value: { addr: 0x1000, value: 5 } });
+    expect(marks[0]).toMatchObject({ event: -1, value: { addr: 0x1000, value: 5, observed: false } });
     expect(marks[1]?.from).toEqual({ stream: 2, at: 900 });
     expect(marks[2]?.from).toBeUndefined();
+    // On a real runtime a wait is only a call: no arrow from a write PageLens would have to guess.
+    const observed = list.map((event) => ({ ...event, provenance: 'observed' as const }));
+    const real = new EventMarkIndex().update(observed);
+    expect(real[1]).toMatchObject({ kind: 'valueWait', value: { observed: true } });
+    expect(real[1]?.from).toBeUndefined();
   });
 
   it('gives marks lanes (a destroyed stream keeps one), stretches the time span, and hit-tests them', async () => {

@@ -25,8 +25,8 @@ export interface EventMark {
   /** A wait's source: the record in force when the stream began to wait. */
   readonly from?: { readonly stream: number; readonly at: number };
   readonly rule: 'EV-2' | 'EV-3' | 'CP-12';
-  /** A value task's word and value. */
-  readonly value?: { readonly addr: number; readonly value: number };
+  /** A value task's word and value; `observed`: a real runtime's call, whose device memory PageLens cannot see. */
+  readonly value?: { readonly addr: number; readonly value: number; readonly observed: boolean };
 }
 
 interface Known {
@@ -123,12 +123,14 @@ export class EventMarkIndex {
           stream: event.stream,
           at: event.at,
           rule: 'CP-12',
-          value: { addr: event.addr, value: event.value },
+          value: { addr: event.addr, value: event.value, observed: event.provenance === 'observed' },
         });
         return;
       }
       case 'valueWait': {
-        const from = event.met ? this.#writes.get(event.addr) : undefined;
+        // Only the simulator knows which write met a wait; a real runtime's call says nothing of it.
+        const observed = event.provenance === 'observed';
+        const from = event.met && !observed ? this.#writes.get(event.addr) : undefined;
         this.#marks.push({
           kind: 'valueWait',
           seq: event.seq,
@@ -140,7 +142,7 @@ export class EventMarkIndex {
           at: event.until,
           ...(from === undefined ? {} : { from }),
           rule: 'CP-12',
-          value: { addr: event.addr, value: event.value },
+          value: { addr: event.addr, value: event.value, observed },
         });
         return;
       }
