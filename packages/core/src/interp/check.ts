@@ -5,6 +5,7 @@ import type { Expr, Program, Stmt } from './ast.ts';
 import { baseType } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './exec-errors.ts';
+import { LIBRARY_NAMES } from './library-names.ts';
 
 /**
  * Static checks before anything runs: every name is declared (in scope, in order), an ACL
@@ -30,7 +31,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
   const expr = (e: Expr): void => {
     switch (e.kind) {
       case 'name':
-        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !program.functions.has(e.name)) {
+        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !LIBRARY_NAMES.has(e.name) && !program.functions.has(e.name)) {
           report(diagnostic('error', 'undeclared', e.span, undeclaredMessage(e.name), e.name));
         }
         return;

@@ -4,6 +4,7 @@ import type { Expr } from './ast.ts';
 import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
+import { libraryName } from './library-names.ts';
 import { type LValue, label, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
 import { boolValue, floatValue, intValue, truthy, type Value } from './values.ts';
@@ -91,7 +92,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'name': {
       const binding = scope.lookup(expr.name);
       if (binding !== undefined) return rvalue(m, await lvalueOf(expr), expr.span);
-      const value = constant(expr.name);
+      const value = constant(expr.name) ?? libraryName(expr.name, m.frames.at(-1)?.name);
       if (value !== undefined) return value;
       if (m.functions.has(expr.name))
         throw new InterpError('unsupported', `the function ${expr.name} used as a value (a function pointer): not supported`, expr.span);
@@ -158,5 +159,9 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       return m.call(expr, scope);
     case 'initList':
       throw new InterpError('type', 'an initialiser list {…} is only allowed in a declaration', expr.span);
+    case 'method':
+    case 'new':
+    case 'delete':
+      throw new InterpError('unsupported', `${expr.kind}: not supported yet`, expr.span);
   }
 }

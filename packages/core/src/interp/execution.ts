@@ -1,5 +1,5 @@
 import type { AclRuntime } from '../acl/runtime.ts';
-import type { Program } from './ast.ts';
+import type { Program, Stmt } from './ast.ts';
 import { callExpression } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
@@ -10,6 +10,7 @@ import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './mac
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
 import { prepare } from './prepare.ts';
 import { runFunction, runGlobals, runScript } from './run-stmt.ts';
+import { calledNames, leftToTheCode } from './setup-plan.ts';
 import { newCell, type Value } from './values.ts';
 import { listVariables, type VariableView } from './variables.ts';
 
@@ -120,6 +121,10 @@ export class Execution {
   get output(): readonly string[] {
     return this.#machine.output;
   }
+  /** Calls that answered an ACL error, the setup's included; answers only an earlier run caused (CallRecord.benign) are not. */
+  get aclErrors(): number {
+    return this.calls.reduce((count, call) => count + (call.ret === 0 || call.benign !== undefined ? 0 : 1), 0);
+  }
   /** Statements run so far, counted against the step limit. */
   get steps(): number {
     return this.#machine.steps;
@@ -228,7 +233,7 @@ export class Execution {
         const setup = compile(this.#options.setup, { inputs: [...this.#inputs.vars.keys()] });
         this.#inSetup = true;
         m.marks = this.#setupMarks;
-        await runScript(m, setup.program.topLevel, new Scope(this.#inputs), '(setup)');
+        await runScript(m, this.#setupToRun(setup.program.topLevel), new Scope(this.#inputs), '(setup)');
         this.#inSetup = false;
         m.marks = this.#marks;
       }
@@ -255,6 +260,17 @@ export class Execution {
       this.#fail(this.#toError(thrown));
     }
     this.#finishStep();
+  }
+
+  /** The setup supplies only what the code lacks: its aclInit and aclrtSetDevice are skipped when the code makes them. */
+  #setupToRun(stmts: readonly Stmt[]): Stmt[] {
+    const codeCalls = calledNames(this.program);
+    return stmts.filter((stmt) => {
+      const name = leftToTheCode(stmt, codeCalls);
+      if (name === undefined) return true;
+      this.#setupMarks.note(stmt.span, `skipped: the code calls ${name} itself, so the setup leaves it to the code`);
+      return false;
+    });
   }
 
   #keep(frame: Frame): void {

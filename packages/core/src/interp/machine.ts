@@ -43,6 +43,12 @@ export interface CallRecord {
   readonly ret: number;
   readonly retName: string;
   readonly message?: string;
+  /**
+   * A failure that only an earlier run on the same host causes (aclInit answering
+   * ACL_ERROR_REPEAT_INITIALIZE in a process an earlier run initialised): logged, explained by a
+   * note on its line, and never counted as an ACL error of the code.
+   */
+  readonly benign?: string;
 }
 
 /** Where the interpreter reports what happens on each line; the execution driver keeps the marks. */
@@ -85,6 +91,8 @@ export class Machine {
   readonly stepLimit: number;
   marks: MarkSink;
   steps = 0;
+  /** Set once this execution's aclInit succeeded (or was answered as in a fresh process). */
+  initialized = false;
   /** Text printed by printf/puts, in order. */
   readonly output: string[] = [];
   readonly #targets = new WeakMap<object, RefTarget>();

@@ -3,7 +3,6 @@ import { parser } from '@lezer/cpp';
 import type { FunctionDef, Program, Stmt } from './ast.ts';
 import { type Diagnostic, diagnostic, LineIndex } from './diagnostics.ts';
 import { kids, ParseContext, ParseFailure, SUPPORTED } from './parse-context.ts';
-import { convertExpr } from './parse-expr.ts';
 import { convertDeclaration, convertFunction, convertStatement, PROTOTYPE } from './parse-stmt.ts';
 import { preprocess } from './preprocess.ts';
 
@@ -34,47 +33,6 @@ function syntaxErrors(ctx: ParseContext, top: SyntaxNode, source: string, origin
   return found;
 }
 
-/** `#include` is noted; `#define NAME value` becomes a constant; function-like macros are left to run as not-modeled calls. */
-function directive(ctx: ParseContext, node: SyntaxNode, topLevel: Stmt[]): void {
-  const text = ctx.slice(node).trim();
-  const parts = kids(node);
-  if (text.startsWith('#include')) {
-    ctx.note(node, 'preprocessor', `${text} is skipped: the ACL declarations are built into PageLens`);
-    return;
-  }
-  const name = parts.find((p) => p.name === 'Identifier');
-  const value = parts.find((p) => p.name === 'PreprocArg');
-  if (text.startsWith('#define') && name !== undefined) {
-    if (ctx.text[name.to] === '(') {
-      ctx.note(
-        node,
-        'preprocessor',
-        `the macro ${ctx.slice(name)}(…) is not expanded: each use runs as a not-modeled call whose arguments are evaluated`,
-      );
-      return;
-    }
-    if (value !== undefined) {
-      const sub = parser.parse(`(${ctx.text.slice(value.from, value.to)});`);
-      const expr = sub.topNode.firstChild?.firstChild;
-      let broken = false;
-      const cursor = sub.cursor();
-      do broken ||= cursor.type.isError;
-      while (cursor.next());
-      if (expr !== null && expr !== undefined && !broken) {
-        // The value was parsed inside "(…);", one character to the right of where it stands.
-        const shifted = ctx.derive(`(${ctx.text.slice(value.from, value.to)});`, value.from - 1);
-        topLevel.push({
-          kind: 'decl',
-          declarators: [{ name: ctx.slice(name), init: convertExpr(shifted, expr), span: ctx.span(node), isConst: true }],
-          span: ctx.span(node),
-        });
-        return;
-      }
-    }
-  }
-  ctx.note(node, 'preprocessor', `${text.split('\n')[0]} is skipped: PageLens does not run the C preprocessor`, 'warning');
-}
-
 export interface ParseResult {
   readonly program: Program;
   readonly diagnostics: readonly Diagnostic[];
@@ -91,8 +49,13 @@ export function parseProgram(source: string): ParseResult {
     const what = p.blanked ? 'is a placeholder for code the sample leaves out: skipped' : 'marks code the sample leaves out';
     ctx.notes.push(diagnostic('note', 'placeholder', span, `"${p.text}" ${what}`));
   }
+  const directiveErrors: Diagnostic[] = [];
+  for (const d of pre.directives) {
+    const found = diagnostic(d.severity, 'preprocessor', lines.span(d.from, d.to), d.message);
+    (d.severity === 'error' ? directiveErrors : ctx.notes).push(found);
+  }
   const tree = parser.parse(pre.text);
-  const diagnostics: Diagnostic[] = syntaxErrors(ctx, tree.topNode, source, origin);
+  const diagnostics: Diagnostic[] = [...directiveErrors, ...syntaxErrors(ctx, tree.topNode, source, origin)];
   const functions = new Map<string, FunctionDef>();
   const topLevel: Stmt[] = [];
   let isScript = false;
@@ -104,8 +67,7 @@ export function parseProgram(source: string): ParseResult {
           const fn = convertFunction(ctx, node);
           if (functions.has(fn.name)) ctx.fail(node, 'redeclared', `the function ${fn.name} is defined twice`);
           functions.set(fn.name, fn);
-        } else if (node.name === 'PreprocDirective') directive(ctx, node, topLevel);
-        else if (node.name === 'Declaration') {
+        } else if (node.name === 'Declaration') {
           const decl = convertDeclaration(ctx, node);
           if (decl !== PROTOTYPE) topLevel.push(decl);
         } else if (node.name === 'StructSpecifier' || node.name === 'TypeDefinition' || node.name === 'NamespaceDefinition') {

@@ -97,6 +97,8 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
     case 'do':
     case 'for':
       return loop(m, stmt, scope, enter, body);
+    case 'rangeFor':
+      throw new InterpError('unsupported', 'range-for: not supported yet', stmt.span);
     case 'return':
       await enter();
       return { k: 'return', value: stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope), span: stmt.span };
