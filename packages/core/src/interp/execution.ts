@@ -5,6 +5,7 @@ import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { type ExecError, InterpError } from './exec-errors.ts';
+import { closingSpan } from './host-memory.ts';
 import type { InputDecl } from './inputs.ts';
 import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './machine.ts';
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
@@ -252,6 +253,7 @@ export class Execution {
           m.declare(params, param.name, { type: param.type, value, init: true }, false, 'param', entry.fn.span);
         }
         result = await runFunction(m, entry.fn, params, entry.fn.span, (frame) => this.#keep(frame));
+        await m.leave(m.globals, closingSpan(entry.fn.span));
       }
       if (result?.k === 'int') this.#exitCode = Number(result.v);
       this.#state = 'finished';

@@ -20,4 +20,16 @@ export function libraryName(name: string, fn: string | undefined): Value | undef
   }
 }
 
-export const LIBRARY_NAMES: ReadonlySet<string> = new Set(['stdout', 'stderr', '__func__', '__FUNCTION__', '__PRETTY_FUNCTION__']);
+/** The standard output streams, written with `<<` (eval.ts prints what they would). */
+export const OUTPUT_STREAMS: ReadonlySet<string> = new Set(['std::cout', 'std::cerr', 'std::clog', 'cout', 'cerr', 'clog']);
+
+export const LIBRARY_NAMES: ReadonlySet<string> = new Set([
+  'stdout',
+  'stderr',
+  '__func__',
+  '__FUNCTION__',
+  '__PRETTY_FUNCTION__',
+  'std::endl',
+  'endl',
+  ...OUTPUT_STREAMS,
+]);

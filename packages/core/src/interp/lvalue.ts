@@ -131,6 +131,13 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
       if (index.k !== 'int')
         throw new InterpError('type', `the index of ${label(expr.target)} must be an integer, not ${describeValue(index)}`, expr.span);
       const at = Number(index.v);
+      if (base.k === 'vector') {
+        // operator[] does not check; PageLens does, as reaching past the elements is undefined behaviour.
+        if (index.v < 0n || at >= base.size)
+          throw new InterpError('runtime', `${label(expr.target)}[${at}] is outside its ${base.size} elements (undefined behaviour in C++)`, expr.span);
+        const element: Value = { k: 'ptr', type: pointerTo(base.type.of), addr: base.addr + index.v * BigInt(sizeOf(base.type.of) ?? 1) };
+        return pointee(m, element, expr.span, `${label(expr.target)}[${at}]`);
+      }
       const moved: Value =
         base.k === 'ref'
           ? { ...base, index: base.index + at }
@@ -202,7 +209,7 @@ export function staticType(expr: Expr, scope: Scope): CType | undefined {
     case 'deref':
     case 'index': {
       const inner = staticType(expr.kind === 'deref' ? expr.operand : expr.target, scope);
-      return inner?.k === 'ptr' ? inner.to : inner?.k === 'array' ? inner.of : undefined;
+      return inner?.k === 'ptr' ? inner.to : inner?.k === 'array' || inner?.k === 'vector' ? inner.of : undefined;
     }
     case 'field': {
       let inner = staticType(expr.target, scope);

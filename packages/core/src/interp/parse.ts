@@ -4,6 +4,7 @@ import type { FunctionDef, Program, Stmt } from './ast.ts';
 import { type Diagnostic, diagnostic, LineIndex } from './diagnostics.ts';
 import { kids, ParseContext, ParseFailure, SUPPORTED } from './parse-context.ts';
 import { convertDeclaration, convertFunction, convertStatement, PROTOTYPE } from './parse-stmt.ts';
+import { aliasDeclaration, baseOf, typeDefinition } from './parse-types.ts';
 import { preprocess } from './preprocess.ts';
 
 /** At most this many syntax errors are reported: after the first few, the rest are usually echoes. */
@@ -33,6 +34,82 @@ function syntaxErrors(ctx: ParseContext, top: SyntaxNode, source: string, origin
   return found;
 }
 
+interface Collected {
+  readonly functions: Map<string, FunctionDef>;
+  readonly topLevel: Stmt[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * The items of a file, a namespace or an `extern "C"` block. A function in `namespace memory` is
+ * named `memory::WriteFile`; an anonymous namespace adds nothing to its names; variables keep
+ * their plain names. Returns how many statements outside functions were met (a fragment).
+ */
+function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Collected): number {
+  let statements = 0;
+  for (const node of nodes) {
+    if (IGNORED_TOP_LEVEL.has(node.name)) continue;
+    try {
+      switch (node.name) {
+        case 'FunctionDefinition': {
+          const fn = convertFunction(ctx, node);
+          const name = [...ctx.namespace, fn.name].join('::');
+          if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
+          into.functions.set(name, { ...fn, name });
+          break;
+        }
+        case 'Declaration': {
+          const decl = convertDeclaration(ctx, node);
+          if (decl !== PROTOTYPE) into.topLevel.push(decl);
+          break;
+        }
+        case 'NamespaceDefinition': {
+          const name = kids(node).find((k) => k.name === 'Identifier' || k.name === 'NamespaceIdentifier');
+          const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+          const outer = ctx.namespace;
+          ctx.namespace = name === undefined ? outer : [...outer, ...ctx.slice(name).split('::')];
+          try {
+            statements += topLevelItems(ctx, body === undefined ? [] : kids(body), into);
+          } finally {
+            ctx.namespace = outer;
+          }
+          break;
+        }
+        case 'LinkageSpecification': {
+          const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+          statements += topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into);
+          break;
+        }
+        case 'UsingDeclaration':
+          // `using namespace x;` and `using x::f;`: calls find functions of any namespace by their plain name.
+          break;
+        case 'AliasDeclaration':
+          aliasDeclaration(ctx, node);
+          break;
+        case 'TypeDefinition':
+          typeDefinition(ctx, node);
+          break;
+        case 'StructSpecifier':
+        case 'ClassSpecifier':
+        case 'UnionSpecifier':
+        case 'EnumSpecifier':
+          baseOf(ctx, node);
+          break;
+        case 'TemplateDeclaration':
+          ctx.outOfScope(node, `A template the code defines ("${ctx.slice(node).split('\n')[0]?.trim()}")`);
+          break;
+        default:
+          into.topLevel.push(convertStatement(ctx, node));
+          statements += 1;
+      }
+    } catch (error) {
+      if (!(error instanceof ParseFailure)) throw error;
+      into.diagnostics.push(error.diagnostic);
+    }
+  }
+  return statements;
+}
+
 export interface ParseResult {
   readonly program: Program;
   readonly diagnostics: readonly Diagnostic[];
@@ -60,27 +137,8 @@ export function parseProgram(source: string): ParseResult {
   const topLevel: Stmt[] = [];
   let isScript = false;
   if (diagnostics.length === 0) {
-    for (const node of kids(tree.topNode)) {
-      if (IGNORED_TOP_LEVEL.has(node.name)) continue;
-      try {
-        if (node.name === 'FunctionDefinition') {
-          const fn = convertFunction(ctx, node);
-          if (functions.has(fn.name)) ctx.fail(node, 'redeclared', `the function ${fn.name} is defined twice`);
-          functions.set(fn.name, fn);
-        } else if (node.name === 'Declaration') {
-          const decl = convertDeclaration(ctx, node);
-          if (decl !== PROTOTYPE) topLevel.push(decl);
-        } else if (node.name === 'StructSpecifier' || node.name === 'TypeDefinition' || node.name === 'NamespaceDefinition') {
-          ctx.unsupported(node, 'Defining types or namespaces');
-        } else {
-          topLevel.push(convertStatement(ctx, node));
-          isScript = true;
-        }
-      } catch (error) {
-        if (!(error instanceof ParseFailure)) throw error;
-        diagnostics.push(error.diagnostic);
-      }
-    }
+    const scriptStatements = topLevelItems(ctx, kids(tree.topNode), { functions, topLevel, diagnostics });
+    isScript = scriptStatements > 0;
   }
   const defaultEntry = functions.has('main') ? 'main' : functions.size === 1 ? [...functions.keys()][0] : undefined;
   const program: Program = {

@@ -9,7 +9,9 @@ import {
   INT,
   type IntType,
   type PtrType,
+  type StringType,
   type StructType,
+  type VectorType,
   typeName,
 } from './c-type-model.ts';
 
@@ -29,6 +31,9 @@ export type Value =
   /** The union aclrtMallocAttrValue: its 8 bytes as one little-endian number; `member` was written last. */
   | { readonly k: 'union'; readonly type: StructType; readonly bytes: bigint; readonly member?: string }
   | { readonly k: 'array'; readonly type: ArrayType; readonly items: readonly Cell[] }
+  /** std::vector<T>: `size` elements of heap memory at `addr` (malloc'd; 0 while empty), room for `capacity`. */
+  | { readonly k: 'vector'; readonly type: VectorType; readonly addr: bigint; readonly size: number; readonly capacity: number }
+  | { readonly k: 'string'; readonly type: StringType; readonly text: string }
   | { readonly k: 'void' };
 
 /** Storage for one object; aggregates hold cells for their members. */
@@ -77,6 +82,10 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, newCell(f.type, init)])) };
     case 'array':
       return { k: 'array', type, items: Array.from({ length: type.length }, () => newCell(type.of, init)) };
+    case 'vector':
+      return { k: 'vector', type, addr: 0n, size: 0, capacity: 0 };
+    case 'string':
+      return { k: 'string', type, text: '' };
     case 'void':
       return VOID_VALUE;
   }
@@ -142,7 +151,8 @@ export function refLabel(value: Extract<Value, { k: 'ref' }>): string {
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array') return '(uninitialized)';
+  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array' && value.k !== 'vector' && value.k !== 'string')
+    return '(uninitialized)';
   switch (value.k) {
     case 'int':
       return showInt(value.type, value.v);
@@ -162,6 +172,10 @@ export function showValue(value: Value, cell?: Cell): string {
       const text = charArrayText(value);
       return text ?? `{${value.items.map((item) => showValue(item.value, item)).join(', ')}}`;
     }
+    case 'vector':
+      return `{size = ${value.size}, data = ${value.addr === 0n ? 'NULL' : `0x${value.addr.toString(16)}`}}`;
+    case 'string':
+      return JSON.stringify(value.text);
     case 'void':
       return 'void';
   }
