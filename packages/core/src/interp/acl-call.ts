@@ -7,8 +7,8 @@ import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut, writeTe
 import type { CallExpr } from './ast.ts';
 import { baseType, CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
 import { evaluate } from './eval.ts';
-import { hostAddress } from './host-memory.ts';
 import { InterpError } from './exec-errors.ts';
+import { hostAddress } from './host-memory.ts';
 import { label } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
 import { type Cell, intValue, isNullPointer, type Value } from './values.ts';
@@ -81,7 +81,8 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     if (expr === undefined) continue;
     const evaluated = await evaluate(m, expr, scope);
     // A C object given as memory (`&num`, `float a[8]`) is host memory of the process (HM-1).
-    const value = param.dir === 'in' && param.value.t === 'ptr' && evaluated.k === 'ref' ? await hostAddress(m, evaluated, expr.span) : evaluated;
+    const value =
+      param.dir === 'in' && param.value.t === 'ptr' && evaluated.k === 'ref' ? await hostAddress(m, evaluated, expr.span) : evaluated;
     const a: ArgContext = { fn, position: index + 1, param, text: label(expr), span: expr.span, uninitialized };
     if (param.dir === 'in') {
       args[param.name] = toAclArg(a, value);

@@ -54,9 +54,41 @@ export function format(template: string, args: readonly Value[]): string {
   });
 }
 
+/** `std::string(…)` and `std::to_string(…)`, for messages. */
+function stringCall(name: string, values: readonly Value[]): Value | undefined {
+  const [first] = values;
+  if (name === 'string') return { k: 'string', type: { k: 'string' }, text: first?.k === 'str' || first?.k === 'string' ? first.text : '' };
+  if (name !== 'to_string' || first === undefined) return undefined;
+  const text = first.k === 'int' ? String(first.v) : first.k === 'float' ? first.v.toFixed(6) : showValue(first);
+  return { k: 'string', type: { k: 'string' }, text };
+}
+
+/** File I/O of the C library: PageLens runs no file system (a file that "opened" keeps the code on its main path). */
+const FILE_CALLS = new Set([
+  'fopen',
+  'fread',
+  'fwrite',
+  'fclose',
+  'fseek',
+  'ftell',
+  'fgets',
+  'fputs',
+  'fflush',
+  'open',
+  'read',
+  'write',
+  'close',
+]);
+
 export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
   const values = await evaluateAll(m, call.args, scope);
   const name = call.callee;
+  const text = stringCall(name, values);
+  if (text !== undefined) return text;
+  if (FILE_CALLS.has(name)) {
+    m.marks.note(call.span, `${name}(…) is file I/O, which is not modeled: PageLens runs no file system; it returned 0`);
+    return intValue(INT, 0n);
+  }
   const skip = PRINTERS[name];
   if (call.launch !== undefined) {
     m.marks.note(

@@ -5,10 +5,10 @@ import { callUnmodeled } from './builtins.ts';
 import { convert } from './convert.ts';
 import { evaluate } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
+import { resolveLValue } from './lvalue.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
 import { resolveFunction } from './resolve-function.ts';
 import { runFunction } from './run-stmt.ts';
-import { resolveLValue } from './lvalue.ts';
 import type { Cell, Value } from './values.ts';
 
 /**
@@ -40,12 +40,20 @@ async function callDefined(m: Machine, fn: FunctionDef, call: CallExpr, scope: S
       // `T& p`: the parameter is the caller's object itself.
       const lv = await resolveLValue(m, arg, scope, (e, s) => evaluate(m, e, s));
       if (lv.cell === undefined)
-        throw new InterpError('unsupported', `argument ${index + 1} of ${fn.name} (a reference): ${lv.label} is memory PageLens does not model`, arg.span);
+        throw new InterpError(
+          'unsupported',
+          `argument ${index + 1} of ${fn.name} (a reference): ${lv.label} is memory PageLens does not model`,
+          arg.span,
+        );
       cells.push(lv.cell);
       continue;
     }
     const value = await evaluate(m, arg, scope);
-    cells.push({ type: param.type, value: convert(value, param.type, call.span, false, `argument ${index + 1} of ${fn.name}`), init: true });
+    cells.push({
+      type: param.type,
+      value: convert(value, param.type, call.span, false, `argument ${index + 1} of ${fn.name}`),
+      init: true,
+    });
   }
   const params = new Scope(m.globals);
   fn.params.forEach((param, index) => {

@@ -92,7 +92,12 @@ async function printToStream(m: Machine, stream: { name: string; items: Expr[]; 
       continue;
     }
     const value = await evaluate(m, item, scope);
-    text += value.k === 'str' || value.k === 'string' ? value.text : value.k === 'int' && value.type.name === 'char' ? String.fromCharCode(Number(value.v)) : showValue(value);
+    text +=
+      value.k === 'str' || value.k === 'string'
+        ? value.text
+        : value.k === 'int' && value.type.name === 'char'
+          ? String.fromCharCode(Number(value.v))
+          : showValue(value);
   }
   m.output.push(text);
   m.marks.note(stream.span, `${stream.name} is not modeled; it would print ${JSON.stringify(text)}`);
@@ -100,10 +105,12 @@ async function printToStream(m: Machine, stream: { name: string; items: Expr[]; 
 }
 
 function stringOperator(op: string, left: Value, right: Value, span: Expr['span']): Value {
-  const text = (v: Value) => (v.k === 'string' || v.k === 'str' ? v.text : v.k === 'int' && v.type.name === 'char' ? String.fromCharCode(Number(v.v)) : undefined);
+  const text = (v: Value) =>
+    v.k === 'string' || v.k === 'str' ? v.text : v.k === 'int' && v.type.name === 'char' ? String.fromCharCode(Number(v.v)) : undefined;
   const a = text(left);
   const b = text(right);
-  if (a === undefined || b === undefined) throw new InterpError('type', `std::string ${op} ${describeValue(a === undefined ? left : right)}: not supported`, span);
+  if (a === undefined || b === undefined)
+    throw new InterpError('type', `std::string ${op} ${describeValue(a === undefined ? left : right)}: not supported`, span);
   if (op === '+') return { k: 'string', type: { k: 'string' }, text: a + b };
   if (op === '==' || op === '!=') return boolValue((a === b) === (op === '=='));
   throw new InterpError('type', `the operator ${op} on std::string: not supported`, span);
@@ -201,7 +208,9 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'initList':
       throw new InterpError('type', 'an initialiser list {…} is only allowed in a declaration', expr.span);
     case 'method': {
-      const target = expr.arrow ? pointee(m, await evaluate(m, expr.target, scope), expr.span, label(expr.target)) : await lvalueOf(expr.target);
+      const target = expr.arrow
+        ? pointee(m, await evaluate(m, expr.target, scope), expr.span, label(expr.target))
+        : await lvalueOf(expr.target);
       return callMethod(m, target, expr.name, await evaluateAll(m, expr.args, scope), expr.span);
     }
     case 'new': {

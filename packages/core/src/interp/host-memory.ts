@@ -37,7 +37,12 @@ export async function heapAlloc(m: Machine, bytes: number, span: Span, what: str
 export async function heapFree(m: Machine, addr: bigint, span: Span, what: string): Promise<void> {
   if (addr === 0n) return;
   const result = await m.runtime.call('free', { ptr: toHex(Number(addr)) });
-  m.marks.call(span, { fn: 'free', ret: result.ret, retName: errorName(result.ret), ...(result.message === undefined ? {} : { message: result.message }) });
+  m.marks.call(span, {
+    fn: 'free',
+    ret: result.ret,
+    retName: errorName(result.ret),
+    ...(result.message === undefined ? {} : { message: result.message }),
+  });
   m.marks.note(span, `${what}: its host memory at ${toHex(Number(addr))} is freed`);
 }
 

@@ -30,7 +30,15 @@ async function reallocate(m: Machine, lv: LValue, vector: VectorValue, capacity:
 }
 
 /** `std::vector<T> v(n)`, `v{…}`, `= {…}`: `count` elements in heap memory; its block frees them. */
-export async function constructVector(m: Machine, cell: { value: Value }, type: VectorValue['type'], count: number, span: Span, label: string, scope: Scope) {
+export async function constructVector(
+  m: Machine,
+  cell: { value: Value },
+  type: VectorValue['type'],
+  count: number,
+  span: Span,
+  label: string,
+  scope: Scope,
+) {
   const bytes = count * elementBytes(type.of);
   const addr = await heapAlloc(m, bytes, span, `${label} holds ${count} ${typeName(type.of)}`);
   cell.value = { k: 'vector', type, addr, size: count, capacity: count };
@@ -96,7 +104,11 @@ async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: s
       if (vector.size === 0) throw new InterpError('runtime', `${lv.label}.${name}() on an empty vector (undefined behaviour)`, span);
       return notModeled(`${lv.label}.${name}()`);
     default:
-      throw new InterpError('unsupported', `${lv.label}.${name}(): PageLens runs size, data, resize, reserve, push_back, emplace_back, pop_back, clear, empty, capacity, at, front and back of std::vector`, span);
+      throw new InterpError(
+        'unsupported',
+        `${lv.label}.${name}(): PageLens runs size, data, resize, reserve, push_back, emplace_back, pop_back, clear, empty, capacity, at, front and back of std::vector`,
+        span,
+      );
   }
 }
 

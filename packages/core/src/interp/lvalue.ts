@@ -134,7 +134,11 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
       if (base.k === 'vector') {
         // operator[] does not check; PageLens does, as reaching past the elements is undefined behaviour.
         if (index.v < 0n || at >= base.size)
-          throw new InterpError('runtime', `${label(expr.target)}[${at}] is outside its ${base.size} elements (undefined behaviour in C++)`, expr.span);
+          throw new InterpError(
+            'runtime',
+            `${label(expr.target)}[${at}] is outside its ${base.size} elements (undefined behaviour in C++)`,
+            expr.span,
+          );
         const element: Value = { k: 'ptr', type: pointerTo(base.type.of), addr: base.addr + index.v * BigInt(sizeOf(base.type.of) ?? 1) };
         return pointee(m, element, expr.span, `${label(expr.target)}[${at}]`);
       }

@@ -2,10 +2,10 @@ import type { SyntaxNode } from '@lezer/common';
 import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
 import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { kids, type ParseContext } from './parse-context.ts';
 import { OUT_OF_SCOPE_CALLS } from './library-types.ts';
-import { baseOf, isTypeNode, typeDescriptor } from './parse-types.ts';
+import { kids, type ParseContext } from './parse-context.ts';
 import { decodeString, numberLiteral, stringValue } from './parse-literal.ts';
+import { baseOf, isTypeNode, typeDescriptor } from './parse-types.ts';
 
 /*
  * @lezer/cpp groups some C operators differently from C, because it must also read templates:
@@ -287,7 +287,12 @@ function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   const inner = kids(first);
   const [only] = inner;
   // `sizeof(prop)`: the grammar reads any lone name as a type; a variable of that name wins when run.
-  if (inner.length === 1 && only?.name === 'TypeIdentifier' && baseType([ctx.slice(only)]) === undefined) {
+  if (
+    inner.length === 1 &&
+    only?.name === 'TypeIdentifier' &&
+    baseType([ctx.slice(only)]) === undefined &&
+    !ctx.types.has(ctx.slice(only))
+  ) {
     return { kind: 'sizeofName', name: ctx.slice(only), span };
   }
   return { kind: 'sizeofType', type: typeDescriptor(ctx, first), span };

@@ -10,6 +10,21 @@ export const PROTOTYPE = Symbol('prototype');
 
 const SKIPPED_QUALIFIERS = new Set(['const', 'constexpr', 'static', 'auto', 'extern', 'volatile', 'register', 'inline']);
 
+/** `name(a, b)` read as a function declarator whose parameters are all plain names: a constructor call. */
+function constructorCall(ctx: ParseContext, node: SyntaxNode): { name: string; args: Expr[] } | undefined {
+  const name = child(node, 'Identifier');
+  const list = child(node, 'ParameterList');
+  if (name === undefined || list === undefined) return undefined;
+  const args: Expr[] = [];
+  for (const param of kids(list)) {
+    const only = kids(param);
+    const [first] = only;
+    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first?.name !== 'TypeIdentifier') return undefined;
+    args.push({ kind: 'name', name: ctx.slice(first), span: ctx.span(first) });
+  }
+  return { name: ctx.slice(name), args };
+}
+
 export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | typeof PROTOTYPE {
   const parts = kids(node);
   const typeNode = parts.find(isTypeNode);
@@ -24,7 +39,13 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
       if (SKIPPED_QUALIFIERS.has(part.name)) continue;
       return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
     }
-    if (part.name === 'FunctionDeclarator') return PROTOTYPE;
+    if (part.name === 'FunctionDeclarator') {
+      // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
+      const vexing = base?.k === 'vector' || base?.k === 'string' ? constructorCall(ctx, part) : undefined;
+      if (vexing === undefined) return PROTOTYPE;
+      declarators.push({ name: vexing.name, type: base ?? VOID, ctorArgs: vexing.args, span: ctx.span(part), isConst: constant });
+      continue;
+    }
     const [target, init] = part.name === 'InitDeclarator' ? kids(part) : [part, undefined];
     if (target === undefined) return ctx.fail(part, 'syntax', 'incomplete declarator');
     if (target.name === 'FunctionDeclarator') return PROTOTYPE;
@@ -39,7 +60,8 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
       type = { ...type, length: initExpr.items.length };
     }
     if (isAuto && initExpr === undefined) return ctx.fail(part, 'type', `"auto ${declared.name}" needs an initialiser`);
-    if (declared.ref && initExpr === undefined) return ctx.fail(part, 'type', `the reference "${declared.name}" needs an object to refer to`);
+    if (declared.ref && initExpr === undefined)
+      return ctx.fail(part, 'type', `the reference "${declared.name}" needs an object to refer to`);
     const isConst = constant && type?.k !== 'ptr';
     const plain: Declarator = { name: declared.name, span: ctx.span(part), isConst, ...(declared.ref ? { ref: true } : {}) };
     const withType = type === undefined ? plain : { ...plain, type };

@@ -56,7 +56,8 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         const memberBase = baseOf(ctx, typeNode);
         for (const part of parts) {
           if (part === typeNode || QUALIFIERS.has(part.name)) continue;
-          if (part.name === 'FunctionDeclarator') ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
+          if (part.name === 'FunctionDeclarator')
+            ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
           if (!DECLARATOR_NODES.has(part.name)) return ctx.unsupported(part, `"${ctx.slice(part)}" in the struct ${name}`);
           const declared = declare(ctx, part, memberBase);
           if (declared.ref) return ctx.unsupported(part, `A reference member in the struct ${name}`);
@@ -95,7 +96,8 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     case 'UnionSpecifier':
     case 'EnumSpecifier': {
       if (child(node, 'FieldDeclarationList') !== undefined && node.name !== 'EnumSpecifier') return defineRecord(ctx, node);
-      if (child(node, 'EnumeratorList') !== undefined) return ctx.unsupported(node, 'Defining an enum (use #define or constexpr constants)');
+      if (child(node, 'EnumeratorList') !== undefined)
+        return ctx.unsupported(node, 'Defining an enum (use #define or constexpr constants)');
       const nameNode = child(node, 'TypeIdentifier');
       const defined = nameNode === undefined ? undefined : ctx.types.get(ctx.slice(nameNode));
       if (defined !== undefined) return defined;
@@ -175,7 +177,7 @@ export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { nam
 }
 
 /** `typedef T name;` and `typedef struct {…} Name;`: each declarator names a type. */
-export function typeDefinition(ctx: ParseContext, node: SyntaxNode): void {
+export function typeDefinition(ctx: ParseContext, node: SyntaxNode): undefined {
   const parts = kids(node).filter((p) => p.name !== 'typedef');
   const typeNode = parts.find(isTypeNode);
   if (typeNode === undefined) return ctx.unsupported(node, `The typedef "${ctx.slice(node)}"`);
@@ -186,15 +188,18 @@ export function typeDefinition(ctx: ParseContext, node: SyntaxNode): void {
       return ctx.unsupported(part, 'A typedef of a function type (function pointers)');
     const declared = declare(ctx, part, base);
     // `typedef struct { … } Name;`: the unnamed struct takes the typedef's name.
-    const type = declared.type.k === 'struct' && declared.type.name.startsWith('(unnamed') ? { ...declared.type, name: declared.name } : declared.type;
+    const type =
+      declared.type.k === 'struct' && declared.type.name.startsWith('(unnamed') ? { ...declared.type, name: declared.name } : declared.type;
     ctx.types.set(declared.name, type);
   }
+  return undefined;
 }
 
 /** `using Name = T;` */
-export function aliasDeclaration(ctx: ParseContext, node: SyntaxNode): void {
+export function aliasDeclaration(ctx: ParseContext, node: SyntaxNode): undefined {
   const name = child(node, 'TypeIdentifier');
   const descriptor = child(node, 'TypeDescriptor');
   if (name === undefined || descriptor === undefined) return ctx.unsupported(node, `"${ctx.slice(node)}"`);
   ctx.types.set(ctx.slice(name), typeDescriptor(ctx, descriptor));
+  return undefined;
 }

@@ -54,7 +54,11 @@ async function referTo(m: Machine, d: Declarator, init: Expr, scope: Scope): Pro
     return { type: d.type ?? valueType(value), value, init: true };
   }
   if (lv.cell === undefined)
-    throw new InterpError('unsupported', `the reference ${d.name} to ${lv.label}: memory PageLens does not model cannot be referred to`, d.span);
+    throw new InterpError(
+      'unsupported',
+      `the reference ${d.name} to ${lv.label}: memory PageLens does not model cannot be referred to`,
+      d.span,
+    );
   return lv.cell;
 }
 
@@ -65,17 +69,21 @@ async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scop
     const cell: Cell = { type, value: zeroValue(type, true), init: true };
     let count = 0;
     if (d.init?.kind === 'initList') count = d.init.items.length;
-    else if (d.init !== undefined) throw new InterpError('unsupported', `initialising the std::vector ${d.name} from another: not supported (copying a vector)`, d.span);
+    else if (d.init !== undefined)
+      throw new InterpError('unsupported', `initialising the std::vector ${d.name} from another: not supported (copying a vector)`, d.span);
     else if (args[0] !== undefined) {
       const first = args[0];
-      if (first.k !== 'int' || first.v < 0n || first.v >= 2n ** 53n) throw new InterpError('type', `std::vector ${d.name}(…) needs a count of elements`, d.span);
+      if (first.k !== 'int' || first.v < 0n || first.v >= 2n ** 53n)
+        throw new InterpError('type', `std::vector ${d.name}(…) needs a count of elements`, d.span);
       count = Number(first.v);
     }
     await constructVector(m, cell, type, count, d.span, d.name, scope);
-    if (count > 0 && (args.length > 1 || d.init !== undefined)) m.marks.note(d.span, `the values of ${d.name}'s elements are not modeled (PageLens tracks the heap memory, not its contents)`);
+    if (count > 0 && (args.length > 1 || d.init !== undefined))
+      m.marks.note(d.span, `the values of ${d.name}'s elements are not modeled (PageLens tracks the heap memory, not its contents)`);
     return cell;
   }
-  if (type.k === 'string' && args[0] !== undefined) return { type, value: convert(args[0], type, d.span, false, `initialising ${d.name}`), init: true };
+  if (type.k === 'string' && args[0] !== undefined)
+    return { type, value: convert(args[0], type, d.span, false, `initialising ${d.name}`), init: true };
   if (type.k === 'ptr' && type.name?.startsWith('std::') === true) {
     m.marks.note(d.span, `the ${type.name} ${d.name} is not modeled: PageLens runs no file system`);
     return { type, value: zeroValue(type, true), init: true };
@@ -95,7 +103,12 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
   } else if (d.type === undefined) {
     if (init === undefined) throw new InterpError('type', `${d.name} needs an initialiser to take its type from`, d.span);
     const value = copyValue(await evaluate(m, init, scope));
-    if (value.k === 'vector') throw new InterpError('unsupported', `auto ${d.name} = a std::vector: copying a vector is not supported; write auto& ${d.name}`, d.span);
+    if (value.k === 'vector')
+      throw new InterpError(
+        'unsupported',
+        `auto ${d.name} = a std::vector: copying a vector is not supported; write auto& ${d.name}`,
+        d.span,
+      );
     cell = { type: valueType(value), value, init: true };
   } else if (init?.kind === 'initList') {
     cell = newCell(d.type, true);
@@ -220,7 +233,14 @@ async function rangeFor(
     const scope = new Scope(outer);
     if (frame !== undefined) frame.scope = scope;
     if (index > 0) await m.enter(stmt.span);
-    const cell = stmt.item.ref === true ? element : { type: stmt.item.type ?? element.type, value: convert(copyValue(element.value), stmt.item.type ?? element.type, stmt.span, false, stmt.item.name), init: true };
+    const cell =
+      stmt.item.ref === true
+        ? element
+        : {
+            type: stmt.item.type ?? element.type,
+            value: convert(copyValue(element.value), stmt.item.type ?? element.type, stmt.span, false, stmt.item.name),
+            init: true,
+          };
     m.declare(scope, stmt.item.name, cell, stmt.item.isConst, 'local', stmt.item.span);
     const done = await body(stmt.body, scope);
     await m.leave(scope, closingSpan(stmt.body.span));

@@ -11,8 +11,8 @@ import {
   type PtrType,
   type StringType,
   type StructType,
-  type VectorType,
   typeName,
+  type VectorType,
 } from './c-type-model.ts';
 
 /**
