@@ -36,27 +36,50 @@ int main() {
     return ret;
 }
 
-int memory::AllocDevice(void** ptr, size_t size) { return 0; }
-namespace memory {
-int AllocDevice(void** ptr, size_t size) {
+int memory::AllocDevice(void** ptr, size_t size) {
     size_t rounded = AlignUp(size, kBlock);
     return aclrtMalloc(ptr, rounded, ACL_MEM_MALLOC_HUGE_ONLY);
-}
 }`;
 
-  it('a member function defined outside its class is out of scope; the same helpers inside the namespace run', async () => {
-    expect(errorsOf(code).map((d) => [d.line, d.message])).toEqual([
-      [
-        lineOf(code, 'int memory::AllocDevice'),
-        'The member function memory::AllocDevice (classes with member functions) at line 25, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
-      ],
-    ]);
-    const fixed = code.replace('int memory::AllocDevice(void** ptr, size_t size) { return 0; }\n', '');
-    const h = await runToEnd(fixed);
+  it('a prototype in a namespace, its definition outside as memory::AllocDevice, a static helper, an anonymous namespace', async () => {
+    const h = await runToEnd(code);
     expect(h.ex.exitCode).toBe(0);
     expect(shown(h.ex, 'released')).toBe('true');
     expect(h.ex.calls.filter((c) => c.fn === 'aclrtMalloc').map((c) => c.retName)).toEqual(['ACL_SUCCESS']);
     expect(h.events.some((e) => e.kind === 'alloc' && e.size === 4 * 1024 * 1024)).toBe(true);
+  });
+
+  it('a member function defined outside its class is out of scope', () => {
+    const member = 'struct Buffer { void* ptr; };\nsize_t Buffer::Size() { return 0; }';
+    expect(errorsOf(member).map((d) => [d.line, d.message])).toEqual([
+      [
+        2,
+        'The member function Buffer::Size (classes with member functions) at line 2, column 8 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      ],
+    ]);
+  });
+});
+
+describe('enums and default member initialisers (issue 15)', () => {
+  it('typedef enum with implicit values, enum class read as Mode::B, and a struct member with a default', async () => {
+    const h = await runToEnd(`typedef enum Result_ { SUCCESS = 0, FAILED, SKIPPED = 5, NEXT } Result;
+enum class Mode : int { Sync, Async };
+struct Resource {
+    int32_t deviceId = 3;
+    float scale{0.5f};
+    aclrtStream stream = nullptr;
+    bool ready = true;
+};
+int main() {
+    Result r = FAILED;
+    Mode mode = Mode::Async;
+    Resource res;
+    int sum = SUCCESS + FAILED + SKIPPED + NEXT;
+    return r;
+}`);
+    expect(h.ex.exitCode).toBe(1);
+    expect([shown(h.ex, 'sum'), shown(h.ex, 'mode')]).toEqual(['12', '1']);
+    expect(shown(h.ex, 'res')).toBe('{deviceId = 3, scale = 0.5, stream = NULL, ready = true}');
   });
 });
 

@@ -138,6 +138,8 @@ export function typeFromLayout(ctype: string, count?: number): CType {
 export interface FieldInfo {
   readonly name: string;
   readonly type: CType;
+  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number, or 0 for nullptr. */
+  readonly initial?: number;
 }
 
 export function fieldsOf(struct: StructType): readonly FieldInfo[] {

@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
+import type { Expr, Stmt } from './ast.ts';
 import type { CType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
 
@@ -30,6 +31,14 @@ export class ParseContext {
   types: Map<string, CType> = new Map();
   /** The namespaces around the code being read: `memory` inside `namespace memory { … }`. */
   namespace: readonly string[] = [];
+  /** Every namespace met so far, qualified (`a`, `a::b`): `int a::f() {…}` defines a function of one. */
+  readonly namespaces = new Set<string>();
+  /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
+  pendingDecls: Stmt[] = [];
+  /** Reads an expression (parse-expr's convertExpr), set by the parser: types need it for enumerator values. */
+  convertValue: (node: SyntaxNode) => Expr = () => {
+    throw new Error('ParseContext.convertValue is not set');
+  };
 
   constructor(text: string, origin: (offset: number) => number, lines: LineIndex, launches: ReadonlyMap<number, number>) {
     this.text = text;
@@ -42,6 +51,7 @@ export class ParseContext {
   derive(text: string, shift: number): ParseContext {
     const derived = new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
     derived.types = this.types;
+    derived.convertValue = this.convertValue;
     return derived;
   }
 

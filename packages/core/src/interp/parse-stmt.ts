@@ -195,10 +195,15 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
     declarator = kids(declarator)[0];
   }
   const scoped = declarator === undefined ? undefined : child(declarator, 'ScopedIdentifier');
-  if (scoped !== undefined) return ctx.outOfScope(scoped, `The member function ${ctx.slice(scoped)} (classes with member functions)`);
+  // `int memory::Alloc(…) {…}` defines a function of a namespace; `int Buffer::Size() {…}` a member function.
+  const qualified = scoped === undefined ? undefined : ctx.slice(scoped).replace(/\s+/g, '').replace(/^::/, '');
+  const owner = qualified?.slice(0, qualified.lastIndexOf('::'));
+  if (scoped !== undefined && (owner === undefined || !ctx.namespaces.has(owner)))
+    return ctx.outOfScope(scoped, `The member function ${ctx.slice(scoped)} (classes with member functions)`);
   const nameNode = declarator === undefined ? undefined : child(declarator, 'Identifier');
   const list = declarator === undefined ? undefined : child(declarator, 'ParameterList');
-  if (nameNode === undefined || list === undefined) return ctx.unsupported(node, 'This kind of function declarator');
+  if ((nameNode === undefined && qualified === undefined) || list === undefined)
+    return ctx.unsupported(node, 'This kind of function declarator');
   const params: Param[] = [];
   for (const param of kids(list)) {
     if (param.name !== 'ParameterDeclaration') return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
@@ -216,5 +221,6 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
     const type = declared.type.k === 'array' ? pointerTo(declared.type.of) : declared.type;
     params.push(declared.ref ? { name: declared.name, type, ref: true } : { name: declared.name, type });
   }
-  return { name: ctx.slice(nameNode), returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
+  const name = qualified ?? (nameNode === undefined ? '' : ctx.slice(nameNode));
+  return { name, returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
 }

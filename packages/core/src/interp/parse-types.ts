@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
-import { baseType, type CType, type FieldInfo, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
+import type { Declarator, Expr } from './ast.ts';
+import { baseType, type CType, type FieldInfo, INT, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
 import { libraryType } from './library-types.ts';
 import { child, kids, type ParseContext } from './parse-context.ts';
 
@@ -36,6 +37,49 @@ export function isTypeNode(node: SyntaxNode): boolean {
   return TYPE_NODES.has(node.name);
 }
 
+/** A default member initialiser: a literal number, `true`/`false`, `nullptr`, or one in braces. */
+function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): number {
+  const inner = node.name === 'InitializerList' ? kids(node) : [node];
+  const [only] = inner;
+  const text = only === undefined ? '0' : ctx.slice(only).trim();
+  if (inner.length > 1) return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct}`);
+  if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
+  if (text === 'nullptr' || text === 'NULL') return 0;
+  const value = Number(text.replace(/[uUlLfF]+$/, '').replace(/'/g, ''));
+  if (!Number.isFinite(value))
+    return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct} (a literal number works)`);
+  return value;
+}
+
+/**
+ * `enum Name { A, B = 5 }` and `enum class Name : int { … }`: the type is a 32-bit int, and each
+ * enumerator a constant declared with the code's globals (ctx.pendingDecls); `Name::A` reads as A.
+ */
+function defineEnum(ctx: ParseContext, node: SyntaxNode): CType {
+  const nameNode = child(node, 'TypeIdentifier');
+  const type: CType = { k: 'int', name: nameNode === undefined ? 'int' : ctx.slice(nameNode), bits: 32, signed: true };
+  if (nameNode !== undefined) ctx.types.set(ctx.slice(nameNode), type);
+  const list = child(node, 'EnumeratorList');
+  let previous: Expr | undefined;
+  const declarators: Declarator[] = [];
+  for (const item of list === undefined ? [] : kids(list)) {
+    const [id, value] = kids(item);
+    if (id === undefined) continue;
+    const span = ctx.span(item);
+    const init: Expr =
+      value !== undefined
+        ? ctx.convertValue(value)
+        : previous === undefined
+          ? { kind: 'int', value: 0n, type: INT, text: '0', span }
+          : { kind: 'binary', op: '+', left: previous, right: { kind: 'int', value: 1n, type: INT, text: '1', span }, span };
+    const name = ctx.slice(id);
+    declarators.push({ name, type, init, span, isConst: true });
+    previous = { kind: 'name', name, span };
+  }
+  ctx.pendingDecls.push({ kind: 'decl', declarators, span: ctx.span(node) });
+  return type;
+}
+
 /** A struct, class or union with a body: its members become a type, registered under its name. */
 function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
   const nameNode = child(node, 'TypeIdentifier');
@@ -56,6 +100,11 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         const memberBase = baseOf(ctx, typeNode);
         for (const part of parts) {
           if (part === typeNode || QUALIFIERS.has(part.name)) continue;
+          const last = members.at(-1);
+          if (!DECLARATOR_NODES.has(part.name) && last !== undefined && part.from > typeNode.to) {
+            members[members.length - 1] = { ...last, initial: memberInitial(ctx, part, name) };
+            continue;
+          }
           if (part.name === 'FunctionDeclarator')
             ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
           if (!DECLARATOR_NODES.has(part.name)) return ctx.unsupported(part, `"${ctx.slice(part)}" in the struct ${name}`);
@@ -96,8 +145,7 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     case 'UnionSpecifier':
     case 'EnumSpecifier': {
       if (child(node, 'FieldDeclarationList') !== undefined && node.name !== 'EnumSpecifier') return defineRecord(ctx, node);
-      if (child(node, 'EnumeratorList') !== undefined)
-        return ctx.unsupported(node, 'Defining an enum (use #define or constexpr constants)');
+      if (child(node, 'EnumeratorList') !== undefined) return defineEnum(ctx, node);
       const nameNode = child(node, 'TypeIdentifier');
       const defined = nameNode === undefined ? undefined : ctx.types.get(ctx.slice(nameNode));
       if (defined !== undefined) return defined;

@@ -3,6 +3,7 @@ import { parser } from '@lezer/cpp';
 import type { FunctionDef, Program, Stmt } from './ast.ts';
 import { type Diagnostic, diagnostic, LineIndex } from './diagnostics.ts';
 import { kids, ParseContext, ParseFailure, SUPPORTED } from './parse-context.ts';
+import { convertExpr } from './parse-expr.ts';
 import { convertDeclaration, convertFunction, convertStatement, PROTOTYPE } from './parse-stmt.ts';
 import { aliasDeclaration, baseOf, typeDefinition } from './parse-types.ts';
 import { preprocess } from './preprocess.ts';
@@ -49,65 +50,77 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
   let statements = 0;
   for (const node of nodes) {
     if (IGNORED_TOP_LEVEL.has(node.name)) continue;
+    const before = into.topLevel.length;
     try {
-      switch (node.name) {
-        case 'FunctionDefinition': {
-          const fn = convertFunction(ctx, node);
-          const name = [...ctx.namespace, fn.name].join('::');
-          if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
-          into.functions.set(name, { ...fn, name });
-          break;
-        }
-        case 'Declaration': {
-          const decl = convertDeclaration(ctx, node);
-          if (decl !== PROTOTYPE) into.topLevel.push(decl);
-          break;
-        }
-        case 'NamespaceDefinition': {
-          const name = kids(node).find((k) => k.name === 'Identifier' || k.name === 'NamespaceIdentifier');
-          const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
-          const outer = ctx.namespace;
-          ctx.namespace = name === undefined ? outer : [...outer, ...ctx.slice(name).split('::')];
-          try {
-            statements += topLevelItems(ctx, body === undefined ? [] : kids(body), into);
-          } finally {
-            ctx.namespace = outer;
-          }
-          break;
-        }
-        case 'LinkageSpecification': {
-          const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
-          statements += topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into);
-          break;
-        }
-        case 'UsingDeclaration':
-          // `using namespace x;` and `using x::f;`: calls find functions of any namespace by their plain name.
-          break;
-        case 'AliasDeclaration':
-          aliasDeclaration(ctx, node);
-          break;
-        case 'TypeDefinition':
-          typeDefinition(ctx, node);
-          break;
-        case 'StructSpecifier':
-        case 'ClassSpecifier':
-        case 'UnionSpecifier':
-        case 'EnumSpecifier':
-          baseOf(ctx, node);
-          break;
-        case 'TemplateDeclaration':
-          ctx.outOfScope(node, `A template the code defines ("${ctx.slice(node).split('\n')[0]?.trim()}")`);
-          break;
-        default:
-          into.topLevel.push(convertStatement(ctx, node));
-          statements += 1;
-      }
+      topLevelItem(ctx, node, into, (count) => {
+        statements += count;
+      });
     } catch (error) {
       if (!(error instanceof ParseFailure)) throw error;
       into.diagnostics.push(error.diagnostic);
     }
+    // An enum's constants are declared before the item that defined them runs.
+    const pending = ctx.pendingDecls;
+    ctx.pendingDecls = [];
+    into.topLevel.splice(before, 0, ...pending);
   }
   return statements;
+}
+
+function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, counted: (statements: number) => void): void {
+  switch (node.name) {
+    case 'FunctionDefinition': {
+      const fn = convertFunction(ctx, node);
+      const name = fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::');
+      if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
+      into.functions.set(name, { ...fn, name });
+      break;
+    }
+    case 'Declaration': {
+      const decl = convertDeclaration(ctx, node);
+      if (decl !== PROTOTYPE) into.topLevel.push(decl);
+      break;
+    }
+    case 'NamespaceDefinition': {
+      const name = kids(node).find((k) => k.name === 'Identifier' || k.name === 'NamespaceIdentifier');
+      const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+      const outer = ctx.namespace;
+      ctx.namespace = name === undefined ? outer : [...outer, ...ctx.slice(name).split('::')];
+      ctx.namespaces.add(ctx.namespace.join('::'));
+      try {
+        counted(topLevelItems(ctx, body === undefined ? [] : kids(body), into));
+      } finally {
+        ctx.namespace = outer;
+      }
+      break;
+    }
+    case 'LinkageSpecification': {
+      const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+      counted(topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into));
+      break;
+    }
+    case 'UsingDeclaration':
+      // `using namespace x;` and `using x::f;`: calls find functions of any namespace by their plain name.
+      break;
+    case 'AliasDeclaration':
+      aliasDeclaration(ctx, node);
+      break;
+    case 'TypeDefinition':
+      typeDefinition(ctx, node);
+      break;
+    case 'StructSpecifier':
+    case 'ClassSpecifier':
+    case 'UnionSpecifier':
+    case 'EnumSpecifier':
+      baseOf(ctx, node);
+      break;
+    case 'TemplateDeclaration':
+      ctx.outOfScope(node, `A template the code defines ("${ctx.slice(node).split('\n')[0]?.trim()}")`);
+      break;
+    default:
+      into.topLevel.push(convertStatement(ctx, node));
+      counted(1);
+  }
 }
 
 export interface ParseResult {
@@ -120,6 +133,7 @@ export function parseProgram(source: string): ParseResult {
   const lines = new LineIndex(source);
   const origin = (offset: number) => pre.origin[Math.min(Math.max(offset, 0), pre.origin.length - 1)] ?? source.length;
   const ctx = new ParseContext(pre.text, origin, lines, new Map(pre.launches.map((l) => [l.at, l.configCount])));
+  ctx.convertValue = (node) => convertExpr(ctx, node);
   for (const p of pre.placeholders) {
     const at = lines.span(0, 0);
     const span = { ...at, line: p.line, endLine: p.line, column: 1 };

@@ -79,7 +79,7 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'ptr', type, addr: 0n };
     case 'struct':
       if (type.union) return { k: 'union', type, bytes: 0n };
-      return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, newCell(f.type, init)])) };
+      return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, memberCell(f.type, init, f.initial)])) };
     case 'array':
       return { k: 'array', type, items: Array.from({ length: type.length }, () => newCell(type.of, init)) };
     case 'vector':
@@ -89,6 +89,14 @@ export function zeroValue(type: CType, init: boolean): Value {
     case 'void':
       return VOID_VALUE;
   }
+}
+
+/** A member's cell: its default member initialiser when the code gives one (C++11), else as newCell. */
+function memberCell(type: CType, init: boolean, initial: number | undefined): Cell {
+  if (initial === undefined) return newCell(type, init);
+  if (type.k === 'int') return { type, value: intValue(type, BigInt(Math.trunc(initial))), init: true };
+  if (type.k === 'float') return { type, value: floatValue(type, initial), init: true };
+  return newCell(type, true);
 }
 
 /** A deep copy, for struct assignment and passing by value. */
