@@ -221,6 +221,10 @@ int main() {
     ids.push_back(1);
     ids.push_back(2);
     ids.push_back(3);
+    int32_t second = ids[1];
+    ids[2] = 30;
+    int32_t last = ids.back();
+    float filled = host[5];
     size_t idCount = ids.size();
     size_t idRoom = ids.capacity();
     std::string message = std::string("copied ") + "to device";
@@ -232,6 +236,8 @@ int main() {
     const h = await runToEnd(code);
     expect(h.ex.exitCode).toBe(0);
     expect([shown(h.ex, 'bytes'), shown(h.ex, 'idCount'), shown(h.ex, 'idRoom')]).toEqual(['128', '3', '4']);
+    // The values the code writes are kept: push_back's, Fill's through a reference in a range-for, ids[2] = 30.
+    expect([shown(h.ex, 'second'), shown(h.ex, 'last'), shown(h.ex, 'filled')]).toEqual(['2', '30', '1.5']);
     expect(h.ex.output).toEqual(['copied to device: 128 bytes\n']);
     // host: 32 floats, then 64 (resize to 40 > 32 grows to max(40, 2 × 32)); ids: 1, 2, 4 elements.
     const sizes = h.events.filter((e) => e.kind === 'hostAlloc').map((e) => (e.kind === 'hostAlloc' ? e.size : 0));

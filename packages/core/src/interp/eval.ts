@@ -149,6 +149,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       return unary(expr.op, await evaluate(m, expr.operand, scope), expr.span, (text) => m.marks.warning(expr.span, text));
     case 'addr': {
       const target = await lvalueOf(expr.operand);
+      if (target.address !== undefined) return { k: 'ptr', type: pointerTo(target.type), addr: target.address };
       if (target.ref === undefined) throw new InterpError('unsupported', `taking the address of ${target.label}: not supported`, expr.span);
       return { k: 'ref', type: pointerTo(target.type), target: target.ref.target, index: target.ref.index };
     }

@@ -1,18 +1,20 @@
 import { formatBytes } from '../units/bytes.ts';
-import { BOOL, CHAR_PTR, type CType, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
+import { BOOL, CHAR_PTR, type CType, fieldsOf, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
+import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
 import { heapAlloc, heapFree } from './host-memory.ts';
 import type { LValue } from './lvalue.ts';
-import type { Machine, Scope } from './machine.ts';
+import type { Machine } from './machine.ts';
 import { outOfScopeMessage } from './parse-context.ts';
-import { intValue, type Value, zeroValue } from './values.ts';
+import { intValue, type Value, vectorItem, zeroValue } from './values.ts';
 
 /*
  * Member functions of the library types ACL programs use: std::vector<T> as a host buffer (its
  * elements are heap memory of the process, grown as libstdc++ grows them: to twice the size, or
- * to what resize asks when that is more), std::string for messages, and the file streams, whose
- * reads and writes are not modeled.
+ * to what resize asks when that is more; the values the code writes are kept, those a copy from
+ * the device would bring are not), std::string for messages, and the file streams, whose reads
+ * and writes are not modeled.
  */
 
 type VectorValue = Extract<Value, { k: 'vector' }>;
@@ -29,7 +31,7 @@ async function reallocate(m: Machine, lv: LValue, vector: VectorValue, capacity:
   return moved;
 }
 
-/** `std::vector<T> v(n)`, `v{…}`, `= {…}`: `count` elements in heap memory; its block frees them. */
+/** `std::vector<T> v(n)`, `v{…}`, `= {…}`: `count` elements in heap memory (freed by freeVectors when its block ends). */
 export async function constructVector(
   m: Machine,
   cell: { value: Value },
@@ -37,15 +39,25 @@ export async function constructVector(
   count: number,
   span: Span,
   label: string,
-  scope: Scope,
 ) {
   const bytes = count * elementBytes(type.of);
   const addr = await heapAlloc(m, bytes, span, `${label} holds ${count} ${typeName(type.of)}`);
-  cell.value = { k: 'vector', type, addr, size: count, capacity: count };
-  scope.cleanups.push(async (end) => {
-    const now = cell.value;
-    if (now.k === 'vector') await heapFree(m, now.addr, end, `${label} goes out of scope`);
-  });
+  cell.value = { k: 'vector', type, addr, size: count, capacity: count, items: new Map() };
+}
+
+/** True when a value of `type` holds a std::vector (itself, or in a member or element). */
+export function holdsVector(type: CType): boolean {
+  if (type.k === 'vector') return true;
+  if (type.k === 'array') return holdsVector(type.of);
+  return type.k === 'struct' && fieldsOf(type).some((f) => holdsVector(f.type));
+}
+
+/** A variable's block ends: the heap memory of every vector it holds is freed (the destructors run). */
+export async function freeVectors(m: Machine, value: Value, span: Span, label: string): Promise<void> {
+  if (value.k === 'vector') await heapFree(m, value.addr, span, `${label} goes out of scope`);
+  else if (value.k === 'struct') for (const [name, member] of value.fields) await freeVectors(m, member.value, span, `${label}.${name}`);
+  else if (value.k === 'array')
+    for (const [index, item] of value.items.entries()) await freeVectors(m, item.value, span, `${label}[${index}]`);
 }
 
 function count(value: Value | undefined, what: string, span: Span): number {
@@ -55,9 +67,9 @@ function count(value: Value | undefined, what: string, span: Span): number {
 
 async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: string, args: readonly Value[], span: Span): Promise<Value> {
   const element = vector.type.of;
-  const notModeled = (what: string) => {
-    m.marks.note(span, `${what}: the elements of ${lv.label} are heap memory whose contents PageLens does not model`);
-    return zeroValue(element, true);
+  const item = (index: number): Value => vectorItem(vector, index).value;
+  const drop = (from: number) => {
+    for (const index of [...vector.items.keys()]) if (index >= from) vector.items.delete(index);
   };
   switch (name) {
     case 'size':
@@ -69,6 +81,7 @@ async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: s
     case 'data':
       return { k: 'ptr', type: pointerTo(element), addr: vector.addr };
     case 'clear':
+      drop(0);
       lv.write({ ...vector, size: 0 });
       return { k: 'void' };
     case 'reserve': {
@@ -79,30 +92,37 @@ async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: s
     case 'resize': {
       const wanted = count(args[0], `${lv.label}.resize`, span);
       const room = wanted > vector.capacity ? await reallocate(m, lv, vector, Math.max(wanted, 2 * vector.size), span) : vector;
+      drop(wanted);
+      const fill = args[1];
+      if (fill !== undefined)
+        for (let index = vector.size; index < wanted; index += 1)
+          vector.items.set(index, { type: element, value: convert(fill, element, span, false, `${lv.label}.resize`), init: true });
       lv.write({ ...room, size: wanted });
       return { k: 'void' };
     }
     case 'push_back':
     case 'emplace_back': {
       const room = vector.size === vector.capacity ? await reallocate(m, lv, vector, Math.max(1, 2 * vector.capacity), span) : vector;
+      const value = args[0] === undefined ? zeroValue(element, true) : convert(args[0], element, span, false, `${lv.label}.${name}`);
+      vector.items.set(vector.size, { type: element, value, init: true });
       lv.write({ ...room, size: room.size + 1 });
-      m.marks.note(span, `${lv.label}.${name}: the new element's value is not modeled (PageLens tracks the heap memory, not its contents)`);
       return { k: 'void' };
     }
     case 'pop_back':
       if (vector.size === 0) throw new InterpError('runtime', `${lv.label}.pop_back() on an empty vector (undefined behaviour)`, span);
+      drop(vector.size - 1);
       lv.write({ ...vector, size: vector.size - 1 });
       return { k: 'void' };
     case 'at': {
       const index = count(args[0], `${lv.label}.at`, span);
       if (index >= vector.size)
         throw new InterpError('runtime', `${lv.label}.at(${index}) is outside its ${vector.size} elements (std::out_of_range)`, span);
-      return notModeled(`${lv.label}.at(${index})`);
+      return item(index);
     }
     case 'front':
     case 'back':
       if (vector.size === 0) throw new InterpError('runtime', `${lv.label}.${name}() on an empty vector (undefined behaviour)`, span);
-      return notModeled(`${lv.label}.${name}()`);
+      return item(name === 'front' ? 0 : vector.size - 1);
     default:
       throw new InterpError(
         'unsupported',

@@ -12,6 +12,7 @@ import {
   unionMember,
   unionMemberType,
   type Value,
+  vectorItem,
   withUnionMember,
   zeroValue,
 } from './values.ts';
@@ -25,6 +26,8 @@ export interface LValue {
   /** Set when the storage is an interpreter cell (so reads can warn about indeterminate values). */
   readonly cell?: Cell;
   readonly ref?: { readonly target: RefTarget; readonly index: number };
+  /** Set for an element of a std::vector: its address in the vector's heap memory (what `&v[i]` is). */
+  readonly address?: bigint;
   read(): Value;
   /** `value` has already been converted to `type`. */
   write(value: Value): void;
@@ -139,8 +142,9 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
             `${label(expr.target)}[${at}] is outside its ${base.size} elements (undefined behaviour in C++)`,
             expr.span,
           );
-        const element: Value = { k: 'ptr', type: pointerTo(base.type.of), addr: base.addr + index.v * BigInt(sizeOf(base.type.of) ?? 1) };
-        return pointee(m, element, expr.span, `${label(expr.target)}[${at}]`);
+        const cell = vectorItem(base, at);
+        const address = base.addr + index.v * BigInt(sizeOf(base.type.of) ?? 1);
+        return { ...cellLValue(m, cell, `${label(expr.target)}[${at}]`, false), address };
       }
       const moved: Value =
         base.k === 'ref'

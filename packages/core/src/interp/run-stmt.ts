@@ -5,10 +5,21 @@ import type { Span } from './diagnostics.ts';
 import { evaluate, evaluateAll } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
 import { closingSpan } from './host-memory.ts';
-import { constructVector } from './library-calls.ts';
+import { constructVector, freeVectors, holdsVector } from './library-calls.ts';
 import { type LValue, resolveLValue } from './lvalue.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
-import { type Cell, copyValue, describeValue, newCell, truthy, type Value, valueType, withUnionMember, zeroValue } from './values.ts';
+import {
+  type Cell,
+  copyValue,
+  describeValue,
+  newCell,
+  truthy,
+  type Value,
+  valueType,
+  vectorItem,
+  withUnionMember,
+  zeroValue,
+} from './values.ts';
 
 export type Completion =
   | { readonly k: 'normal' }
@@ -77,9 +88,18 @@ async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scop
         throw new InterpError('type', `std::vector ${d.name}(…) needs a count of elements`, d.span);
       count = Number(first.v);
     }
-    await constructVector(m, cell, type, count, d.span, d.name, scope);
-    if (count > 0 && (args.length > 1 || d.init !== undefined))
-      m.marks.note(d.span, `the values of ${d.name}'s elements are not modeled (PageLens tracks the heap memory, not its contents)`);
+    await constructVector(m, cell, type, count, d.span, d.name);
+    const made = cell.value;
+    const items =
+      d.init?.kind === 'initList'
+        ? await evaluateAll(m, d.init.items, scope)
+        : args[1] === undefined
+          ? []
+          : Array.from({ length: count }, () => args[1]);
+    if (made.k === 'vector')
+      items.forEach((value, index) => {
+        if (value !== undefined) vectorItem(made, index).value = convert(value, type.of, d.span, false, `initialising ${d.name}[${index}]`);
+      });
     return cell;
   }
   if (type.k === 'string' && args[0] !== undefined)
@@ -123,6 +143,7 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
     cell = newCell(d.type, kind === 'global' || d.type.k === 'string');
   }
   m.declare(scope, d.name, cell, d.isConst, kind, d.span);
+  if (d.ref !== true && holdsVector(cell.type)) scope.cleanups.push((end) => freeVectors(m, cell.value, end, d.name));
 }
 
 /** Runs one statement. `gated` is false for a body that sits on its header's line, which runs in the header's step. */
@@ -225,8 +246,7 @@ async function rangeFor(
   let cells: readonly Cell[];
   if (range.k === 'ref' && range.target.isArray) cells = range.target.cells.slice(range.index);
   else if (range.k === 'vector') {
-    m.marks.note(stmt.span, `the elements of the vector are heap memory whose contents PageLens does not model: each reads as 0`);
-    cells = Array.from({ length: range.size }, () => newCell(range.type.of, true));
+    cells = Array.from({ length: range.size }, (_, index) => vectorItem(range, index));
   } else throw new InterpError('type', `for (… : ${describeValue(range)}): PageLens loops over arrays and std::vector`, stmt.span);
   const frame = m.frames.at(-1);
   for (const [index, element] of cells.entries()) {

@@ -31,8 +31,20 @@ export type Value =
   /** The union aclrtMallocAttrValue: its 8 bytes as one little-endian number; `member` was written last. */
   | { readonly k: 'union'; readonly type: StructType; readonly bytes: bigint; readonly member?: string }
   | { readonly k: 'array'; readonly type: ArrayType; readonly items: readonly Cell[] }
-  /** std::vector<T>: `size` elements of heap memory at `addr` (malloc'd; 0 while empty), room for `capacity`. */
-  | { readonly k: 'vector'; readonly type: VectorType; readonly addr: bigint; readonly size: number; readonly capacity: number }
+  /**
+   * std::vector<T>: `size` elements of heap memory at `addr` (malloc'd; 0 while empty), room for
+   * `capacity`. The interpreter keeps the element values the code writes in `items`, by index; an
+   * element never written is value-initialised, 0 (C++ [vector.cons]). The map is the vector's own:
+   * shared by the copies of this value that its methods make.
+   */
+  | {
+      readonly k: 'vector';
+      readonly type: VectorType;
+      readonly addr: bigint;
+      readonly size: number;
+      readonly capacity: number;
+      readonly items: Map<number, Cell>;
+    }
   | { readonly k: 'string'; readonly type: StringType; readonly text: string }
   | { readonly k: 'void' };
 
@@ -83,7 +95,7 @@ export function zeroValue(type: CType, init: boolean): Value {
     case 'array':
       return { k: 'array', type, items: Array.from({ length: type.length }, () => newCell(type.of, init)) };
     case 'vector':
-      return { k: 'vector', type, addr: 0n, size: 0, capacity: 0 };
+      return { k: 'vector', type, addr: 0n, size: 0, capacity: 0, items: new Map() };
     case 'string':
       return { k: 'string', type, text: '' };
     case 'void':
@@ -97,6 +109,16 @@ function memberCell(type: CType, init: boolean, initial: number | undefined): Ce
   if (type.k === 'int') return { type, value: intValue(type, BigInt(Math.trunc(initial))), init: true };
   if (type.k === 'float') return { type, value: floatValue(type, initial), init: true };
   return newCell(type, true);
+}
+
+/** Element `index` of a vector: its cell, made (value-initialised) at first use. */
+export function vectorItem(vector: Extract<Value, { k: 'vector' }>, index: number): Cell {
+  let cell = vector.items.get(index);
+  if (cell === undefined) {
+    cell = newCell(vector.type.of, true);
+    vector.items.set(index, cell);
+  }
+  return cell;
 }
 
 /** A deep copy, for struct assignment and passing by value. */
