@@ -85,6 +85,7 @@ export const playground = defineMessages(
       ran_other: 'ran {{count}} times',
       notRun: 'did not run',
       repeat: '×{{count}}',
+      effect: '{{fn}}: {{text}}',
       clickHint: 'Click to show the state right after this line',
     },
     problems: {
@@ -280,6 +281,7 @@ export const playground = defineMessages(
       ran_other: '执行了{{count}}次',
       notRun: '未执行',
       repeat: '×{{count}}',
+      effect: '{{fn}}：{{text}}',
       clickHint: '点击查看该行执行后的状态',
     },
     problems: {
