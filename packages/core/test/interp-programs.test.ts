@@ -202,6 +202,49 @@ int main() {
 }
 `;
 
+const FILE_SAMPLE = `#include <cstring>
+#include <string>
+#include "acl/acl.h"
+#define CHECK(ret, msg) if ((ret) != ACL_SUCCESS) { printf("%s failed: %d\\n", msg, ret); return false; }
+
+static bool ReadFile(const std::string& path, void* buffer, size_t bytes)
+{
+    FILE* fp = fopen(path.c_str(), "rb");
+    if (fp == nullptr) {
+        printf("cannot open %s: using zeros\\n", path.c_str());
+        memset(buffer, 0, bytes);
+        return true;
+    }
+    fread(buffer, 1, bytes, fp);
+    fclose(fp);
+    return true;
+}
+
+int main(int argc, char* argv[])
+{
+    const char* config = "./acl.json";
+    CHECK(aclInit(config), "aclInit");
+    uint32_t count = 0;
+    CHECK(aclrtGetDeviceCount(&count), "aclrtGetDeviceCount");
+    int32_t deviceId = count > 1 ? 1 : 0;
+    CHECK(aclrtSetDevice(deviceId), "aclrtSetDevice");
+    size_t inputSize = 256 * sizeof(float);
+    void* inputHost = nullptr;
+    CHECK(aclrtMallocHost(&inputHost, inputSize), "aclrtMallocHost");
+    ReadFile("input/input_x.bin", inputHost, inputSize);
+    void* inputDevice = nullptr;
+    CHECK(aclrtMalloc(&inputDevice, inputSize, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
+    CHECK(aclrtMemcpy(inputDevice, inputSize, inputHost, inputSize, ACL_MEMCPY_HOST_TO_DEVICE), "aclrtMemcpy");
+    uint8_t* bytes = reinterpret_cast<uint8_t*>(inputHost);
+    printf("first byte %u, size %zu\\n", bytes[0], inputSize);
+    CHECK(aclrtFree(inputDevice), "aclrtFree");
+    CHECK(aclrtFreeHost(inputHost), "aclrtFreeHost");
+    CHECK(aclrtResetDevice(deviceId), "aclrtResetDevice");
+    CHECK(aclFinalize(), "aclFinalize");
+    return 0;
+}
+`;
+
 const DEVICE_SETUP = 'aclInit(nullptr);\naclrtSetDevice(0);';
 
 function leftovers(h: Awaited<ReturnType<typeof runToEnd>>) {
@@ -220,6 +263,22 @@ describe('whole programs (issue 15)', () => {
     // The result vector (4 MiB of floats) and the local `first` were host memory of the process.
     const pageable = h.events.flatMap((e) => (e.kind === 'hostAlloc' && e.memory === 'pageable' ? [e.size] : []));
     expect(pageable).toEqual([4 * 1024 * 1024, 4]);
+    expect(leftovers(h)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('an input file read into pinned memory: fopen/fread answer as if the file opened, a const std::string& takes a literal', async () => {
+    const h = await runToEnd(FILE_SAMPLE);
+    expect(h.ex.exitCode).toBe(0);
+    expect(h.ex.aclErrors).toBe(0);
+    expect(h.ex.output).toEqual(['first byte 0, size 1024\n']);
+    const fopenLine = FILE_SAMPLE.split('\n').findIndex((line) => line.includes('fopen(')) + 1;
+    expect(h.ex.lineMarks.get(fopenLine)?.notes).toEqual([
+      'fopen(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the file opened and every byte moved, without reading or writing any',
+    ]);
+    expect(h.ex.calls.filter((c) => c.fn === 'aclrtMallocHost' || c.fn === 'aclrtMemcpy').map((c) => c.retName)).toEqual([
+      'ACL_SUCCESS',
+      'ACL_SUCCESS',
+    ]);
     expect(leftovers(h)).toEqual([0, 0, 0, 0, 0, 0]);
   });
 

@@ -1,5 +1,5 @@
 import type { CallExpr } from './ast.ts';
-import { INT } from './c-type-model.ts';
+import { INT, SIZE_T, VOID_PTR } from './c-type-model.ts';
 import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
 import { intValue, showValue, type Value } from './values.ts';
@@ -63,7 +63,7 @@ function stringCall(name: string, values: readonly Value[]): Value | undefined {
   return { k: 'string', type: { k: 'string' }, text };
 }
 
-/** File I/O of the C library: PageLens runs no file system (a file that "opened" keeps the code on its main path). */
+/** File I/O of the C library: PageLens runs no file system. */
 const FILE_CALLS = new Set([
   'fopen',
   'fread',
@@ -80,15 +80,30 @@ const FILE_CALLS = new Set([
   'close',
 ]);
 
+/** What fopen answers: a FILE* that is no memory of the process (the text "FILE"), only passed back to the other file calls. */
+const FILE_HANDLE = 0x46494c45n;
+
+/**
+ * Answers as if the file opened and every read or write moved all it was asked to, so the code
+ * stays on its main path, where the memory calls are; the contents are not read or written.
+ */
+function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Value[]): Value {
+  m.marks.note(
+    call.span,
+    `${name}(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the file opened and every byte moved, without reading or writing any`,
+  );
+  if (name === 'fopen') return { k: 'ptr', type: { k: 'ptr', to: VOID_PTR.to, name: 'FILE*' }, addr: FILE_HANDLE };
+  if (name === 'open') return intValue(INT, 3n);
+  const count = name === 'fread' || name === 'fwrite' || name === 'read' || name === 'write' ? values[2] : undefined;
+  return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
+}
+
 export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
   const values = await evaluateAll(m, call.args, scope);
   const name = call.callee;
   const text = stringCall(name, values);
   if (text !== undefined) return text;
-  if (FILE_CALLS.has(name)) {
-    m.marks.note(call.span, `${name}(…) is file I/O, which is not modeled: PageLens runs no file system; it returned 0`);
-    return intValue(INT, 0n);
-  }
+  if (FILE_CALLS.has(name)) return fileCall(m, call, name, values);
   const skip = PRINTERS[name];
   if (call.launch !== undefined) {
     m.marks.note(

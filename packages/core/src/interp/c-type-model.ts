@@ -93,6 +93,8 @@ const NAMED: ReadonlyMap<string, CType> = new Map<string, CType>([
   ['float', FLOAT],
   ['double', DOUBLE],
   ['void', VOID],
+  // The C library's FILE is opaque: only FILE* is ever written.
+  ['FILE', VOID],
   ...HANDLE_TYPEDEFS.map((name): [string, CType] => [name, { k: 'ptr', to: VOID, name }]),
   ...ACL_ENUM_TYPES.map((table): [string, CType] => [
     table.cName,

@@ -1,11 +1,11 @@
 import { isAclFunctionName } from '../acl/functions.ts';
 import { callCatalogue } from './acl-call.ts';
-import type { CallExpr, FunctionDef } from './ast.ts';
+import type { CallExpr, FunctionDef, Param } from './ast.ts';
 import { callUnmodeled } from './builtins.ts';
 import { convert } from './convert.ts';
 import { evaluate } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
-import { resolveLValue } from './lvalue.ts';
+import { type LValue, resolveLValue } from './lvalue.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
 import { resolveFunction } from './resolve-function.ts';
 import { runFunction } from './run-stmt.ts';
@@ -26,6 +26,17 @@ export async function callExpression(m: Machine, call: CallExpr, scope: Scope): 
   return callUnmodeled(m, call, scope);
 }
 
+/** What a reference parameter binds: the argument's object, or a temporary holding its value (`const std::string& path` given "a.bin"). */
+async function referenceTarget(m: Machine, arg: CallExpr['args'][number], scope: Scope, type: Param['type']): Promise<LValue> {
+  try {
+    return await resolveLValue(m, arg, scope, (e, s) => evaluate(m, e, s));
+  } catch (error) {
+    if (!(error instanceof InterpError) || error.kind !== 'type') throw error;
+    const cell: Cell = { type, value: convert(await evaluate(m, arg, scope), type, arg.span, false, 'a reference argument'), init: true };
+    return { type, label: 'a temporary', isConst: true, cell, read: () => cell.value, write: () => undefined };
+  }
+}
+
 async function callDefined(m: Machine, fn: FunctionDef, call: CallExpr, scope: Scope): Promise<Value> {
   if (call.args.length !== fn.params.length) {
     throw new InterpError('type', `${fn.name} takes ${fn.params.length} argument(s), not ${call.args.length}`, call.span);
@@ -38,7 +49,7 @@ async function callDefined(m: Machine, fn: FunctionDef, call: CallExpr, scope: S
     if (arg === undefined) continue;
     if (param.ref === true) {
       // `T& p`: the parameter is the caller's object itself.
-      const lv = await resolveLValue(m, arg, scope, (e, s) => evaluate(m, e, s));
+      const lv = await referenceTarget(m, arg, scope, param.type);
       if (lv.cell === undefined)
         throw new InterpError(
           'unsupported',
