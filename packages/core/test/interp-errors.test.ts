@@ -55,7 +55,7 @@ describe('compile errors', () => {
       ['unsupported', 2, 1, `switch (write it as if/else): not supported. ${SUPPORTED}`],
     ]);
     expect(errorsOf('int n = 4;\nint a[n];').map((d) => d.message)).toEqual([
-      `An array size that is not a decimal literal (a #define of one works): not supported. ${SUPPORTED}`,
+      `The array size "n" (PageLens needs a constant: a literal, sizeof, or a const/constexpr integer, up to 16,777,216 elements): not supported. ${SUPPORTED}`,
     ]);
     expect(errorsOf('int main(void) { goto out; }').map((d) => d.message)).toEqual([`goto and labels: not supported. ${SUPPORTED}`]);
     expect(errorsOf('MyType x = 1;').map((d) => d.message.split(':')[0])).toEqual(['unknown type "MyType"']);

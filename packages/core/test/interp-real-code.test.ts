@@ -83,6 +83,20 @@ int main() {
   });
 });
 
+describe('constexpr arithmetic (issue 15)', () => {
+  it('array sizes from const and constexpr integers, sizeof and enumerators', async () => {
+    const h = await runToEnd(`constexpr int kRows = 4;
+constexpr int kCols = kRows * 2;
+const size_t kBytes = kRows * kCols * sizeof(float);
+enum { kLanes = 3 };
+float tile[kRows * kCols];
+uint8_t raw[kBytes + 1];
+int lanes[kLanes];
+size_t sizes[] = {sizeof(tile), sizeof(raw), sizeof(lanes)};`);
+    expect(shown(h.ex, 'sizes')).toBe('{128, 129, 12}');
+  });
+});
+
 describe('structs and typedefs as plain data (issue 15)', () => {
   it('a session struct with . and ->, typedef struct, nested members, sizeof as gcc lays it out', async () => {
     const h = await runToEnd(`#include "acl/acl.h"

@@ -33,6 +33,8 @@ export class ParseContext {
   namespace: readonly string[] = [];
   /** Every namespace met so far, qualified (`a`, `a::b`): `int a::f() {…}` defines a function of one. */
   readonly namespaces = new Set<string>();
+  /** `const`/`constexpr` integers whose values fold at compile time, for array sizes (const-fold.ts). */
+  readonly constants = new Map<string, bigint>();
   /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
   pendingDecls: Stmt[] = [];
   /** Reads an expression (parse-expr's convertExpr), set by the parser: types need it for enumerator values. */

@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr, FunctionDef, Param, Stmt } from './ast.ts';
 import { type CType, pointerTo, VOID } from './c-type-model.ts';
+import { foldConstant } from './const-fold.ts';
 import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
 import { baseOf, DECLARATOR_NODES, declare, isTypeNode } from './parse-types.ts';
@@ -63,6 +64,10 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     if (declared.ref && initExpr === undefined)
       return ctx.fail(part, 'type', `the reference "${declared.name}" needs an object to refer to`);
     const isConst = constant && type?.k !== 'ptr';
+    if (isConst && initExpr !== undefined && (type === undefined || type.k === 'int')) {
+      const folded = foldConstant(initExpr, ctx.constants);
+      if (folded !== undefined) ctx.constants.set(declared.name, folded);
+    }
     const plain: Declarator = { name: declared.name, span: ctx.span(part), isConst, ...(declared.ref ? { ref: true } : {}) };
     const withType = type === undefined ? plain : { ...plain, type };
     const withCtor = ctorArgs === undefined ? withType : { ...withType, ctorArgs };

@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr } from './ast.ts';
 import { baseType, type CType, type FieldInfo, INT, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
+import { foldConstant } from './const-fold.ts';
 import { libraryType } from './library-types.ts';
 import { child, kids, type ParseContext } from './parse-context.ts';
 
@@ -73,6 +74,8 @@ function defineEnum(ctx: ParseContext, node: SyntaxNode): CType {
           ? { kind: 'int', value: 0n, type: INT, text: '0', span }
           : { kind: 'binary', op: '+', left: previous, right: { kind: 'int', value: 1n, type: INT, text: '1', span }, span };
     const name = ctx.slice(id);
+    const folded = foldConstant(init, ctx.constants);
+    if (folded !== undefined) ctx.constants.set(name, folded);
     declarators.push({ name, type, init, span, isConst: true });
     previous = { kind: 'name', name, span };
   }
@@ -181,9 +184,9 @@ export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
       const stars = ctx.slice(part).split('*').length - 1;
       for (let i = 0; i < stars; i += 1) type = pointerTo(type);
     } else if (part.name === 'AbstractArrayDeclarator') {
-      const size = child(part, 'Number');
-      if (size === undefined) return ctx.unsupported(part, 'An array type without a literal size');
-      type = { k: 'array', of: type, length: Number.parseInt(ctx.slice(size), 10) };
+      const [size] = kids(part);
+      if (size === undefined) return ctx.unsupported(part, 'An array type without a size');
+      type = { k: 'array', of: type, length: arrayLength(ctx, size) };
     } else if (part.name === 'AbstractReferenceDeclarator') {
       // `const T&` in a template argument or cast reads as T.
     } else if (part !== base && !QUALIFIERS.has(part.name)) {
@@ -191,6 +194,17 @@ export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
     }
   }
   return type;
+}
+
+/** An array's size: an integer constant expression (literals, sizeof, earlier const/constexpr integers). */
+function arrayLength(ctx: ParseContext, node: SyntaxNode): number {
+  const value = foldConstant(ctx.convertValue(node), ctx.constants);
+  if (value === undefined || value < 0n || value > 2n ** 24n)
+    return ctx.unsupported(
+      node,
+      `The array size "${ctx.slice(node)}" (PageLens needs a constant: a literal, sizeof, or a const/constexpr integer, up to 16,777,216 elements)`,
+    );
+  return Number(value);
 }
 
 /** C declarator semantics: `*D` declares D as pointer to T, `D[n]` as array of n T (inside out); `&D` a reference to T. */
@@ -215,9 +229,8 @@ export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { nam
       const [inner, size] = kids(node);
       if (inner === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
       if (size === undefined) return declare(ctx, inner, { k: 'array', of: type, length: -1 });
-      if (size.name !== 'Number' || !/^\d+$/.test(ctx.slice(size)))
-        return ctx.unsupported(size, 'An array size that is not a decimal literal (a #define of one works)');
-      return declare(ctx, inner, { k: 'array', of: type, length: Number(ctx.slice(size)) });
+      const length = arrayLength(ctx, size);
+      return declare(ctx, inner, { k: 'array', of: type, length });
     }
     default:
       return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);
