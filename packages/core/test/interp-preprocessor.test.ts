@@ -147,6 +147,22 @@ int main() {
     expect(shown(h.ex, 'name')).toBe('"aclrtSetDevice( devId )"');
   });
 
+  it('a one-line macro use is one step, as a one-line block is', async () => {
+    const code = `#define CHECK_ACL(x) do { aclError __ret = x; if (__ret != ACL_SUCCESS) { return __ret; } } while (0)
+int main() {
+    CHECK_ACL(aclInit(nullptr));
+    CHECK_ACL(aclrtSetDevice(0));
+    int a = 0; if (a == 0) { a = 1; a = 2; }
+    return a;
+}`;
+    const { harness } = await import('./interp-helpers.ts');
+    const { ex } = harness(code);
+    const lines: (number | undefined)[] = [];
+    for (let outcome = await ex.step(); outcome.state === 'paused'; outcome = await ex.step()) lines.push(outcome.line);
+    expect(lines).toEqual([3, 4, 5, 5, 6]);
+    expect(ex.exitCode).toBe(2);
+  });
+
   it('a function-like macro name without arguments is left alone, and a macro is not expanded inside itself', async () => {
     const code = `#define f(x) (x + 1)
 #define self self

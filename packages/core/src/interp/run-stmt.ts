@@ -151,7 +151,9 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
   const frame = m.frames.at(-1);
   if (frame !== undefined && stmt.kind !== 'block') frame.scope = scope;
   const enter = gated && stmt.kind !== 'block' && stmt.kind !== 'empty' ? () => m.enter(stmt.span) : () => Promise.resolve();
-  const sameLine = (body: Stmt) => body.kind !== 'block' && body.span.line === stmt.span.line;
+  // A body on its header's line runs within the header's step: one statement, or a block that also
+  // ends there (`if (p) { a(); b(); }`, the `do { … } while (0)` of a CHECK_ACL(x) macro).
+  const sameLine = (body: Stmt) => body.span.line === stmt.span.line && (body.kind !== 'block' || body.span.endLine === stmt.span.line);
   const body = (inner: Stmt, innerScope: Scope) => execStmt(m, inner, innerScope, !sameLine(inner));
   switch (stmt.kind) {
     case 'empty':
@@ -160,7 +162,7 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
       const inner = new Scope(scope);
       let done = NORMAL;
       for (const item of stmt.body) {
-        done = await execStmt(m, item, inner);
+        done = await execStmt(m, item, inner, gated);
         if (done.k !== 'normal') break;
       }
       await m.leave(inner, closingSpan(stmt.span));
@@ -218,10 +220,13 @@ async function loop(
   }
   for (let first = true; ; first = false) {
     if (stmt.kind === 'do') {
+      // A do/while on one line (a macro's `do { … } while (0)`) takes one step per iteration, as it starts.
+      const oneLine = stmt.body.span.endLine === stmt.span.line;
       if (!first) {
-        await m.enter(stmt.test.span);
+        if (!oneLine) await m.enter(stmt.test.span);
         if (!truthy(await evaluate(m, stmt.test, scope))) return NORMAL;
       }
+      if (oneLine) await enter();
     } else {
       if (stmt.kind === 'while' || !first) await header();
       if (stmt.kind === 'for' && !first && stmt.update !== undefined) await evaluate(m, stmt.update, scope);
