@@ -245,6 +245,37 @@ int main(int argc, char* argv[])
 }
 `;
 
+const C_STYLE_SAMPLE = `#include <cstring>
+#include <vector>
+#include <string>
+struct Buffer { void* dev; size_t bytes; };
+static inline int Count() { return 2; }
+int main(int argc, const char* argv[]) {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtPhysicalMemProp prop;
+    memset(&prop, 0, sizeof(prop));
+    prop.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    prop.memAttr = ACL_HBM_MEM_HUGE;
+    size_t granularity = 0;
+    aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &granularity);
+    Buffer buffers[4];
+    for (int i = 0; i < Count(); ++i) {
+        buffers[i].bytes = (i + 1) * granularity;
+        aclrtMalloc(&buffers[i].dev, buffers[i].bytes, ACL_MEM_MALLOC_HUGE_ONLY);
+    }
+    std::vector<std::string> names = {"first", "second"};
+    for (const auto& name : names) printf("%s\\n", name.c_str());
+    char path[64];
+    snprintf(path, sizeof(path), "%s/%d.bin", "out", 3);
+    size_t n = sizeof(buffers) / sizeof(buffers[0]);
+    for (int i = 0; i < Count(); ++i) aclrtFree(buffers[i].dev);
+    aclrtResetDevice(0);
+    return static_cast<int>(n);
+}
+`;
+
 const DEVICE_SETUP = 'aclInit(nullptr);\naclrtSetDevice(0);';
 
 function leftovers(h: Awaited<ReturnType<typeof runToEnd>>) {
@@ -278,6 +309,21 @@ describe('whole programs (issue 15)', () => {
     expect(h.ex.calls.filter((c) => c.fn === 'aclrtMallocHost' || c.fn === 'aclrtMemcpy').map((c) => c.retName)).toEqual([
       'ACL_SUCCESS',
       'ACL_SUCCESS',
+    ]);
+    expect(leftovers(h)).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('C-style habits: memset of a struct, an array of structs, sizeof(a) / sizeof(a[0]), a vector of strings, snprintf', async () => {
+    const h = await runToEnd(C_STYLE_SAMPLE);
+    expect(h.ex.exitCode).toBe(4);
+    expect(h.ex.aclErrors).toBe(0);
+    expect(h.ex.output).toEqual(['first\n', 'second\n']);
+    // memset(&prop, 0, sizeof(prop)) set every member: no "never set" warning on the call that reads prop.
+    const granularityLine = C_STYLE_SAMPLE.split('\n').findIndex((line) => line.includes('aclrtMemGetAllocationGranularity')) + 1;
+    expect(h.ex.lineMarks.get(granularityLine)?.warnings).toEqual([]);
+    expect(h.events.filter((e) => e.kind === 'alloc').map((e) => (e.kind === 'alloc' ? e.size : 0))).toEqual([
+      2 * 1024 * 1024,
+      4 * 1024 * 1024,
     ]);
     expect(leftovers(h)).toEqual([0, 0, 0, 0, 0, 0]);
   });

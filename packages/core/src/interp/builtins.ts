@@ -1,8 +1,8 @@
 import type { CallExpr } from './ast.ts';
-import { INT, SIZE_T, VOID_PTR } from './c-type-model.ts';
+import { INT, SIZE_T, sizeOf, VOID_PTR } from './c-type-model.ts';
 import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
-import { intValue, showValue, type Value } from './values.ts';
+import { intValue, markInit, showValue, type Value, zeroValue } from './values.ts';
 
 /*
  * Calls PageLens does not model: printf-style output, logging and checking macros such as
@@ -63,6 +63,24 @@ function stringCall(name: string, values: readonly Value[]): Value | undefined {
   return { k: 'string', type: { k: 'string' }, text };
 }
 
+/**
+ * `memset(&prop, 0, sizeof(prop))` on the code's own object: the bytes it covers become 0, as
+ * `= {}` would make them (so no member reads as never set). Other memsets are not modeled.
+ */
+function zeroObject(m: Machine, call: CallExpr, target: Extract<Value, { k: 'ref' }>, count: Value | undefined): Value {
+  const first = target.target.cells[target.index];
+  const element = first === undefined ? undefined : sizeOf(first.type);
+  const bytes = count?.k === 'int' ? Number(count.v) : 0;
+  const cells =
+    element === undefined || element === 0 ? [] : target.target.cells.slice(target.index, target.index + Math.floor(bytes / element));
+  for (const cell of cells) {
+    cell.value = zeroValue(cell.type, true);
+    markInit(cell);
+  }
+  if (cells.length === 0) m.marks.note(call.span, 'memset(…) covers less than one element of its target: not modeled');
+  return target;
+}
+
 /** File I/O of the C library: PageLens runs no file system. */
 const FILE_CALLS = new Set([
   'fopen',
@@ -104,6 +122,8 @@ export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): P
   const text = stringCall(name, values);
   if (text !== undefined) return text;
   if (FILE_CALLS.has(name)) return fileCall(m, call, name, values);
+  if (name === 'memset' && values[0]?.k === 'ref' && values[1]?.k === 'int' && values[1].v === 0n)
+    return zeroObject(m, call, values[0], values[2]);
   const skip = PRINTERS[name];
   if (call.launch !== undefined) {
     m.marks.note(

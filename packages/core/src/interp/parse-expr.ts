@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
+import { parser } from '@lezer/cpp';
 import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
 import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
@@ -294,6 +295,14 @@ function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
     !ctx.types.has(ctx.slice(only))
   ) {
     return { kind: 'sizeofName', name: ctx.slice(only), span };
+  }
+  // `sizeof(buffers[0])`: read as a type `buffers` with an array declarator; a name that is no type makes it an expression.
+  const named = only?.name === 'TypeIdentifier' ? ctx.slice(only) : undefined;
+  if (named !== undefined && baseType([named]) === undefined && !ctx.types.has(named)) {
+    const text = `(${ctx.slice(first)});`;
+    const reread = parser.parse(text).topNode.firstChild?.firstChild;
+    if (reread !== null && reread !== undefined)
+      return { kind: 'sizeofExpr', operand: convertExpr(ctx.derive(text, first.from - 1), reread), span };
   }
   return { kind: 'sizeofType', type: typeDescriptor(ctx, first), span };
 }
