@@ -163,6 +163,14 @@ int main() {
     expect(ex.exitCode).toBe(2);
   });
 
+  it('macros that double themselves stop with an error instead of freezing the page', () => {
+    const levels = Array.from({ length: 30 }, (_, i) => `#define M${i} M${i + 1} M${i + 1}`).join('\n');
+    const errors = errorsOf(`${levels}\nint x = M0;`);
+    expect(errors.map((d) => [d.line, d.message])).toEqual([
+      [31, 'the macros expand to more than 2,000,000 characters here (a macro that doubles itself?): PageLens stops expanding'],
+    ]);
+  });
+
   it('a function-like macro name without arguments is left alone, and a macro is not expanded inside itself', async () => {
     const code = `#define f(x) (x + 1)
 #define self self

@@ -119,9 +119,22 @@ function bodyTokens(body: string): BodyToken[] {
 
 const stringize = (arg: Seg, at: number): Seg => seg(`"${arg.text.replace(/\s+/g, ' ').replace(/[\\"]/g, (ch) => `\\${ch}`)}"`, at);
 
+/** Characters all macro uses of one source may produce: beyond, a macro that doubles itself would freeze the page. */
+export const EXPANSION_LIMIT = 2_000_000;
+
+/** Thrown when the expansions pass EXPANSION_LIMIT; macros.ts reports it on the use's line. */
+export class ExpansionOverflow extends Error {
+  readonly at: number;
+  constructor(at: number) {
+    super('macro expansion too large');
+    this.at = at;
+  }
+}
+
 export class Expander {
   readonly macros = new Map<string, Macro>(PREDEFINED);
   readonly #lineOf: (offset: number) => number;
+  #produced = 0;
 
   constructor(lineOf: (offset: number) => number) {
     this.#lineOf = lineOf;
@@ -161,6 +174,8 @@ export class Expander {
     if (name === '__LINE__') return { result: seg(String(this.#lineOf(where)), where), end };
     const macro = disabled.has(name) ? undefined : this.macros.get(name);
     if (macro === undefined) return undefined;
+    this.#produced += macro.body.length;
+    if (this.#produced > EXPANSION_LIMIT) throw new ExpansionOverflow(where);
     const inner = new Set(disabled).add(name);
     if (macro.params === undefined) return { result: this.expand(seg(macro.body, where), inner), end };
     let open = end;

@@ -1,7 +1,9 @@
 import { evaluateCondition } from './macro-condition.ts';
 import {
   append,
+  EXPANSION_LIMIT,
   Expander,
+  ExpansionOverflow,
   IDENT,
   isIdentPart,
   isIdentStart,
@@ -112,7 +114,17 @@ export function expandMacros(source: string, lineOf: (offset: number) => number)
   for (const open of sections) {
     diagnostics.push({ severity: 'error', from: 0, to: 0, message: `the #if on line ${open.line} has no #endif` });
   }
-  return { ...expandCode(code, changes, expander), diagnostics };
+  try {
+    return { ...expandCode(code, changes, expander), diagnostics };
+  } catch (error) {
+    if (!(error instanceof ExpansionOverflow)) throw error;
+    const message = `the macros expand to more than ${EXPANSION_LIMIT.toLocaleString('en-US')} characters here (a macro that doubles itself?): PageLens stops expanding`;
+    return {
+      text: code.text,
+      origin: code.origin,
+      diagnostics: [...diagnostics, { severity: 'error', from: error.at, to: error.at + 1, message }],
+    };
+  }
 }
 
 /** The top-level expansion: like Expander.expand, but the macro table follows the #define lines it passes. */
