@@ -167,7 +167,7 @@ int main() {
     const levels = Array.from({ length: 30 }, (_, i) => `#define M${i} M${i + 1} M${i + 1}`).join('\n');
     const errors = errorsOf(`${levels}\nint x = M0;`);
     expect(errors.map((d) => [d.line, d.message])).toEqual([
-      [31, 'the macros expand to more than 2,000,000 characters here (a macro that doubles itself?): PageLens stops expanding'],
+      [31, 'the macros expand to more than 500,000 characters here (a macro that doubles itself?): PageLens stops expanding'],
     ]);
   });
 

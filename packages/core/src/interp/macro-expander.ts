@@ -120,7 +120,7 @@ function bodyTokens(body: string): BodyToken[] {
 const stringize = (arg: Seg, at: number): Seg => seg(`"${arg.text.replace(/\s+/g, ' ').replace(/[\\"]/g, (ch) => `\\${ch}`)}"`, at);
 
 /** Characters all macro uses of one source may produce: beyond, a macro that doubles itself would freeze the page. */
-export const EXPANSION_LIMIT = 2_000_000;
+export const EXPANSION_LIMIT = 500_000;
 
 /** Thrown when the expansions pass EXPANSION_LIMIT; macros.ts reports it on the use's line. */
 export class ExpansionOverflow extends Error {
