@@ -178,7 +178,7 @@ describe('host buffers that are ordinary C objects (issue 15, HM-1, CP-1)', () =
       ['free', lineOf(code, '    }')],
     ]);
     expect(h.ex.lineMarks.get(lineOf(code, 'aclError up'))?.notes).toContain(
-      'values (float[8]) lives in host memory: 32 B of pageable host memory at 0x7f0000000000 (malloc, HM-1)',
+      'values (float[8]), a local on the stack, is host memory of the process: 32 B of pageable host memory at 0x7f0000000000 (malloc, HM-1)',
     );
     expect(hostBuffers(h)).toEqual([]);
   });

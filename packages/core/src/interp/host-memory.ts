@@ -60,11 +60,12 @@ export async function hostAddress(m: Machine, value: Extract<Value, { k: 'ref' }
   let base = m.backing.get(target);
   if (base === undefined) {
     const bytes = elementBytes * target.cells.length;
-    const what = `${target.label} (${element === undefined ? '?' : typeName(element)}${target.isArray ? `[${target.cells.length}]` : ''}) lives in host memory`;
+    const owner: Scope = m.owners.get(ownerKey(target)) ?? m.globals;
+    const where = owner === m.globals ? 'a global' : 'a local on the stack';
+    const what = `${target.label} (${element === undefined ? '?' : typeName(element)}${target.isArray ? `[${target.cells.length}]` : ''}), ${where}, is host memory of the process`;
     const addr = await heapAlloc(m, bytes, span, what);
     base = addr;
     m.backing.set(target, addr);
-    const owner: Scope = m.owners.get(ownerKey(target)) ?? m.globals;
     owner.cleanups.push(async (end) => {
       m.backing.delete(target);
       await heapFree(m, addr, end, `${target.label} goes out of scope`);
