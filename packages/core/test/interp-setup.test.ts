@@ -46,6 +46,24 @@ describe('setup supplies only what the code lacks (issue 15, LT-1, LT-2)', () =>
     expect([...h.host.state.processes.values()].map((p) => p.deviceRefs.get(0) ?? 0)).toEqual([0]);
   });
 
+  it('a whole program under the stream setup: the setup leaves aclInit, aclrtSetDevice and the stream the code declares to the code', async () => {
+    const setup = 'aclInit(nullptr);\naclrtSetDevice(0);\naclrtCreateStream(&stream);';
+    const code = `int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtStream stream = nullptr;
+    aclrtCreateStream(&stream);
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    return 0;
+}`;
+    const h = await runToEnd(code, { setup, inputs: [{ name: 'stream', ctype: 'aclrtStream' }] });
+    expect(h.ex.calls.filter((c) => c.inSetup)).toEqual([]);
+    expect(h.ex.aclErrors).toBe(0);
+    expect(h.ex.setupMarks.get(3)?.notes).toEqual(['skipped: the code declares its own stream, so the setup leaves it to the code']);
+    expect(h.host.state.streams.size).toBe(0);
+  });
+
   it('runs the setup for a fragment that lacks aclInit and aclrtSetDevice', async () => {
     const h = await runToEnd('void* dev = nullptr;\naclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_NORMAL_ONLY);', { setup: DEVICE_SETUP });
     expect(h.ex.calls.map((c) => [c.fn, c.ret, c.inSetup])).toEqual([

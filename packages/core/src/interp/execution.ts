@@ -11,7 +11,7 @@ import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './mac
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
 import { prepare } from './prepare.ts';
 import { runFunction, runGlobals, runScript } from './run-stmt.ts';
-import { calledNames, leftToTheCode } from './setup-plan.ts';
+import { calledNames, declaredNames, leftToTheCode } from './setup-plan.ts';
 import { newCell, type Value } from './values.ts';
 import { listVariables, type VariableView } from './variables.ts';
 
@@ -264,13 +264,14 @@ export class Execution {
     this.#finishStep();
   }
 
-  /** The setup supplies only what the code lacks: its aclInit and aclrtSetDevice are skipped when the code makes them. */
+  /** The setup supplies only what the code lacks: its aclInit and aclrtSetDevice are skipped when the code makes them, and what binds an input the code declares itself. */
   #setupToRun(stmts: readonly Stmt[]): Stmt[] {
     const codeCalls = calledNames(this.program);
+    const codeNames = declaredNames(this.program);
     return stmts.filter((stmt) => {
-      const name = leftToTheCode(stmt, codeCalls);
-      if (name === undefined) return true;
-      this.#setupMarks.note(stmt.span, `skipped: the code calls ${name} itself, so the setup leaves it to the code`);
+      const why = leftToTheCode(stmt, codeCalls, codeNames);
+      if (why === undefined) return true;
+      this.#setupMarks.note(stmt.span, `skipped: ${why}, so the setup leaves it to the code`);
       return false;
     });
   }

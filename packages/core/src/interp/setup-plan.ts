@@ -107,10 +107,67 @@ export function calledNames(program: Program): Set<string> {
   return out;
 }
 
-/** The process-wide call a setup statement makes, when the code makes it too: the statement is then skipped. */
-export function leftToTheCode(stmt: Stmt, codeCalls: ReadonlySet<string>): string | undefined {
+/** Every name the program declares (variables and parameters, in any function or at top level). */
+export function declaredNames(program: Program): Set<string> {
+  const out = new Set<string>();
+  const visit = (stmt: Stmt): void => {
+    switch (stmt.kind) {
+      case 'decl':
+        for (const d of stmt.declarators) out.add(d.name);
+        return;
+      case 'if':
+        visit(stmt.consequent);
+        if (stmt.alternate !== undefined) visit(stmt.alternate);
+        return;
+      case 'while':
+      case 'do':
+        visit(stmt.body);
+        return;
+      case 'for':
+        if (stmt.init !== undefined) visit(stmt.init);
+        visit(stmt.body);
+        return;
+      case 'rangeFor':
+        out.add(stmt.item.name);
+        visit(stmt.body);
+        return;
+      case 'block':
+        stmt.body.forEach(visit);
+        return;
+      default:
+        return;
+    }
+  };
+  program.topLevel.forEach(visit);
+  for (const fn of program.functions.values()) {
+    for (const param of fn.params) out.add(param.name);
+    visit(fn.body);
+  }
+  return out;
+}
+
+/** The names a setup statement hands out as `&name` (the inputs it binds, such as `stream`). */
+function boundNames(stmt: Stmt): string[] {
+  if (stmt.kind !== 'expr') return [];
+  const out: string[] = [];
+  const visit = (expr: Expr): void => {
+    if (expr.kind === 'addr' && expr.operand.kind === 'name') out.push(expr.operand.name);
+    if (expr.kind === 'call') expr.args.forEach(visit);
+    if (expr.kind === 'cast' || expr.kind === 'paren') visit(expr.kind === 'cast' ? expr.operand : expr.inner);
+  };
+  visit(stmt.expr);
+  return out;
+}
+
+/**
+ * Why the setup leaves a statement to the code, or undefined to run it: it makes a process-wide
+ * call the code makes too, or it binds an input the code declares itself (the code's own `stream`
+ * hides the input, so the setup's would only be left behind).
+ */
+export function leftToTheCode(stmt: Stmt, codeCalls: ReadonlySet<string>, codeNames: ReadonlySet<string>): string | undefined {
   const own = new Set<string>();
   stmtCalls(stmt, own);
-  for (const name of own) if (LEFT_TO_THE_CODE.has(name) && codeCalls.has(name)) return name;
-  return undefined;
+  for (const name of own) if (LEFT_TO_THE_CODE.has(name) && codeCalls.has(name)) return `the code calls ${name} itself`;
+  const shadowed = boundNames(stmt).find((name) => codeNames.has(name));
+  return shadowed === undefined ? undefined : `the code declares its own ${shadowed}`;
 }
