@@ -323,3 +323,48 @@ test('saved scenarios survive a reload; rename and delete them; the view in Chin
   await expect(status(page)).toHaveAttribute('data-state', 'paused');
   await snap(page, 'playground-zh-dark');
 });
+
+test('a pasted program that calls aclInit itself runs under a scenario setup with no false error; hover tells an allocation’s pages; ? lists every playground key', async ({
+  page,
+  agent,
+}) => {
+  await openExplorer(page, agent);
+  await openPlayground(page);
+  // The VMM sample's setup calls aclInit and aclrtSetDevice: the pasted code does too.
+  await pickScenario(page, 'seed-vmm');
+  await page.keyboard.press('?');
+  const help = page.getByTestId('help-overlay');
+  for (const label of ['Run the code to the end', 'Step: run one statement', 'Stop the run', 'Reset the execution'])
+    await expect(help).toContainText(label);
+  await page.keyboard.press('Escape');
+  await typeCode(
+    page,
+    [
+      '#include "acl/acl.h"',
+      '#define CHECK_ACL(x) do { auto __ret = x; if (__ret != ACL_SUCCESS) { printf("error %d\\n", __ret); return __ret; } } while (0)',
+      'namespace {',
+      'struct Session { void* dev; size_t bytes; };',
+      '}',
+      'int main() {',
+      '    CHECK_ACL(aclInit(NULL));',
+      '    CHECK_ACL(aclrtSetDevice(0));',
+      '    Session s = {nullptr, 1024 * 1024};',
+      '    CHECK_ACL(aclrtMalloc(&s.dev, s.bytes, ACL_MEM_MALLOC_HUGE_FIRST));',
+      '    float host[4] = {1, 2, 3, 4};',
+      '    CHECK_ACL(aclrtMemcpy(s.dev, s.bytes, host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));',
+      '    CHECK_ACL(aclrtFree(s.dev));',
+      '    CHECK_ACL(aclrtResetDevice(0));',
+      '    return 0;',
+      '}',
+    ].join('\n'),
+  );
+  await page.getByTestId('pl-status').click();
+  await page.keyboard.press('r');
+  await expect(status(page)).toHaveAttribute('data-state', 'finished');
+  await expect(status(page)).toContainText('Finished: returned 0');
+  await expect(page.getByTestId('pl-acl-errors')).toHaveAttribute('data-count', '0');
+  // 1 MiB + 32 B of padding is more than 1 MiB: HUGE_FIRST takes a 2 MiB huge page (DM-3, DM-4).
+  await expect(markOf(page, 10)).toHaveAttribute('title', /aclrtMalloc: .*HUGE_FIRST takes 2 MiB huge pages/);
+  await markOf(page, 10).hover();
+  await snap(page, 'playground-pasted-program-effect');
+});

@@ -308,7 +308,7 @@ aclrtSynchronizeDevice();
 void* p = nullptr;
 aclError bad = aclrtFree(p);
 const char* why = aclGetRecentErrMsg();
-aclError again = aclInit(nullptr);
+aclInit(nullptr); aclError again = aclInit(nullptr);
 aclrtResetDeviceForce(0);
 aclFinalize();`,
       { setup: DEVICE, devices: [ASCEND_910B2, ASCEND_910B2] },

@@ -43,6 +43,17 @@ export type Expr =
       /** Kernel launch `callee<<<config>>>(args)`: the first `configCount` args are the launch configuration. */
       readonly launch?: { readonly configCount: number };
     })
+  /** `v.size()`, `s->data()`: a member function of a library type (std::vector, std::string). */
+  | (Node & {
+      readonly kind: 'method';
+      readonly target: Expr;
+      readonly name: string;
+      readonly arrow: boolean;
+      readonly args: readonly Expr[];
+    })
+  /** `new T`, `new T[n]`, `new T(v)`: heap memory of the process, from malloc. */
+  | (Node & { readonly kind: 'new'; readonly type: CType; readonly count?: Expr })
+  | (Node & { readonly kind: 'delete'; readonly operand: Expr; readonly array: boolean })
   | (Node & { readonly kind: 'index'; readonly target: Expr; readonly index: Expr })
   | (Node & { readonly kind: 'field'; readonly target: Expr; readonly name: string; readonly arrow: boolean })
   | (Node & { readonly kind: 'paren'; readonly inner: Expr })
@@ -57,6 +68,10 @@ export interface Declarator {
   readonly init?: Expr;
   readonly span: Span;
   readonly isConst: boolean;
+  /** `T& r = x`: the name is another name for the object `x` designates. */
+  readonly ref?: boolean;
+  /** `std::vector<T> v(n)`: constructor arguments. */
+  readonly ctorArgs?: readonly Expr[];
 }
 
 export type Stmt =
@@ -66,6 +81,8 @@ export type Stmt =
   | (Node & { readonly kind: 'while'; readonly test: Expr; readonly body: Stmt })
   | (Node & { readonly kind: 'do'; readonly body: Stmt; readonly test: Expr })
   | (Node & { readonly kind: 'for'; readonly init?: Stmt; readonly test?: Expr; readonly update?: Expr; readonly body: Stmt })
+  /** `for (auto& x : range)`: over an array or a std::vector. */
+  | (Node & { readonly kind: 'rangeFor'; readonly item: Declarator; readonly range: Expr; readonly body: Stmt })
   | (Node & { readonly kind: 'block'; readonly body: readonly Stmt[] })
   | (Node & { readonly kind: 'return'; readonly value?: Expr })
   | (Node & { readonly kind: 'break' })
@@ -75,6 +92,8 @@ export type Stmt =
 export interface Param {
   readonly name: string;
   readonly type: CType;
+  /** `T& p`, `const T& p`: bound to the caller's object. */
+  readonly ref?: boolean;
 }
 
 export interface FunctionDef {

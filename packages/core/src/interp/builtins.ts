@@ -1,8 +1,8 @@
 import type { CallExpr } from './ast.ts';
-import { INT } from './c-type-model.ts';
+import { INT, SIZE_T, sizeOf, VOID_PTR } from './c-type-model.ts';
 import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
-import { intValue, showValue, type Value } from './values.ts';
+import { intValue, markInit, showValue, type Value, zeroValue } from './values.ts';
 
 /*
  * Calls PageLens does not model: printf-style output, logging and checking macros such as
@@ -54,9 +54,76 @@ export function format(template: string, args: readonly Value[]): string {
   });
 }
 
+/** `std::string(…)` and `std::to_string(…)`, for messages. */
+function stringCall(name: string, values: readonly Value[]): Value | undefined {
+  const [first] = values;
+  if (name === 'string') return { k: 'string', type: { k: 'string' }, text: first?.k === 'str' || first?.k === 'string' ? first.text : '' };
+  if (name !== 'to_string' || first === undefined) return undefined;
+  const text = first.k === 'int' ? String(first.v) : first.k === 'float' ? first.v.toFixed(6) : showValue(first);
+  return { k: 'string', type: { k: 'string' }, text };
+}
+
+/**
+ * `memset(&prop, 0, sizeof(prop))` on the code's own object: the bytes it covers become 0, as
+ * `= {}` would make them (so no member reads as never set). Other memsets are not modeled.
+ */
+function zeroObject(m: Machine, call: CallExpr, target: Extract<Value, { k: 'ref' }>, count: Value | undefined): Value {
+  const first = target.target.cells[target.index];
+  const element = first === undefined ? undefined : sizeOf(first.type);
+  const bytes = count?.k === 'int' ? Number(count.v) : 0;
+  const cells =
+    element === undefined || element === 0 ? [] : target.target.cells.slice(target.index, target.index + Math.floor(bytes / element));
+  for (const cell of cells) {
+    cell.value = zeroValue(cell.type, true);
+    markInit(cell);
+  }
+  if (cells.length === 0) m.marks.note(call.span, 'memset(…) covers less than one element of its target: not modeled');
+  return target;
+}
+
+/** File I/O of the C library: PageLens runs no file system. */
+const FILE_CALLS = new Set([
+  'fopen',
+  'fread',
+  'fwrite',
+  'fclose',
+  'fseek',
+  'ftell',
+  'fgets',
+  'fputs',
+  'fflush',
+  'open',
+  'read',
+  'write',
+  'close',
+]);
+
+/** What fopen answers: a FILE* that is no memory of the process (the text "FILE"), only passed back to the other file calls. */
+const FILE_HANDLE = 0x46494c45n;
+
+/**
+ * Answers as if the file opened and every read or write moved all it was asked to, so the code
+ * stays on its main path, where the memory calls are; the contents are not read or written.
+ */
+function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Value[]): Value {
+  m.marks.note(
+    call.span,
+    `${name}(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the file opened and every byte moved, without reading or writing any`,
+  );
+  if (name === 'fopen') return { k: 'ptr', type: { k: 'ptr', to: VOID_PTR.to, name: 'FILE*' }, addr: FILE_HANDLE };
+  if (name === 'open') return intValue(INT, 3n);
+  const count = name === 'fread' || name === 'fwrite' || name === 'read' || name === 'write' ? values[2] : undefined;
+  return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
+}
+
 export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
   const values = await evaluateAll(m, call.args, scope);
   const name = call.callee;
+  const text = stringCall(name, values);
+  if (text !== undefined) return text;
+  if (FILE_CALLS.has(name)) return fileCall(m, call, name, values);
+  if (name === 'memset' && values[0]?.k === 'ref' && values[1]?.k === 'int' && values[1].v === 0n)
+    return zeroObject(m, call, values[0], values[2]);
   const skip = PRINTERS[name];
   if (call.launch !== undefined) {
     m.marks.note(

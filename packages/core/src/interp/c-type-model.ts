@@ -1,6 +1,6 @@
 import type { AclEnum } from '../acl/enum-table.ts';
 import { ACL_ENUM_TYPES } from '../acl/enums.ts';
-import { type AclStructName, isAclStructName, STRUCT_LAYOUTS } from '../acl/structs.ts';
+import { isAclStructName, STRUCT_LAYOUTS } from '../acl/structs.ts';
 
 /**
  * The C types the interpreter knows, on LP64 Linux (acl-api.md §2): fixed-width and classic
@@ -30,8 +30,11 @@ export interface PtrType {
 }
 export interface StructType {
   readonly k: 'struct';
-  readonly name: AclStructName;
+  /** An ACL struct of acl-api.md §4, or a struct the code defines (then `members` is set). */
+  readonly name: string;
   readonly union: boolean;
+  /** A struct or class the code defines, as plain data: its members in declaration order. */
+  readonly members?: readonly FieldInfo[];
 }
 export interface ArrayType {
   readonly k: 'array';
@@ -41,7 +44,16 @@ export interface ArrayType {
 export interface VoidType {
   readonly k: 'void';
 }
-export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType;
+/** `std::vector<T>`: its elements live in heap memory of the process (from malloc), whose contents PageLens does not model. */
+export interface VectorType {
+  readonly k: 'vector';
+  readonly of: CType;
+}
+/** `std::string`, for messages: its text is kept, not its memory. */
+export interface StringType {
+  readonly k: 'string';
+}
+export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType;
 
 const int = (name: string, bits: IntType['bits'], signed: boolean): IntType => ({ k: 'int', name, bits, signed });
 
@@ -81,6 +93,8 @@ const NAMED: ReadonlyMap<string, CType> = new Map<string, CType>([
   ['float', FLOAT],
   ['double', DOUBLE],
   ['void', VOID],
+  // The C library's FILE is opaque: only FILE* is ever written.
+  ['FILE', VOID],
   ...HANDLE_TYPEDEFS.map((name): [string, CType] => [name, { k: 'ptr', to: VOID, name }]),
   ...ACL_ENUM_TYPES.map((table): [string, CType] => [
     table.cName,
@@ -126,10 +140,49 @@ export function typeFromLayout(ctype: string, count?: number): CType {
 export interface FieldInfo {
   readonly name: string;
   readonly type: CType;
+  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number, or 0 for nullptr. */
+  readonly initial?: number;
 }
 
 export function fieldsOf(struct: StructType): readonly FieldInfo[] {
-  return STRUCT_LAYOUTS[struct.name].fields.map((f) => ({ name: f.name, type: typeFromLayout(f.ctype, f.count) }));
+  if (struct.members !== undefined) return struct.members;
+  const name: string = struct.name;
+  if (!isAclStructName(name)) return [];
+  return STRUCT_LAYOUTS[name].fields.map((f) => ({ name: f.name, type: typeFromLayout(f.ctype, f.count) }));
+}
+
+/** Bytes a value of `type` is aligned to on LP64 (1 for void). */
+export function alignOf(type: CType): number {
+  switch (type.k) {
+    case 'int':
+      return type.bits / 8;
+    case 'float':
+      return type.name === 'float' ? 4 : 8;
+    case 'ptr':
+      return 8;
+    case 'array':
+      return alignOf(type.of);
+    case 'struct':
+      return Math.max(1, ...fieldsOf(type).map((f) => alignOf(f.type)));
+    case 'vector':
+    case 'string':
+      return 8;
+    case 'void':
+      return 1;
+  }
+}
+
+/** The size of a struct the code defines, laid out as gcc does on LP64: each member at its alignment, the whole rounded to the largest. */
+function definedStructSize(type: StructType, members: readonly FieldInfo[]): number | undefined {
+  let offset = 0;
+  for (const member of members) {
+    const size = sizeOf(member.type);
+    if (size === undefined) return undefined;
+    const align = alignOf(member.type);
+    offset = type.union ? Math.max(offset, size) : Math.ceil(offset / align) * align + size;
+  }
+  const align = alignOf(type);
+  return Math.max(Math.ceil(offset / align) * align, type.union ? 0 : members.length === 0 ? 1 : 0);
 }
 
 /** Bytes; undefined for `void`. */
@@ -141,12 +194,20 @@ export function sizeOf(type: CType): number | undefined {
       return type.name === 'float' ? 4 : 8;
     case 'ptr':
       return 8;
-    case 'struct':
-      return STRUCT_LAYOUTS[type.name].size;
+    case 'struct': {
+      if (type.members !== undefined) return definedStructSize(type, type.members);
+      const name: string = type.name;
+      return isAclStructName(name) ? STRUCT_LAYOUTS[name].size : undefined;
+    }
     case 'array': {
       const element = sizeOf(type.of);
       return element === undefined ? undefined : element * type.length;
     }
+    // libstdc++ on LP64: three pointers; a pointer, a length and a 16-byte local buffer.
+    case 'vector':
+      return 24;
+    case 'string':
+      return 32;
     case 'void':
       return undefined;
   }
@@ -162,6 +223,10 @@ export function typeName(type: CType): string {
       return type.name ?? `${typeName(type.to)}*`;
     case 'array':
       return `${typeName(type.of)}[${type.length}]`;
+    case 'vector':
+      return `std::vector<${typeName(type.of)}>`;
+    case 'string':
+      return 'std::string';
     case 'void':
       return 'void';
   }

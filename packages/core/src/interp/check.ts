@@ -5,6 +5,8 @@ import type { Expr, Program, Stmt } from './ast.ts';
 import { baseType } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './exec-errors.ts';
+import { LIBRARY_NAMES } from './library-names.ts';
+import { resolveFunction } from './resolve-function.ts';
 
 /**
  * Static checks before anything runs: every name is declared (in scope, in order), an ACL
@@ -30,7 +32,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
   const expr = (e: Expr): void => {
     switch (e.kind) {
       case 'name':
-        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !program.functions.has(e.name)) {
+        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !LIBRARY_NAMES.has(e.name) && !program.functions.has(e.name)) {
           report(diagnostic('error', 'undeclared', e.span, undeclaredMessage(e.name), e.name));
         }
         return;
@@ -41,7 +43,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
       case 'call': {
         e.args.forEach(expr);
         if (declared(e.callee) || e.launch !== undefined) return;
-        const defined = program.functions.get(e.callee);
+        const defined = resolveFunction(program.functions, e.callee, current);
         const arity =
           defined !== undefined
             ? { count: defined.params.length, names: defined.params.map((p) => p.name) }
@@ -89,6 +91,16 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
       case 'initList':
         for (const item of e.items) expr(item);
         return;
+      case 'method':
+        expr(e.target);
+        e.args.forEach(expr);
+        return;
+      case 'new':
+        if (e.count !== undefined) expr(e.count);
+        return;
+      case 'delete':
+        expr(e.operand);
+        return;
       default:
         return;
     }
@@ -99,8 +111,16 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
       case 'decl':
         for (const d of s.declarators) {
           if (d.init !== undefined) expr(d.init);
+          d.ctorArgs?.forEach(expr);
           add(d.name);
         }
+        return;
+      case 'rangeFor':
+        expr(s.range);
+        scoped(() => {
+          add(s.item.name);
+          stmt(s.body);
+        });
         return;
       case 'expr':
         expr(s.expr);
@@ -140,8 +160,10 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
     }
   };
 
+  let current: string | undefined;
   program.topLevel.forEach(stmt);
   for (const fn of program.functions.values()) {
+    current = fn.name;
     scoped(() => {
       for (const param of fn.params) add(param.name);
       stmt(fn.body);

@@ -29,6 +29,18 @@ export function convert(value: Value, to: CType, span: Span, explicit: boolean, 
       return refuse();
     case 'array':
       throw new InterpError('type', `${what}: arrays cannot be assigned; assign their elements one by one`, span);
+    case 'string':
+      if (value.k === 'string') return value;
+      if (value.k === 'str') return { k: 'string', type: to, text: value.text };
+      return refuse();
+    case 'vector':
+      if (value.k === 'vector')
+        throw new InterpError(
+          'unsupported',
+          `${what}: copying a std::vector (its elements would be copied to new heap memory): not supported; pass it by reference (const std::vector<T>&)`,
+          span,
+        );
+      return refuse();
   }
 }
 

@@ -4,9 +4,12 @@ import type { Expr } from './ast.ts';
 import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
-import { type LValue, label, resolveLValue, staticType } from './lvalue.ts';
+import { heapAlloc, heapFree } from './host-memory.ts';
+import { callMethod } from './library-calls.ts';
+import { libraryName, OUTPUT_STREAMS } from './library-names.ts';
+import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
-import { boolValue, floatValue, intValue, truthy, type Value } from './values.ts';
+import { boolValue, describeValue, floatValue, intValue, showValue, truthy, type Value } from './values.ts';
 
 /** The value of a read: arrays decay to a pointer to their first element (C11 6.3.2.1). */
 function rvalue(m: Machine, lv: LValue, span: Expr['span']): Value {
@@ -70,6 +73,49 @@ async function update(m: Machine, expr: Extract<Expr, { kind: 'update' }>, scope
   return expr.prefix ? after : before;
 }
 
+/** `std::cout << a << b`: the stream and the operands, when the chain's leftmost operand is an output stream. */
+function streamOf(expr: Extract<Expr, { kind: 'binary' }>): { name: string; items: Expr[]; span: Expr['span'] } | undefined {
+  const items: Expr[] = [];
+  let at: Expr = expr;
+  while (at.kind === 'binary' && at.op === '<<') {
+    items.unshift(at.right);
+    at = at.left;
+  }
+  return at.kind === 'name' && OUTPUT_STREAMS.has(at.name) ? { name: at.name, items, span: expr.span } : undefined;
+}
+
+async function printToStream(m: Machine, stream: { name: string; items: Expr[]; span: Expr['span'] }, scope: Scope): Promise<Value> {
+  let text = '';
+  for (const item of stream.items) {
+    if (item.kind === 'name' && (item.name === 'std::endl' || item.name === 'endl')) {
+      text += '\n';
+      continue;
+    }
+    const value = await evaluate(m, item, scope);
+    text +=
+      value.k === 'str' || value.k === 'string'
+        ? value.text
+        : value.k === 'int' && value.type.name === 'char'
+          ? String.fromCharCode(Number(value.v))
+          : showValue(value);
+  }
+  m.output.push(text);
+  m.marks.note(stream.span, `${stream.name} is not modeled; it would print ${JSON.stringify(text)}`);
+  return { k: 'int', type: INT, v: 0n };
+}
+
+function stringOperator(op: string, left: Value, right: Value, span: Expr['span']): Value {
+  const text = (v: Value) =>
+    v.k === 'string' || v.k === 'str' ? v.text : v.k === 'int' && v.type.name === 'char' ? String.fromCharCode(Number(v.v)) : undefined;
+  const a = text(left);
+  const b = text(right);
+  if (a === undefined || b === undefined)
+    throw new InterpError('type', `std::string ${op} ${describeValue(a === undefined ? left : right)}: not supported`, span);
+  if (op === '+') return { k: 'string', type: { k: 'string' }, text: a + b };
+  if (op === '==' || op === '!=') return boolValue((a === b) === (op === '=='));
+  throw new InterpError('type', `the operator ${op} on std::string: not supported`, span);
+}
+
 /** Each expression in turn, left to right (an order C leaves unspecified for arguments). */
 export async function evaluateAll(m: Machine, exprs: readonly Expr[], scope: Scope): Promise<Value[]> {
   const values: Value[] = [];
@@ -91,7 +137,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'name': {
       const binding = scope.lookup(expr.name);
       if (binding !== undefined) return rvalue(m, await lvalueOf(expr), expr.span);
-      const value = constant(expr.name);
+      const value = constant(expr.name) ?? libraryName(expr.name, m.frames.at(-1)?.name);
       if (value !== undefined) return value;
       if (m.functions.has(expr.name))
         throw new InterpError('unsupported', `the function ${expr.name} used as a value (a function pointer): not supported`, expr.span);
@@ -103,6 +149,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       return unary(expr.op, await evaluate(m, expr.operand, scope), expr.span, (text) => m.marks.warning(expr.span, text));
     case 'addr': {
       const target = await lvalueOf(expr.operand);
+      if (target.address !== undefined) return { k: 'ptr', type: pointerTo(target.type), addr: target.address };
       if (target.ref === undefined) throw new InterpError('unsupported', `taking the address of ${target.label}: not supported`, expr.span);
       return { k: 'ref', type: pointerTo(target.type), target: target.ref.target, index: target.ref.index };
     }
@@ -115,6 +162,8 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'assign':
       return assign(m, expr, scope);
     case 'binary': {
+      const stream = expr.op === '<<' ? streamOf(expr) : undefined;
+      if (stream !== undefined) return printToStream(m, stream, scope);
       if (expr.op === '&&' || expr.op === '||') {
         const left = truthy(await evaluate(m, expr.left, scope));
         if (expr.op === '&&' ? !left : left) return boolValue(left);
@@ -122,6 +171,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       }
       const left = await evaluate(m, expr.left, scope);
       const right = await evaluate(m, expr.right, scope);
+      if (left.k === 'string' || right.k === 'string') return stringOperator(expr.op, left, right, expr.span);
       return binary(expr.op, left, right, expr.span, (text) => m.marks.warning(expr.span, text));
     }
     case 'cond':
@@ -158,5 +208,25 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       return m.call(expr, scope);
     case 'initList':
       throw new InterpError('type', 'an initialiser list {…} is only allowed in a declaration', expr.span);
+    case 'method': {
+      const target = expr.arrow
+        ? pointee(m, await evaluate(m, expr.target, scope), expr.span, label(expr.target))
+        : await lvalueOf(expr.target);
+      return callMethod(m, target, expr.name, await evaluateAll(m, expr.args, scope), expr.span);
+    }
+    case 'new': {
+      const count = expr.count === undefined ? 1n : await evaluate(m, expr.count, scope);
+      const n = typeof count === 'bigint' ? count : count.k === 'int' ? count.v : -1n;
+      if (n < 0n || n >= 2n ** 53n) throw new InterpError('type', `new ${typeName(expr.type)}[…] needs a size`, expr.span);
+      const bytes = Number(n) * (sizeOf(expr.type) ?? 1);
+      const what = `new ${typeName(expr.type)}${expr.count === undefined ? '' : `[${n}]`}`;
+      return { k: 'ptr', type: pointerTo(expr.type), addr: await heapAlloc(m, bytes, expr.span, what) };
+    }
+    case 'delete': {
+      const pointer = await evaluate(m, expr.operand, scope);
+      if (pointer.k !== 'ptr') throw new InterpError('type', `delete ${label(expr.operand)}: not a pointer from new`, expr.span);
+      await heapFree(m, pointer.addr, expr.span, `delete${expr.array ? '[]' : ''} ${label(expr.operand)}`);
+      return { k: 'void' };
+    }
   }
 }

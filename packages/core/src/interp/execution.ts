@@ -1,15 +1,17 @@
 import type { AclRuntime } from '../acl/runtime.ts';
-import type { Program } from './ast.ts';
+import type { Program, Stmt } from './ast.ts';
 import { callExpression } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { type ExecError, InterpError } from './exec-errors.ts';
+import { closingSpan } from './host-memory.ts';
 import type { InputDecl } from './inputs.ts';
 import { DEFAULT_STEP_LIMIT, type Frame, type Gate, Machine, Scope } from './machine.ts';
 import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
 import { prepare } from './prepare.ts';
 import { runFunction, runGlobals, runScript } from './run-stmt.ts';
+import { calledNames, declaredNames, leftToTheCode } from './setup-plan.ts';
 import { newCell, type Value } from './values.ts';
 import { listVariables, type VariableView } from './variables.ts';
 
@@ -120,6 +122,10 @@ export class Execution {
   get output(): readonly string[] {
     return this.#machine.output;
   }
+  /** Calls that answered an ACL error, the setup's included; answers only an earlier run caused (CallRecord.benign) are not. */
+  get aclErrors(): number {
+    return this.calls.reduce((count, call) => count + (call.ret === 0 || call.benign !== undefined ? 0 : 1), 0);
+  }
   /** Statements run so far, counted against the step limit. */
   get steps(): number {
     return this.#machine.steps;
@@ -228,7 +234,7 @@ export class Execution {
         const setup = compile(this.#options.setup, { inputs: [...this.#inputs.vars.keys()] });
         this.#inSetup = true;
         m.marks = this.#setupMarks;
-        await runScript(m, setup.program.topLevel, new Scope(this.#inputs), '(setup)');
+        await runScript(m, this.#setupToRun(setup.program.topLevel), new Scope(this.#inputs), '(setup)');
         this.#inSetup = false;
         m.marks = this.#marks;
       }
@@ -247,6 +253,7 @@ export class Execution {
           m.declare(params, param.name, { type: param.type, value, init: true }, false, 'param', entry.fn.span);
         }
         result = await runFunction(m, entry.fn, params, entry.fn.span, (frame) => this.#keep(frame));
+        await m.leave(m.globals, closingSpan(entry.fn.span));
       }
       if (result?.k === 'int') this.#exitCode = Number(result.v);
       this.#state = 'finished';
@@ -255,6 +262,18 @@ export class Execution {
       this.#fail(this.#toError(thrown));
     }
     this.#finishStep();
+  }
+
+  /** The setup supplies only what the code lacks: its aclInit and aclrtSetDevice are skipped when the code makes them, and what binds an input the code declares itself. */
+  #setupToRun(stmts: readonly Stmt[]): Stmt[] {
+    const codeCalls = calledNames(this.program);
+    const codeNames = declaredNames(this.program);
+    return stmts.filter((stmt) => {
+      const why = leftToTheCode(stmt, codeCalls, codeNames);
+      if (why === undefined) return true;
+      this.#setupMarks.note(stmt.span, `skipped: ${why}, so the setup leaves it to the code`);
+      return false;
+    });
   }
 
   #keep(frame: Frame): void {

@@ -12,6 +12,7 @@ import {
   unionMember,
   unionMemberType,
   type Value,
+  vectorItem,
   withUnionMember,
   zeroValue,
 } from './values.ts';
@@ -25,6 +26,8 @@ export interface LValue {
   /** Set when the storage is an interpreter cell (so reads can warn about indeterminate values). */
   readonly cell?: Cell;
   readonly ref?: { readonly target: RefTarget; readonly index: number };
+  /** Set for an element of a std::vector: its address in the vector's heap memory (what `&v[i]` is). */
+  readonly address?: bigint;
   read(): Value;
   /** `value` has already been converted to `type`. */
   write(value: Value): void;
@@ -131,6 +134,18 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
       if (index.k !== 'int')
         throw new InterpError('type', `the index of ${label(expr.target)} must be an integer, not ${describeValue(index)}`, expr.span);
       const at = Number(index.v);
+      if (base.k === 'vector') {
+        // operator[] does not check; PageLens does, as reaching past the elements is undefined behaviour.
+        if (index.v < 0n || at >= base.size)
+          throw new InterpError(
+            'runtime',
+            `${label(expr.target)}[${at}] is outside its ${base.size} elements (undefined behaviour in C++)`,
+            expr.span,
+          );
+        const cell = vectorItem(base, at);
+        const address = base.addr + index.v * BigInt(sizeOf(base.type.of) ?? 1);
+        return { ...cellLValue(m, cell, `${label(expr.target)}[${at}]`, false), address };
+      }
       const moved: Value =
         base.k === 'ref'
           ? { ...base, index: base.index + at }
@@ -202,7 +217,7 @@ export function staticType(expr: Expr, scope: Scope): CType | undefined {
     case 'deref':
     case 'index': {
       const inner = staticType(expr.kind === 'deref' ? expr.operand : expr.target, scope);
-      return inner?.k === 'ptr' ? inner.to : inner?.k === 'array' ? inner.of : undefined;
+      return inner?.k === 'ptr' ? inner.to : inner?.k === 'array' || inner?.k === 'vector' ? inner.of : undefined;
     }
     case 'field': {
       let inner = staticType(expr.target, scope);

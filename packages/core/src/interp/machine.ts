@@ -18,6 +18,8 @@ export interface Binding {
 export class Scope {
   readonly vars = new Map<string, Binding>();
   readonly parent: Scope | undefined;
+  /** Run in reverse order when the block ends: heap memory of its vectors, host memory backing its objects. */
+  readonly cleanups: ((span: Span) => Promise<void>)[] = [];
 
   constructor(parent?: Scope) {
     this.parent = parent;
@@ -43,6 +45,12 @@ export interface CallRecord {
   readonly ret: number;
   readonly retName: string;
   readonly message?: string;
+  /**
+   * A failure that only an earlier run on the same host causes (aclInit answering
+   * ACL_ERROR_REPEAT_INITIALIZE in a process an earlier run initialised): logged, explained by a
+   * note on its line, and never counted as an ACL error of the code.
+   */
+  readonly benign?: string;
 }
 
 /** Where the interpreter reports what happens on each line; the execution driver keeps the marks. */
@@ -85,9 +93,15 @@ export class Machine {
   readonly stepLimit: number;
   marks: MarkSink;
   steps = 0;
+  /** Set once this execution's aclInit succeeded (or was answered as in a fresh process). */
+  initialized = false;
   /** Text printed by printf/puts, in order. */
   readonly output: string[] = [];
   readonly #targets = new WeakMap<object, RefTarget>();
+  /** The scope each declared object (its cell, or an array's element list) belongs to, so its host memory ends with it. */
+  readonly owners = new WeakMap<object, Scope>();
+  /** Host memory backing an object whose address the code gave the runtime (host-memory.ts). */
+  readonly backing = new Map<RefTarget, bigint>();
   readonly #calls: CallHandler;
 
   constructor(
@@ -128,6 +142,11 @@ export class Machine {
     if (pause !== undefined) await pause;
   }
 
+  /** Ends a block: its cleanups run, the last registered first (C++ destroys in reverse order). */
+  async leave(scope: Scope, span: Span): Promise<void> {
+    for (let cleanup = scope.cleanups.pop(); cleanup !== undefined; cleanup = scope.cleanups.pop()) await cleanup(span);
+  }
+
   call(call: CallExpr, scope: Scope): Promise<Value> {
     return this.#calls(this, call, scope);
   }
@@ -145,6 +164,8 @@ export class Machine {
     if (scope.vars.has(name)) throw new InterpError('type', `"${name}" is already declared in this scope`, span);
     const binding = { name, cell, isConst, kind };
     scope.vars.set(name, binding);
+    if (!this.owners.has(cell)) this.owners.set(cell, scope);
+    if (cell.value.k === 'array' && !this.owners.has(cell.value.items)) this.owners.set(cell.value.items, scope);
     return binding;
   }
 }

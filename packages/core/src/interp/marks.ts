@@ -5,7 +5,10 @@ import type { CallRecord, MarkSink } from './machine.ts';
 export interface LineMark {
   /** The line ran at least once. */
   executed: boolean;
-  /** How many times a statement starting on this line ran. */
+  /**
+   * How many times the line ran: the count of its most-run statement, so `a(); b();` on one line
+   * ran once, and a loop header on one line counts its iterations.
+   */
   hits: number;
   /** The most recent calls made on the line (at most MAX_CALLS_PER_LINE), each with its return code. */
   readonly calls: CallRecord[];
@@ -31,6 +34,8 @@ export class Marks implements MarkSink {
   readonly lines = new Map<number, LineMark>();
   readonly #log: CallLogEntry[];
   readonly #inSetup: boolean;
+  /** Runs of each statement, keyed by its span (one object per statement of the tree). */
+  readonly #statementHits = new Map<Span, number>();
 
   constructor(log: CallLogEntry[], inSetup: boolean) {
     this.#log = log;
@@ -49,11 +54,19 @@ export class Marks implements MarkSink {
   executed(span: Span): void {
     const mark = this.at(span.line);
     mark.executed = true;
-    mark.hits += 1;
+    const hits = (this.#statementHits.get(span) ?? 0) + 1;
+    this.#statementHits.set(span, hits);
+    mark.hits = Math.max(mark.hits, hits);
   }
 
   call(span: Span, record: CallRecord): void {
     const mark = this.at(span.line);
+    if (record.benign !== undefined) {
+      // Logged (a UI pairs the log with the runtime's answers), but the line shows a note, not an error.
+      this.#log.push({ ...record, line: span.line, inSetup: this.#inSetup });
+      this.note(span, record.benign);
+      return;
+    }
     mark.calls.push(record);
     mark.callCount += 1;
     if (mark.calls.length > MAX_CALLS_PER_LINE) mark.calls.shift();

@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
-import { baseType, type CType, KNOWN_TYPE_NAMES, pointerTo } from './c-type-model.ts';
+import type { Expr, Stmt } from './ast.ts';
+import type { CType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
@@ -26,6 +27,20 @@ export class ParseContext {
   readonly launches: ReadonlyMap<number, number>;
   readonly notes: Diagnostic[] = [];
   readonly statementLines = new Set<number>();
+  /** Types the code defines (structs, classes, typedefs, `using T = …`), by name; shared with derived contexts. */
+  types: Map<string, CType> = new Map();
+  /** The namespaces around the code being read: `memory` inside `namespace memory { … }`. */
+  namespace: readonly string[] = [];
+  /** Every namespace met so far, qualified (`a`, `a::b`): `int a::f() {…}` defines a function of one. */
+  readonly namespaces = new Set<string>();
+  /** `const`/`constexpr` integers whose values fold at compile time, for array sizes (const-fold.ts). */
+  readonly constants = new Map<string, bigint>();
+  /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
+  pendingDecls: Stmt[] = [];
+  /** Reads an expression (parse-expr's convertExpr), set by the parser: types need it for enumerator values. */
+  convertValue: (node: SyntaxNode) => Expr = () => {
+    throw new Error('ParseContext.convertValue is not set');
+  };
 
   constructor(text: string, origin: (offset: number) => number, lines: LineIndex, launches: ReadonlyMap<number, number>) {
     this.text = text;
@@ -36,7 +51,10 @@ export class ParseContext {
 
   /** A context for a second text whose offset 0 stands at `shift` in this one. */
   derive(text: string, shift: number): ParseContext {
-    return new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
+    const derived = new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
+    derived.types = this.types;
+    derived.convertValue = this.convertValue;
+    return derived;
   }
 
   span(node: { from: number; to: number }): Span {
@@ -55,9 +73,22 @@ export class ParseContext {
     return this.fail(node, 'unsupported', `${what}: not supported. ${SUPPORTED}`);
   }
 
+  /**
+   * A construct the playground leaves to `pagelens run` (issue 15): the message names it, its line
+   * and column, and where to run such a program instead.
+   */
+  outOfScope(node: { from: number; to: number }, what: string): never {
+    const span = this.span(node);
+    return this.fail(node, 'unsupported', outOfScopeMessage(what, span.line, span.column));
+  }
+
   note(node: { from: number; to: number }, kind: DiagnosticKind, message: string, severity: Diagnostic['severity'] = 'note'): void {
     this.notes.push(diagnostic(severity, kind, this.span(node), message));
   }
+}
+
+export function outOfScopeMessage(what: string, line: number, column: number): string {
+  return `${what} at line ${line}, column ${column} is outside what the playground runs: build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
 }
 
 export const SUPPORTED =
@@ -74,69 +105,6 @@ export function kids(node: SyntaxNode): SyntaxNode[] {
 
 export function child(node: SyntaxNode, name: string): SyntaxNode | undefined {
   return kids(node).find((c) => c.name === name);
-}
-
-const TYPE_NODES = new Set(['PrimitiveType', 'TypeIdentifier', 'SizedTypeSpecifier', 'StructSpecifier', 'UnionSpecifier', 'EnumSpecifier']);
-const QUALIFIERS = new Set(['const', 'constexpr', 'volatile', 'static', 'extern', 'inline', 'register', 'auto', 'signed', 'unsigned']);
-
-export function isTypeNode(node: SyntaxNode): boolean {
-  return TYPE_NODES.has(node.name) || node.name === 'TemplateType' || node.name === 'ScopedTypeIdentifier';
-}
-
-/** The base type a type node names (`auto` is handled by the declaration). */
-export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
-  let words: string[];
-  switch (node.name) {
-    case 'PrimitiveType':
-    case 'TypeIdentifier':
-      words = [ctx.slice(node)];
-      break;
-    case 'SizedTypeSpecifier':
-      words = kids(node).map((k) => ctx.slice(k));
-      break;
-    case 'StructSpecifier':
-    case 'UnionSpecifier':
-    case 'EnumSpecifier': {
-      if (child(node, 'FieldDeclarationList') !== undefined || child(node, 'EnumeratorList') !== undefined) {
-        return ctx.unsupported(node, 'Defining a struct, union or enum');
-      }
-      words = [ctx.slice(child(node, 'TypeIdentifier') ?? node)];
-      break;
-    }
-    default:
-      return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
-  }
-  const type = baseType(words);
-  if (type === undefined) {
-    const name = words.join(' ');
-    return ctx.fail(
-      node,
-      'unsupported',
-      `unknown type "${name}": PageLens knows the C integer and float types, pointers and the ACL types (${KNOWN_TYPE_NAMES.filter((n) => n.startsWith('aclrt')).join(', ')})`,
-    );
-  }
-  return type;
-}
-
-/** `T`, `T*`, `T**`, `T[4]` as written in a cast, template argument or sizeof. */
-export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
-  const parts = kids(node);
-  const base = parts.find(isTypeNode);
-  if (base === undefined) return ctx.fail(node, 'syntax', `"${ctx.slice(node)}" is not a type`);
-  let type = baseOf(ctx, base);
-  for (const part of parts) {
-    if (part.name === 'AbstractPointerDeclarator') {
-      const stars = ctx.slice(part).split('*').length - 1;
-      for (let i = 0; i < stars; i += 1) type = pointerTo(type);
-    } else if (part.name === 'AbstractArrayDeclarator') {
-      const size = child(part, 'Number');
-      if (size === undefined) return ctx.unsupported(part, 'An array type without a literal size');
-      type = { k: 'array', of: type, length: Number.parseInt(ctx.slice(size), 10) };
-    } else if (part !== base && !QUALIFIERS.has(part.name)) {
-      return ctx.unsupported(part, `The type form "${ctx.slice(part)}"`);
-    }
-  }
-  return type;
 }
 
 export function hasQualifier(node: SyntaxNode, name: string): boolean {

@@ -1,9 +1,12 @@
 import type { SyntaxNode } from '@lezer/common';
+import { parser } from '@lezer/cpp';
 import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
 import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
-import { kids, type ParseContext, typeDescriptor } from './parse-context.ts';
+import { OUT_OF_SCOPE_CALLS } from './library-types.ts';
+import { kids, type ParseContext } from './parse-context.ts';
 import { decodeString, numberLiteral, stringValue } from './parse-literal.ts';
+import { baseOf, isTypeNode, typeDescriptor } from './parse-types.ts';
 
 /*
  * @lezer/cpp groups some C operators differently from C, because it must also read templates:
@@ -240,15 +243,42 @@ function convertAtom(ctx: ParseContext, node: SyntaxNode): Expr {
     case 'InitializerList':
       return { kind: 'initList', items: parts.map((item) => convertExpr(ctx, item)), span };
     case 'LambdaExpression':
-      return ctx.unsupported(node, 'A lambda');
+      return ctx.outOfScope(node, 'A lambda');
     case 'NewExpression':
-    case 'DeleteExpression':
-      return ctx.unsupported(node, 'new/delete (use malloc/free or the ACL allocators)');
+      return newAtom(ctx, node, span);
+    case 'DeleteExpression': {
+      const operand = parts.find((p) => p.name !== 'delete');
+      if (operand === undefined) return ctx.fail(node, 'syntax', 'delete of nothing');
+      const array = ctx.text.slice(node.from, operand.from).includes('[');
+      return { kind: 'delete', operand: convertExpr(ctx, operand), array, span };
+    }
     case 'ScopedIdentifier':
-      return ctx.unsupported(node, `The qualified name "${ctx.slice(node)}"`);
+      return { kind: 'name', name: scopedName(ctx, node), span };
     default:
       return ctx.unsupported(node, `The expression "${ctx.slice(node)}"`);
   }
+}
+
+/**
+ * `ns::name` as a name: the library's streams keep their `std::` (std::cout, std::endl), anything
+ * else is its last part (variables of a namespace are globals with their plain names).
+ */
+function scopedName(ctx: ParseContext, node: SyntaxNode): string {
+  const text = ctx.slice(node).replace(/\s+/g, '').replace(/^::/, '');
+  if (/^std::(?:cout|cerr|endl|clog)$/.test(text)) return text;
+  return text.split('::').at(-1) ?? text;
+}
+
+/** `new T`, `new T(v)`, `new T[n]`. */
+function newAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
+  const parts = kids(node).filter((p) => p.name !== 'new');
+  const typeNode = parts.find(isTypeNode);
+  if (typeNode === undefined) return ctx.unsupported(node, `The new-expression "${ctx.slice(node)}"`);
+  const type = baseOf(ctx, typeNode);
+  const declarator = parts.find((p) => p.name === 'NewDeclarator');
+  const size = declarator === undefined ? undefined : kids(declarator)[0];
+  if (declarator !== undefined && size === undefined) return ctx.fail(declarator, 'syntax', 'new T[] needs a size');
+  return size === undefined ? { kind: 'new', type, span } : { kind: 'new', type, count: convertExpr(ctx, size), span };
 }
 
 function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
@@ -258,8 +288,21 @@ function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   const inner = kids(first);
   const [only] = inner;
   // `sizeof(prop)`: the grammar reads any lone name as a type; a variable of that name wins when run.
-  if (inner.length === 1 && only?.name === 'TypeIdentifier' && baseType([ctx.slice(only)]) === undefined) {
+  if (
+    inner.length === 1 &&
+    only?.name === 'TypeIdentifier' &&
+    baseType([ctx.slice(only)]) === undefined &&
+    !ctx.types.has(ctx.slice(only))
+  ) {
     return { kind: 'sizeofName', name: ctx.slice(only), span };
+  }
+  // `sizeof(buffers[0])`: read as a type `buffers` with an array declarator; a name that is no type makes it an expression.
+  const named = only?.name === 'TypeIdentifier' ? ctx.slice(only) : undefined;
+  if (named !== undefined && baseType([named]) === undefined && !ctx.types.has(named)) {
+    const text = `(${ctx.slice(first)});`;
+    const reread = parser.parse(text).topNode.firstChild?.firstChild;
+    if (reread !== null && reread !== undefined)
+      return { kind: 'sizeofExpr', operand: convertExpr(ctx.derive(text, first.from - 1), reread), span };
   }
   return { kind: 'sizeofType', type: typeDescriptor(ctx, first), span };
 }
@@ -279,8 +322,24 @@ function callAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
     const cast: CastStyle = style === 'static_cast' ? 'static_cast' : style === 'reinterpret_cast' ? 'reinterpret_cast' : 'const_cast';
     return castTo(typeDescriptor(ctx, descriptor), cast, operand, span);
   }
-  if (callee.name !== 'Identifier') return ctx.unsupported(callee, `Calling "${ctx.slice(callee)}" (only named functions can be called)`);
+  if (callee.name === 'FieldExpression') {
+    const [target, member] = kids(callee);
+    if (target === undefined || member === undefined) return ctx.fail(callee, 'syntax', 'incomplete member call');
+    const arrow = operatorBetween(ctx, target, member) === '->';
+    return { kind: 'method', target: convertExpr(ctx, target), name: ctx.slice(member), arrow, args, span };
+  }
+  let name: string;
+  if (callee.name === 'ScopedIdentifier') {
+    const text = ctx.slice(callee).replace(/\s+/g, '').replace(/^::/, '');
+    const outOfScope = OUT_OF_SCOPE_CALLS.get(text);
+    if (outOfScope !== undefined) return ctx.outOfScope(callee, outOfScope);
+    // `std::printf`, `std::malloc`: the C library's functions under their std:: names.
+    name = text.replace(/^std::/, '');
+  } else if (callee.name === 'Identifier') name = ctx.slice(callee);
+  else return ctx.unsupported(callee, `Calling "${ctx.slice(callee)}" (only named functions can be called)`);
+  const outOfScope = OUT_OF_SCOPE_CALLS.get(name);
+  if (outOfScope !== undefined) return ctx.outOfScope(callee, outOfScope);
   const configCount = ctx.launches.get(callee.from);
-  const call = { kind: 'call' as const, callee: ctx.slice(callee), calleeSpan: ctx.span(callee), args, span };
+  const call = { kind: 'call' as const, callee: name, calleeSpan: ctx.span(callee), args, span };
   return configCount === undefined ? call : { ...call, launch: { configCount } };
 }

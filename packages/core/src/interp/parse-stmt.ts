@@ -1,35 +1,29 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr, FunctionDef, Param, Stmt } from './ast.ts';
-import { type CType, pointerTo } from './c-type-model.ts';
-import { baseOf, child, hasQualifier, isTypeNode, kids, type ParseContext } from './parse-context.ts';
+import { type CType, pointerTo, VOID } from './c-type-model.ts';
+import { foldConstant } from './const-fold.ts';
+import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
+import { baseOf, DECLARATOR_NODES, declare, isTypeNode } from './parse-types.ts';
 
 /** A function prototype (`int f(int);`): nothing to run. */
 export const PROTOTYPE = Symbol('prototype');
 
-const DECLARATOR_NODES = new Set(['Identifier', 'InitDeclarator', 'PointerDeclarator', 'ArrayDeclarator', 'FunctionDeclarator']);
+const SKIPPED_QUALIFIERS = new Set(['const', 'constexpr', 'static', 'auto', 'extern', 'volatile', 'register', 'inline']);
 
-/** C declarator semantics: `*D` declares D as pointer to T, `D[n]` as array of n T (inside out). */
-function declare(ctx: ParseContext, node: SyntaxNode, type: CType | undefined): { name: string; type: CType | undefined } {
-  switch (node.name) {
-    case 'Identifier':
-      return { name: ctx.slice(node), type };
-    case 'PointerDeclarator': {
-      const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
-      if (inner === undefined || type === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
-      return declare(ctx, inner, pointerTo(type));
-    }
-    case 'ArrayDeclarator': {
-      const [inner, size] = kids(node);
-      if (inner === undefined || type === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
-      if (size === undefined) return declare(ctx, inner, { k: 'array', of: type, length: -1 });
-      if (size.name !== 'Number' || !/^\d+$/.test(ctx.slice(size)))
-        return ctx.unsupported(size, 'An array size that is not a decimal literal');
-      return declare(ctx, inner, { k: 'array', of: type, length: Number(ctx.slice(size)) });
-    }
-    default:
-      return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);
+/** `name(a, b)` read as a function declarator whose parameters are all plain names: a constructor call. */
+function constructorCall(ctx: ParseContext, node: SyntaxNode): { name: string; args: Expr[] } | undefined {
+  const name = child(node, 'Identifier');
+  const list = child(node, 'ParameterList');
+  if (name === undefined || list === undefined) return undefined;
+  const args: Expr[] = [];
+  for (const param of kids(list)) {
+    const only = kids(param);
+    const [first] = only;
+    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first?.name !== 'TypeIdentifier') return undefined;
+    args.push({ kind: 'name', name: ctx.slice(first), span: ctx.span(first) });
   }
+  return { name: ctx.slice(name), args };
 }
 
 export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | typeof PROTOTYPE {
@@ -41,28 +35,43 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
   const constant = hasQualifier(node, 'const') || hasQualifier(node, 'constexpr');
   const declarators: Declarator[] = [];
   for (const part of parts) {
+    if (part === typeNode) continue;
     if (!DECLARATOR_NODES.has(part.name)) {
-      if (part === typeNode || part.name === 'const' || part.name === 'constexpr' || part.name === 'static' || part.name === 'auto')
-        continue;
-      if (part.name === 'extern' || part.name === 'volatile' || part.name === 'register' || part.name === 'inline') continue;
+      if (SKIPPED_QUALIFIERS.has(part.name)) continue;
       return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
     }
-    if (part.name === 'FunctionDeclarator') return PROTOTYPE;
+    if (part.name === 'FunctionDeclarator') {
+      // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
+      const vexing = base?.k === 'vector' || base?.k === 'string' ? constructorCall(ctx, part) : undefined;
+      if (vexing === undefined) return PROTOTYPE;
+      declarators.push({ name: vexing.name, type: base ?? VOID, ctorArgs: vexing.args, span: ctx.span(part), isConst: constant });
+      continue;
+    }
     const [target, init] = part.name === 'InitDeclarator' ? kids(part) : [part, undefined];
     if (target === undefined) return ctx.fail(part, 'syntax', 'incomplete declarator');
     if (target.name === 'FunctionDeclarator') return PROTOTYPE;
-    const declared = declare(ctx, target, base);
-    let type = declared.type;
-    const initExpr: Expr | undefined = init === undefined ? undefined : convertExpr(ctx, init);
+    // `auto` has no type yet: declare against a placeholder and keep only the name and the reference.
+    const declared = declare(ctx, target, base ?? VOID);
+    // `auto* p = …` and `auto& r = …` take their type from the initialiser too.
+    let type: CType | undefined = base === undefined ? undefined : declared.type;
+    const ctorArgs = init?.name === 'ArgumentList' ? kids(init).map((arg) => convertExpr(ctx, arg)) : undefined;
+    const initExpr: Expr | undefined = init === undefined || ctorArgs !== undefined ? undefined : convertExpr(ctx, init);
     if (type?.k === 'array' && type.length === -1) {
       if (initExpr?.kind !== 'initList') return ctx.fail(part, 'type', `the array "${declared.name}" needs a size or an initialiser list`);
       type = { ...type, length: initExpr.items.length };
     }
     if (isAuto && initExpr === undefined) return ctx.fail(part, 'type', `"auto ${declared.name}" needs an initialiser`);
+    if (declared.ref && initExpr === undefined)
+      return ctx.fail(part, 'type', `the reference "${declared.name}" needs an object to refer to`);
     const isConst = constant && type?.k !== 'ptr';
-    const plain = { name: declared.name, span: ctx.span(part), isConst };
+    if (isConst && initExpr !== undefined && (type === undefined || type.k === 'int')) {
+      const folded = foldConstant(initExpr, ctx.constants);
+      if (folded !== undefined) ctx.constants.set(declared.name, folded);
+    }
+    const plain: Declarator = { name: declared.name, span: ctx.span(part), isConst, ...(declared.ref ? { ref: true } : {}) };
     const withType = type === undefined ? plain : { ...plain, type };
-    declarators.push(initExpr === undefined ? withType : { ...withType, init: initExpr });
+    const withCtor = ctorArgs === undefined ? withType : { ...withType, ctorArgs };
+    declarators.push(initExpr === undefined ? withCtor : { ...withCtor, init: initExpr });
   }
   return { kind: 'decl', declarators, span: ctx.span(node) };
 }
@@ -79,7 +88,6 @@ function forStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
   const parts = kids(node);
   const body = parts.at(-1);
   if (body === undefined) return ctx.fail(node, 'syntax', 'incomplete for statement');
-  if (!ctx.text.slice(node.from, body.from).includes(';')) return ctx.unsupported(node, 'A range-based for loop');
   let slot = 0;
   let cursor = ctx.text.indexOf('(', node.from) + 1;
   const clauses: { init?: Stmt; test?: Expr; update?: Expr } = {};
@@ -96,6 +104,26 @@ function forStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     else clauses.update = convertExpr(ctx, part);
   }
   return { kind: 'for', ...clauses, body: convertStatement(ctx, body), span: ctx.span(node) };
+}
+
+/** `for (auto& x : range)`, `for (const float v : values)`. */
+function rangeFor(ctx: ParseContext, node: SyntaxNode): Stmt {
+  const parts = kids(node);
+  const body = parts.at(-1);
+  const range = parts.at(-2);
+  const target = parts.at(-3);
+  if (body === undefined || range === undefined || target === undefined || !DECLARATOR_NODES.has(target.name))
+    return ctx.fail(node, 'syntax', 'incomplete range-based for loop');
+  const typeNode = parts.find(isTypeNode);
+  const declared = declare(ctx, target, typeNode === undefined ? VOID : baseOf(ctx, typeNode));
+  const item: Declarator = {
+    name: declared.name,
+    span: ctx.span(target),
+    isConst: hasQualifier(node, 'const'),
+    ...(typeNode === undefined ? {} : { type: declared.type }),
+    ...(declared.ref ? { ref: true } : {}),
+  };
+  return { kind: 'rangeFor', item, range: convertExpr(ctx, range), body: convertStatement(ctx, body), span: ctx.span(node) };
 }
 
 export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
@@ -134,6 +162,8 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     }
     case 'ForStatement':
       return forStatement(ctx, node);
+    case 'ForRangeLoop':
+      return rangeFor(ctx, node);
     case 'ReturnStatement': {
       const value = parts.find((p) => p.name !== 'return');
       return value === undefined ? { kind: 'return', span } : { kind: 'return', value: convertExpr(ctx, value), span };
@@ -148,8 +178,9 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     case 'LabeledStatement':
       return ctx.unsupported(node, 'goto and labels');
     case 'TryStatement':
+      return ctx.outOfScope(node, 'An exception handler (try/catch)');
     case 'ThrowStatement':
-      return ctx.unsupported(node, 'C++ exceptions');
+      return ctx.outOfScope(node, 'Throwing an exception (throw)');
     default:
       return ctx.unsupported(node, `The statement "${ctx.slice(node).split('\n')[0]}"`);
   }
@@ -159,23 +190,31 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
   const parts = kids(node);
   const typeNode = parts.find(isTypeNode);
   const body = parts.find((p) => p.name === 'CompoundStatement');
-  let declarator = parts.find((p) => p.name === 'FunctionDeclarator' || p.name === 'PointerDeclarator');
+  let declarator = parts.find((p) => p.name === 'FunctionDeclarator' || p.name === 'PointerDeclarator' || p.name === 'ReferenceDeclarator');
   if (typeNode === undefined || body === undefined || declarator === undefined)
     return ctx.unsupported(node, 'This kind of function definition');
   let returnType = baseOf(ctx, typeNode);
-  while (declarator?.name === 'PointerDeclarator') {
+  while (declarator?.name === 'PointerDeclarator' || declarator?.name === 'ReferenceDeclarator') {
+    if (declarator.name === 'ReferenceDeclarator') return ctx.unsupported(declarator, 'A function that returns a reference');
     returnType = pointerTo(returnType);
     declarator = kids(declarator)[0];
   }
+  const scoped = declarator === undefined ? undefined : child(declarator, 'ScopedIdentifier');
+  // `int memory::Alloc(…) {…}` defines a function of a namespace; `int Buffer::Size() {…}` a member function.
+  const qualified = scoped === undefined ? undefined : ctx.slice(scoped).replace(/\s+/g, '').replace(/^::/, '');
+  const owner = qualified?.slice(0, qualified.lastIndexOf('::'));
+  if (scoped !== undefined && (owner === undefined || !ctx.namespaces.has(owner)))
+    return ctx.outOfScope(scoped, `The member function ${ctx.slice(scoped)} (classes with member functions)`);
   const nameNode = declarator === undefined ? undefined : child(declarator, 'Identifier');
   const list = declarator === undefined ? undefined : child(declarator, 'ParameterList');
-  if (nameNode === undefined || list === undefined) return ctx.unsupported(node, 'This kind of function declarator');
+  if ((nameNode === undefined && qualified === undefined) || list === undefined)
+    return ctx.unsupported(node, 'This kind of function declarator');
   const params: Param[] = [];
   for (const param of kids(list)) {
     if (param.name !== 'ParameterDeclaration') return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
     const pieces = kids(param);
     const paramType = pieces.find(isTypeNode);
-    const paramDeclarator = pieces.find((p) => DECLARATOR_NODES.has(p.name));
+    const paramDeclarator = pieces.find((p) => p !== paramType && DECLARATOR_NODES.has(p.name));
     if (paramType === undefined) return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
     const base = baseOf(ctx, paramType);
     if (paramDeclarator === undefined) {
@@ -184,9 +223,9 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
     }
     const declared = declare(ctx, paramDeclarator, base);
     // An array parameter is a pointer (C11 6.7.6.3).
-    const type = declared.type?.k === 'array' ? pointerTo(declared.type.of) : declared.type;
-    if (type === undefined) return ctx.unsupported(param, 'An auto parameter');
-    params.push({ name: declared.name, type });
+    const type = declared.type.k === 'array' ? pointerTo(declared.type.of) : declared.type;
+    params.push(declared.ref ? { name: declared.name, type, ref: true } : { name: declared.name, type });
   }
-  return { name: ctx.slice(nameNode), returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
+  const name = qualified ?? (nameNode === undefined ? '' : ctx.slice(nameNode));
+  return { name, returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
 }

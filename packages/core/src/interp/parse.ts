@@ -5,6 +5,7 @@ import { type Diagnostic, diagnostic, LineIndex } from './diagnostics.ts';
 import { kids, ParseContext, ParseFailure, SUPPORTED } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
 import { convertDeclaration, convertFunction, convertStatement, PROTOTYPE } from './parse-stmt.ts';
+import { aliasDeclaration, baseOf, typeDefinition } from './parse-types.ts';
 import { preprocess } from './preprocess.ts';
 
 /** At most this many syntax errors are reported: after the first few, the rest are usually echoes. */
@@ -34,45 +35,92 @@ function syntaxErrors(ctx: ParseContext, top: SyntaxNode, source: string, origin
   return found;
 }
 
-/** `#include` is noted; `#define NAME value` becomes a constant; function-like macros are left to run as not-modeled calls. */
-function directive(ctx: ParseContext, node: SyntaxNode, topLevel: Stmt[]): void {
-  const text = ctx.slice(node).trim();
-  const parts = kids(node);
-  if (text.startsWith('#include')) {
-    ctx.note(node, 'preprocessor', `${text} is skipped: the ACL declarations are built into PageLens`);
-    return;
-  }
-  const name = parts.find((p) => p.name === 'Identifier');
-  const value = parts.find((p) => p.name === 'PreprocArg');
-  if (text.startsWith('#define') && name !== undefined) {
-    if (ctx.text[name.to] === '(') {
-      ctx.note(
-        node,
-        'preprocessor',
-        `the macro ${ctx.slice(name)}(…) is not expanded: each use runs as a not-modeled call whose arguments are evaluated`,
-      );
-      return;
+interface Collected {
+  readonly functions: Map<string, FunctionDef>;
+  readonly topLevel: Stmt[];
+  readonly diagnostics: Diagnostic[];
+}
+
+/**
+ * The items of a file, a namespace or an `extern "C"` block. A function in `namespace memory` is
+ * named `memory::WriteFile`; an anonymous namespace adds nothing to its names; variables keep
+ * their plain names. Returns how many statements outside functions were met (a fragment).
+ */
+function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Collected): number {
+  let statements = 0;
+  for (const node of nodes) {
+    if (IGNORED_TOP_LEVEL.has(node.name)) continue;
+    const before = into.topLevel.length;
+    try {
+      topLevelItem(ctx, node, into, (count) => {
+        statements += count;
+      });
+    } catch (error) {
+      if (!(error instanceof ParseFailure)) throw error;
+      into.diagnostics.push(error.diagnostic);
     }
-    if (value !== undefined) {
-      const sub = parser.parse(`(${ctx.text.slice(value.from, value.to)});`);
-      const expr = sub.topNode.firstChild?.firstChild;
-      let broken = false;
-      const cursor = sub.cursor();
-      do broken ||= cursor.type.isError;
-      while (cursor.next());
-      if (expr !== null && expr !== undefined && !broken) {
-        // The value was parsed inside "(…);", one character to the right of where it stands.
-        const shifted = ctx.derive(`(${ctx.text.slice(value.from, value.to)});`, value.from - 1);
-        topLevel.push({
-          kind: 'decl',
-          declarators: [{ name: ctx.slice(name), init: convertExpr(shifted, expr), span: ctx.span(node), isConst: true }],
-          span: ctx.span(node),
-        });
-        return;
+    // An enum's constants are declared before the item that defined them runs.
+    const pending = ctx.pendingDecls;
+    ctx.pendingDecls = [];
+    into.topLevel.splice(before, 0, ...pending);
+  }
+  return statements;
+}
+
+function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, counted: (statements: number) => void): void {
+  switch (node.name) {
+    case 'FunctionDefinition': {
+      const fn = convertFunction(ctx, node);
+      const name = fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::');
+      if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
+      into.functions.set(name, { ...fn, name });
+      break;
+    }
+    case 'Declaration': {
+      const decl = convertDeclaration(ctx, node);
+      if (decl !== PROTOTYPE) into.topLevel.push(decl);
+      break;
+    }
+    case 'NamespaceDefinition': {
+      const name = kids(node).find((k) => k.name === 'Identifier' || k.name === 'NamespaceIdentifier');
+      const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+      const outer = ctx.namespace;
+      ctx.namespace = name === undefined ? outer : [...outer, ...ctx.slice(name).split('::')];
+      ctx.namespaces.add(ctx.namespace.join('::'));
+      try {
+        counted(topLevelItems(ctx, body === undefined ? [] : kids(body), into));
+      } finally {
+        ctx.namespace = outer;
       }
+      break;
     }
+    case 'LinkageSpecification': {
+      const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
+      counted(topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into));
+      break;
+    }
+    case 'UsingDeclaration':
+      // `using namespace x;` and `using x::f;`: calls find functions of any namespace by their plain name.
+      break;
+    case 'AliasDeclaration':
+      aliasDeclaration(ctx, node);
+      break;
+    case 'TypeDefinition':
+      typeDefinition(ctx, node);
+      break;
+    case 'StructSpecifier':
+    case 'ClassSpecifier':
+    case 'UnionSpecifier':
+    case 'EnumSpecifier':
+      baseOf(ctx, node);
+      break;
+    case 'TemplateDeclaration':
+      ctx.outOfScope(node, `A template the code defines ("${ctx.slice(node).split('\n')[0]?.trim()}")`);
+      break;
+    default:
+      into.topLevel.push(convertStatement(ctx, node));
+      counted(1);
   }
-  ctx.note(node, 'preprocessor', `${text.split('\n')[0]} is skipped: PageLens does not run the C preprocessor`, 'warning');
 }
 
 export interface ParseResult {
@@ -85,40 +133,26 @@ export function parseProgram(source: string): ParseResult {
   const lines = new LineIndex(source);
   const origin = (offset: number) => pre.origin[Math.min(Math.max(offset, 0), pre.origin.length - 1)] ?? source.length;
   const ctx = new ParseContext(pre.text, origin, lines, new Map(pre.launches.map((l) => [l.at, l.configCount])));
+  ctx.convertValue = (node) => convertExpr(ctx, node);
   for (const p of pre.placeholders) {
     const at = lines.span(0, 0);
     const span = { ...at, line: p.line, endLine: p.line, column: 1 };
     const what = p.blanked ? 'is a placeholder for code the sample leaves out: skipped' : 'marks code the sample leaves out';
     ctx.notes.push(diagnostic('note', 'placeholder', span, `"${p.text}" ${what}`));
   }
+  const directiveErrors: Diagnostic[] = [];
+  for (const d of pre.directives) {
+    const found = diagnostic(d.severity, 'preprocessor', lines.span(d.from, d.to), d.message);
+    (d.severity === 'error' ? directiveErrors : ctx.notes).push(found);
+  }
   const tree = parser.parse(pre.text);
-  const diagnostics: Diagnostic[] = syntaxErrors(ctx, tree.topNode, source, origin);
+  const diagnostics: Diagnostic[] = [...directiveErrors, ...syntaxErrors(ctx, tree.topNode, source, origin)];
   const functions = new Map<string, FunctionDef>();
   const topLevel: Stmt[] = [];
   let isScript = false;
   if (diagnostics.length === 0) {
-    for (const node of kids(tree.topNode)) {
-      if (IGNORED_TOP_LEVEL.has(node.name)) continue;
-      try {
-        if (node.name === 'FunctionDefinition') {
-          const fn = convertFunction(ctx, node);
-          if (functions.has(fn.name)) ctx.fail(node, 'redeclared', `the function ${fn.name} is defined twice`);
-          functions.set(fn.name, fn);
-        } else if (node.name === 'PreprocDirective') directive(ctx, node, topLevel);
-        else if (node.name === 'Declaration') {
-          const decl = convertDeclaration(ctx, node);
-          if (decl !== PROTOTYPE) topLevel.push(decl);
-        } else if (node.name === 'StructSpecifier' || node.name === 'TypeDefinition' || node.name === 'NamespaceDefinition') {
-          ctx.unsupported(node, 'Defining types or namespaces');
-        } else {
-          topLevel.push(convertStatement(ctx, node));
-          isScript = true;
-        }
-      } catch (error) {
-        if (!(error instanceof ParseFailure)) throw error;
-        diagnostics.push(error.diagnostic);
-      }
-    }
+    const scriptStatements = topLevelItems(ctx, kids(tree.topNode), { functions, topLevel, diagnostics });
+    isScript = scriptStatements > 0;
   }
   const defaultEntry = functions.has('main') ? 'main' : functions.size === 1 ? [...functions.keys()][0] : undefined;
   const program: Program = {

@@ -1,7 +1,11 @@
+import { LineIndex } from './diagnostics.ts';
+import { expandMacros, type MacroDiagnostic } from './macros.ts';
+
 /**
  * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
  * offsets so every line:column PageLens reports is the user's own.
  *
+ * - The preprocessor's directives and macros (macros.ts).
  * - Placeholder lines of the documentation samples (`...`, `......`, `……`, optionally followed by
  *   a `//` comment) are blanked, and comment-only placeholders (`// ...`) are noted: both become
  *   visible notes on their line.
@@ -31,6 +35,8 @@ export interface Preprocessed {
   readonly origin: Int32Array;
   readonly placeholders: readonly Placeholder[];
   readonly launches: readonly KernelLaunch[];
+  /** What the directives said: skipped includes, conditions taken or not, #error. */
+  readonly directives: readonly MacroDiagnostic[];
 }
 
 const BARE_PLACEHOLDER = /^(?:\.{3,}|[…⋯]+)\s*;?\s*(?:\/\/.*)?$/;
@@ -99,14 +105,19 @@ function launchEnd(text: string, from: number): { close: number; count: number }
 }
 
 export function preprocess(source: string): Preprocessed {
-  const { text, placeholders } = blankPlaceholders(source);
+  const blanked = blankPlaceholders(source);
+  const lines = new LineIndex(source);
+  const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset));
+  const { placeholders } = blanked;
+  const text = expanded.text;
   const chars: string[] = [];
   const origin: number[] = [];
   const launches: KernelLaunch[] = [];
   const emit = (piece: string, at: number) => {
+    const from = expanded.origin[at] ?? source.length;
     for (const ch of piece) {
       chars.push(ch);
-      origin.push(at);
+      origin.push(from);
     }
   };
   const copy = (from: number, to: number) => {
@@ -167,6 +178,6 @@ export function preprocess(source: string): Preprocessed {
     emit(c, i);
     i += 1;
   }
-  origin.push(text.length);
-  return { text: chars.join(''), origin: Int32Array.from(origin), placeholders, launches };
+  origin.push(source.length);
+  return { text: chars.join(''), origin: Int32Array.from(origin), placeholders, launches, directives: expanded.diagnostics };
 }

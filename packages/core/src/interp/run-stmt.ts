@@ -1,11 +1,25 @@
 import type { Declarator, Expr, FunctionDef, Stmt } from './ast.ts';
-import { typeName } from './c-type-model.ts';
+import { type CType, typeName } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
-import { evaluate } from './eval.ts';
+import { evaluate, evaluateAll } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
+import { closingSpan } from './host-memory.ts';
+import { constructVector, freeVectors, holdsVector } from './library-calls.ts';
+import { type LValue, resolveLValue } from './lvalue.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
-import { type Cell, copyValue, newCell, truthy, type Value, valueType, withUnionMember, zeroValue } from './values.ts';
+import {
+  type Cell,
+  copyValue,
+  describeValue,
+  newCell,
+  truthy,
+  type Value,
+  valueType,
+  vectorItem,
+  withUnionMember,
+  zeroValue,
+} from './values.ts';
 
 export type Completion =
   | { readonly k: 'normal' }
@@ -40,12 +54,81 @@ async function fillInitList(m: Machine, cell: Cell, list: Extract<Expr, { kind: 
   }
 }
 
+/** `T& r = x`: another name for x's cell; a const reference to a value that is no object gets a cell of its own. */
+async function referTo(m: Machine, d: Declarator, init: Expr, scope: Scope): Promise<Cell> {
+  let lv: LValue;
+  try {
+    lv = await resolveLValue(m, init, scope, (e, s) => evaluate(m, e, s));
+  } catch (error) {
+    if (!(error instanceof InterpError) || error.kind !== 'type' || !d.isConst) throw error;
+    const value = copyValue(await evaluate(m, init, scope));
+    return { type: d.type ?? valueType(value), value, init: true };
+  }
+  if (lv.cell === undefined)
+    throw new InterpError(
+      'unsupported',
+      `the reference ${d.name} to ${lv.label}: memory PageLens does not model cannot be referred to`,
+      d.span,
+    );
+  return lv.cell;
+}
+
+/** Declarations of the library types: std::vector's elements in heap memory, std::string's text, file streams not modeled. */
+async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scope): Promise<Cell | undefined> {
+  const args = d.ctorArgs === undefined ? [] : await evaluateAll(m, d.ctorArgs, scope);
+  if (type.k === 'vector') {
+    const cell: Cell = { type, value: zeroValue(type, true), init: true };
+    let count = 0;
+    if (d.init?.kind === 'initList') count = d.init.items.length;
+    else if (d.init !== undefined)
+      throw new InterpError('unsupported', `initialising the std::vector ${d.name} from another: not supported (copying a vector)`, d.span);
+    else if (args[0] !== undefined) {
+      const first = args[0];
+      if (first.k !== 'int' || first.v < 0n || first.v >= 2n ** 53n)
+        throw new InterpError('type', `std::vector ${d.name}(…) needs a count of elements`, d.span);
+      count = Number(first.v);
+    }
+    await constructVector(m, cell, type, count, d.span, d.name);
+    const made = cell.value;
+    const items =
+      d.init?.kind === 'initList'
+        ? await evaluateAll(m, d.init.items, scope)
+        : args[1] === undefined
+          ? []
+          : Array.from({ length: count }, () => args[1]);
+    if (made.k === 'vector')
+      items.forEach((value, index) => {
+        if (value !== undefined) vectorItem(made, index).value = convert(value, type.of, d.span, false, `initialising ${d.name}[${index}]`);
+      });
+    return cell;
+  }
+  if (type.k === 'string' && args[0] !== undefined)
+    return { type, value: convert(args[0], type, d.span, false, `initialising ${d.name}`), init: true };
+  if (type.k === 'ptr' && type.name?.startsWith('std::') === true) {
+    m.marks.note(d.span, `the ${type.name} ${d.name} is not modeled: PageLens runs no file system`);
+    return { type, value: zeroValue(type, true), init: true };
+  }
+  if (args[0] !== undefined) return { type, value: convert(args[0], type, d.span, false, `initialising ${d.name}`), init: true };
+  return undefined;
+}
+
 export async function declare(m: Machine, d: Declarator, scope: Scope, kind: BindingKind): Promise<void> {
   let cell: Cell;
   const init = d.init;
-  if (d.type === undefined) {
+  const library = d.type === undefined ? undefined : await libraryObject(m, d, d.type, scope);
+  if (library !== undefined) cell = library;
+  else if (d.ref === true) {
+    if (init === undefined) throw new InterpError('type', `the reference ${d.name} needs an object to refer to`, d.span);
+    cell = await referTo(m, d, init, scope);
+  } else if (d.type === undefined) {
     if (init === undefined) throw new InterpError('type', `${d.name} needs an initialiser to take its type from`, d.span);
     const value = copyValue(await evaluate(m, init, scope));
+    if (value.k === 'vector')
+      throw new InterpError(
+        'unsupported',
+        `auto ${d.name} = a std::vector: copying a vector is not supported; write auto& ${d.name}`,
+        d.span,
+      );
     cell = { type: valueType(value), value, init: true };
   } else if (init?.kind === 'initList') {
     cell = newCell(d.type, true);
@@ -57,9 +140,10 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
     cell = { type: d.type, value: convert(value, d.type, init.span, false, `initialising ${d.name}`), init: true };
   } else {
     // Globals are zero-initialised (C11 6.7.9); locals are indeterminate until written.
-    cell = newCell(d.type, kind === 'global');
+    cell = newCell(d.type, kind === 'global' || d.type.k === 'string');
   }
   m.declare(scope, d.name, cell, d.isConst, kind, d.span);
+  if (d.ref !== true && holdsVector(cell.type)) scope.cleanups.push((end) => freeVectors(m, cell.value, end, d.name));
 }
 
 /** Runs one statement. `gated` is false for a body that sits on its header's line, which runs in the header's step. */
@@ -67,18 +151,22 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
   const frame = m.frames.at(-1);
   if (frame !== undefined && stmt.kind !== 'block') frame.scope = scope;
   const enter = gated && stmt.kind !== 'block' && stmt.kind !== 'empty' ? () => m.enter(stmt.span) : () => Promise.resolve();
-  const sameLine = (body: Stmt) => body.kind !== 'block' && body.span.line === stmt.span.line;
+  // A body on its header's line runs within the header's step: one statement, or a block that also
+  // ends there (`if (p) { a(); b(); }`, the `do { … } while (0)` of a CHECK_ACL(x) macro).
+  const sameLine = (body: Stmt) => body.span.line === stmt.span.line && (body.kind !== 'block' || body.span.endLine === stmt.span.line);
   const body = (inner: Stmt, innerScope: Scope) => execStmt(m, inner, innerScope, !sameLine(inner));
   switch (stmt.kind) {
     case 'empty':
       return NORMAL;
     case 'block': {
       const inner = new Scope(scope);
+      let done = NORMAL;
       for (const item of stmt.body) {
-        const done = await execStmt(m, item, inner);
-        if (done.k !== 'normal') return done;
+        done = await execStmt(m, item, inner, gated);
+        if (done.k !== 'normal') break;
       }
-      return NORMAL;
+      await m.leave(inner, closingSpan(stmt.span));
+      return done;
     }
     case 'decl':
       await enter();
@@ -97,6 +185,8 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
     case 'do':
     case 'for':
       return loop(m, stmt, scope, enter, body);
+    case 'rangeFor':
+      return rangeFor(m, stmt, scope, enter, body);
     case 'return':
       await enter();
       return { k: 'return', value: stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope), span: stmt.span };
@@ -130,10 +220,13 @@ async function loop(
   }
   for (let first = true; ; first = false) {
     if (stmt.kind === 'do') {
+      // A do/while on one line (a macro's `do { … } while (0)`) takes one step per iteration, as it starts.
+      const oneLine = stmt.body.span.endLine === stmt.span.line;
       if (!first) {
-        await m.enter(stmt.test.span);
+        if (!oneLine) await m.enter(stmt.test.span);
         if (!truthy(await evaluate(m, stmt.test, scope))) return NORMAL;
       }
+      if (oneLine) await enter();
     } else {
       if (stmt.kind === 'while' || !first) await header();
       if (stmt.kind === 'for' && !first && stmt.update !== undefined) await evaluate(m, stmt.update, scope);
@@ -143,6 +236,43 @@ async function loop(
     if (done.k === 'break') return NORMAL;
     if (done.k === 'return') return done;
   }
+}
+
+/** `for (auto& x : range)` over an array (its cells) or a std::vector (elements whose contents are not modeled). */
+async function rangeFor(
+  m: Machine,
+  stmt: Extract<Stmt, { kind: 'rangeFor' }>,
+  outer: Scope,
+  enter: () => Promise<void>,
+  body: (inner: Stmt, scope: Scope) => Promise<Completion>,
+): Promise<Completion> {
+  await enter();
+  const range = await evaluate(m, stmt.range, outer);
+  let cells: readonly Cell[];
+  if (range.k === 'ref' && range.target.isArray) cells = range.target.cells.slice(range.index);
+  else if (range.k === 'vector') {
+    cells = Array.from({ length: range.size }, (_, index) => vectorItem(range, index));
+  } else throw new InterpError('type', `for (… : ${describeValue(range)}): PageLens loops over arrays and std::vector`, stmt.span);
+  const frame = m.frames.at(-1);
+  for (const [index, element] of cells.entries()) {
+    const scope = new Scope(outer);
+    if (frame !== undefined) frame.scope = scope;
+    if (index > 0) await m.enter(stmt.span);
+    const cell =
+      stmt.item.ref === true
+        ? element
+        : {
+            type: stmt.item.type ?? element.type,
+            value: convert(copyValue(element.value), stmt.item.type ?? element.type, stmt.span, false, stmt.item.name),
+            init: true,
+          };
+    m.declare(scope, stmt.item.name, cell, stmt.item.isConst, 'local', stmt.item.span);
+    const done = await body(stmt.body, scope);
+    await m.leave(scope, closingSpan(stmt.body.span));
+    if (done.k === 'break') return NORMAL;
+    if (done.k === 'return') return done;
+  }
+  return NORMAL;
 }
 
 function leftover(done: Completion, where: string): void {
@@ -191,6 +321,8 @@ export async function runScript(
       break;
     }
   }
+  const last = stmts.at(-1);
+  if (last !== undefined) await m.leave(scope, closingSpan(last.span));
   onExit?.(frame);
   m.frames.pop();
   return result;

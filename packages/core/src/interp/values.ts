@@ -9,8 +9,10 @@ import {
   INT,
   type IntType,
   type PtrType,
+  type StringType,
   type StructType,
   typeName,
+  type VectorType,
 } from './c-type-model.ts';
 
 /**
@@ -29,6 +31,21 @@ export type Value =
   /** The union aclrtMallocAttrValue: its 8 bytes as one little-endian number; `member` was written last. */
   | { readonly k: 'union'; readonly type: StructType; readonly bytes: bigint; readonly member?: string }
   | { readonly k: 'array'; readonly type: ArrayType; readonly items: readonly Cell[] }
+  /**
+   * std::vector<T>: `size` elements of heap memory at `addr` (malloc'd; 0 while empty), room for
+   * `capacity`. The interpreter keeps the element values the code writes in `items`, by index; an
+   * element never written is value-initialised, 0 (C++ [vector.cons]). The map is the vector's own:
+   * shared by the copies of this value that its methods make.
+   */
+  | {
+      readonly k: 'vector';
+      readonly type: VectorType;
+      readonly addr: bigint;
+      readonly size: number;
+      readonly capacity: number;
+      readonly items: Map<number, Cell>;
+    }
+  | { readonly k: 'string'; readonly type: StringType; readonly text: string }
   | { readonly k: 'void' };
 
 /** Storage for one object; aggregates hold cells for their members. */
@@ -74,12 +91,34 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'ptr', type, addr: 0n };
     case 'struct':
       if (type.union) return { k: 'union', type, bytes: 0n };
-      return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, newCell(f.type, init)])) };
+      return { k: 'struct', type, fields: new Map(fieldsOf(type).map((f) => [f.name, memberCell(f.type, init, f.initial)])) };
     case 'array':
       return { k: 'array', type, items: Array.from({ length: type.length }, () => newCell(type.of, init)) };
+    case 'vector':
+      return { k: 'vector', type, addr: 0n, size: 0, capacity: 0, items: new Map() };
+    case 'string':
+      return { k: 'string', type, text: '' };
     case 'void':
       return VOID_VALUE;
   }
+}
+
+/** A member's cell: its default member initialiser when the code gives one (C++11), else as newCell. */
+function memberCell(type: CType, init: boolean, initial: number | undefined): Cell {
+  if (initial === undefined) return newCell(type, init);
+  if (type.k === 'int') return { type, value: intValue(type, BigInt(Math.trunc(initial))), init: true };
+  if (type.k === 'float') return { type, value: floatValue(type, initial), init: true };
+  return newCell(type, true);
+}
+
+/** Element `index` of a vector: its cell, made (value-initialised) at first use. */
+export function vectorItem(vector: Extract<Value, { k: 'vector' }>, index: number): Cell {
+  let cell = vector.items.get(index);
+  if (cell === undefined) {
+    cell = newCell(vector.type.of, true);
+    vector.items.set(index, cell);
+  }
+  return cell;
 }
 
 /** A deep copy, for struct assignment and passing by value. */
@@ -142,7 +181,8 @@ export function refLabel(value: Extract<Value, { k: 'ref' }>): string {
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array') return '(uninitialized)';
+  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array' && value.k !== 'vector' && value.k !== 'string')
+    return '(uninitialized)';
   switch (value.k) {
     case 'int':
       return showInt(value.type, value.v);
@@ -162,6 +202,10 @@ export function showValue(value: Value, cell?: Cell): string {
       const text = charArrayText(value);
       return text ?? `{${value.items.map((item) => showValue(item.value, item)).join(', ')}}`;
     }
+    case 'vector':
+      return `{size = ${value.size}, data = ${value.addr === 0n ? 'NULL' : `0x${value.addr.toString(16)}`}}`;
+    case 'string':
+      return JSON.stringify(value.text);
     case 'void':
       return 'void';
   }

@@ -51,7 +51,7 @@ export function PlaygroundView() {
 
   const editable = isDriver && run.status !== 'running' && run.status !== 'paused';
   const idle = run.status === 'idle';
-  const { codeMarks, setupMarks } = useEditorMarks(run, checked, (seq) => controller.lineAtSeq(seq));
+  const { codeMarks, setupMarks } = useEditorMarks(run, checked, (seq) => controller.lineAtSeq(seq), controller.seqs);
 
   const go = (command: () => Promise<void>) => {
     setOfferHostReset(false);

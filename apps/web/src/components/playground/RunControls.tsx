@@ -60,13 +60,17 @@ export function RunControls({ run, actions, canRun, canDrive, blocked, functions
   const canGo = canRun && !running;
   const canStop = canDrive && (running || run.status === 'paused');
   const canReset = canDrive && run.status !== 'idle';
-  useShortcut({ key: 'r', label: 'playground.keys.run', group: GROUP }, actions.run, canGo);
-  useShortcut({ key: 'n', label: 'playground.keys.step', group: GROUP }, actions.step, canGo);
-  useShortcut({ key: 'o', label: 'playground.keys.stepOver', group: GROUP }, actions.stepOver, canGo);
-  useShortcut({ key: 'c', label: 'playground.keys.runToCursor', group: GROUP }, actions.runToCursor, canGo);
-  useShortcut({ key: 'p', label: 'playground.keys.stop', group: GROUP }, actions.stop, canStop);
-  useShortcut({ key: 'R', shift: true, label: 'playground.keys.reset', group: GROUP }, actions.reset, canReset);
-  useShortcut({ key: 'g', label: 'playground.keys.timeLine', group: GROUP }, actions.timeLine, run.status !== 'idle');
+  // The driver's keys stay registered while the playground shows, so `?` lists all of them; each acts only when its button would.
+  const when = (enabled: boolean, action: () => void) => () => {
+    if (enabled) action();
+  };
+  useShortcut({ key: 'r', label: 'playground.keys.run', group: GROUP }, when(canGo, actions.run), canDrive);
+  useShortcut({ key: 'n', label: 'playground.keys.step', group: GROUP }, when(canGo, actions.step), canDrive);
+  useShortcut({ key: 'o', label: 'playground.keys.stepOver', group: GROUP }, when(canGo, actions.stepOver), canDrive);
+  useShortcut({ key: 'c', label: 'playground.keys.runToCursor', group: GROUP }, when(canGo, actions.runToCursor), canDrive);
+  useShortcut({ key: 'p', label: 'playground.keys.stop', group: GROUP }, when(canStop, actions.stop), canDrive);
+  useShortcut({ key: 'R', shift: true, label: 'playground.keys.reset', group: GROUP }, when(canReset, actions.reset), canDrive);
+  useShortcut({ key: 'g', label: 'playground.keys.timeLine', group: GROUP }, when(run.status !== 'idle', actions.timeLine), true);
   const buttons = [
     { id: 'run', label: 'playground.controls.run', hint: 'playground.controls.runHint', key: 'r', enabled: canGo, onClick: actions.run },
     {

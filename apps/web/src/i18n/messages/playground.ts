@@ -69,7 +69,7 @@ export const playground = defineMessages(
       none: 'No inputs: the code declares everything it uses.',
       setup: 'Setup',
       setupHelp:
-        'C statements run first, through the same runtime (aclInit, aclrtSetDevice, aclrtCreateStream(&stream)…). They may set inputs.',
+        'C statements run first, through the same runtime (aclInit, aclrtSetDevice, aclrtCreateStream(&stream)…). They may set inputs. The setup supplies only what the code lacks: its aclInit or aclrtSetDevice is skipped when the code makes that call itself (and a call that binds a name the code declares, such as its own stream), and an aclInit that finds the process initialised by an earlier run answers the code as a fresh process would (a note, never an error of your code).',
       setupLabel: 'Setup code',
     },
     editor: {
@@ -85,6 +85,7 @@ export const playground = defineMessages(
       ran_other: 'ran {{count}} times',
       notRun: 'did not run',
       repeat: '×{{count}}',
+      effect: '{{fn}}: {{text}}',
       clickHint: 'Click to show the state right after this line',
     },
     problems: {
@@ -263,7 +264,8 @@ export const playground = defineMessages(
       remove: '删除输入{{name}}',
       none: '没有输入：代码声明了它用到的所有名字。',
       setup: 'Setup',
-      setupHelp: '先执行的C语句，经由同一个运行时（aclInit、aclrtSetDevice、aclrtCreateStream(&stream)……），可以为输入赋值。',
+      setupHelp:
+        '先执行的C语句，经由同一个运行时（aclInit、aclrtSetDevice、aclrtCreateStream(&stream)……），可以为输入赋值。Setup只补充代码缺少的部分：代码自己调用aclInit或aclrtSetDevice时，Setup中的同一调用会被跳过（代码自己声明了同名变量时，例如它自己的stream，为该名字赋值的调用也会被跳过）；若aclInit发现进程已被之前的运行初始化，代码得到的结果与全新进程相同（只记为提示，绝不算作代码的错误）。',
       setupLabel: 'Setup代码',
     },
     editor: {
@@ -279,6 +281,7 @@ export const playground = defineMessages(
       ran_other: '执行了{{count}}次',
       notRun: '未执行',
       repeat: '×{{count}}',
+      effect: '{{fn}}：{{text}}',
       clickHint: '点击查看该行执行后的状态',
     },
     problems: {

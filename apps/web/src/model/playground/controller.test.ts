@@ -113,4 +113,20 @@ describe('PlaygroundController', () => {
     expect(controller.state.doc.entry).toBeUndefined();
     expect(controller.state.run.status).toBe('idle');
   });
+
+  it('issue 15: scenario after scenario on one agent, and pasted code calling aclInit under a setup, count no ACL error', async () => {
+    const { controller } = setup('seed-vmm');
+    await controller.run();
+    expect(controller.state.run).toMatchObject({ status: 'finished', aclErrors: 0 });
+    const policies = scenarioById('policies');
+    if (policies === undefined) throw new Error('no policies scenario');
+    expect(controller.open(docFromScenario(policies, 'en'), { kind: 'builtin', id: 'policies' })).toBe(true);
+    await controller.run();
+    // The setup's aclInit found the process initialised by the run before: a note, not "1 ACL error".
+    expect(controller.state.run).toMatchObject({ status: 'finished', aclErrors: 0 });
+    expect(controller.state.run.setupMarks.find((m) => m.line === 1)?.kind).toBe('note');
+    controller.edit({ code: 'int main() {\n    if (aclInit(NULL) != ACL_SUCCESS) return 1;\n    aclrtSetDevice(0);\n    return 0;\n}' });
+    await controller.run();
+    expect(controller.state.run).toMatchObject({ status: 'finished', exitCode: 0, aclErrors: 0 });
+  });
 });

@@ -303,7 +303,7 @@ export class PlaygroundController {
       variables: ex.variables(),
       output: [...ex.output],
       calls: ex.calls.length,
-      aclErrors: ex.calls.reduce((count, call) => count + (call.ret === 0 ? 0 : 1), 0),
+      aclErrors: ex.aclErrors,
       stopping: this.#stopLines.length > 0,
       ...override,
     };

@@ -1,0 +1,62 @@
+import type { SyntaxNode } from '@lezer/common';
+import { baseType, type CType, VOID } from './c-type-model.ts';
+import { child, kids, type ParseContext } from './parse-context.ts';
+
+/*
+ * Types of the C++ library as ACL programs use them: `std::vector<T>` as a host buffer,
+ * `std::string` for messages, the `std::` spellings of the C integer types, and the file streams
+ * (whose reads and writes are not modeled). Threads and their synchronisation are left to
+ * `pagelens run`.
+ */
+
+const THREAD_TYPES: Readonly<Record<string, string>> = {
+  thread: 'A thread (std::thread)',
+  jthread: 'A thread (std::jthread)',
+  mutex: 'Thread synchronisation (std::mutex)',
+  recursive_mutex: 'Thread synchronisation (std::recursive_mutex)',
+  lock_guard: 'Thread synchronisation (std::lock_guard)',
+  unique_lock: 'Thread synchronisation (std::unique_lock)',
+  condition_variable: 'Thread synchronisation (std::condition_variable)',
+  atomic: 'Atomics for threads (std::atomic)',
+  future: 'A thread (std::future)',
+  once_flag: 'std::call_once (its std::once_flag)',
+  function: 'A function object (std::function)',
+};
+
+/** File streams: declared and used as not modeled (PageLens runs no file system). */
+export const FILE_STREAM_TYPES: ReadonlySet<string> = new Set(['ifstream', 'ofstream', 'fstream']);
+
+export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (node: SyntaxNode) => CType): CType {
+  const scoped = node.name === 'TemplateType' ? child(node, 'ScopedTypeIdentifier') : node;
+  const text = ctx.slice(scoped ?? node).replace(/\s+/g, '');
+  const std = /^(?:::)?std::(\w+)$/.exec(text)?.[1];
+  const last = text.split('::').at(-1) ?? text;
+  const thread = std === undefined ? undefined : THREAD_TYPES[std];
+  if (thread !== undefined) return ctx.outOfScope(node, thread);
+  if (node.name === 'TemplateType') {
+    if (std === 'vector') {
+      const args = child(node, 'TemplateArgumentList');
+      const [element] = args === undefined ? [] : kids(args);
+      if (element === undefined || element.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
+      return { k: 'vector', of: descriptorOf(element) };
+    }
+    if (std === undefined && ctx.types.get(last) === undefined)
+      return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (templates the code defines)`);
+    return ctx.unsupported(node, `The library type "${ctx.slice(node)}" (PageLens knows std::vector and std::string)`);
+  }
+  if (std === 'string') return { k: 'string' };
+  if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
+  const known = ctx.types.get(last) ?? baseType([last]);
+  if (known !== undefined) return known;
+  return ctx.unsupported(node, `The type "${text}"`);
+}
+
+/** Calls the playground leaves to `pagelens run`, by the name the code writes (qualified or, after `using namespace std`, plain). */
+export const OUT_OF_SCOPE_CALLS: ReadonlyMap<string, string> = new Map([
+  ['std::call_once', 'std::call_once'],
+  ['call_once', 'std::call_once'],
+  ['std::async', 'A thread (std::async)'],
+  ['pthread_create', 'A thread (pthread_create)'],
+  ['pthread_join', 'A thread (pthread_join)'],
+  ['std::this_thread::sleep_for', 'Sleeping a thread (std::this_thread::sleep_for)'],
+]);

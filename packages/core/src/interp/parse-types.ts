@@ -1,0 +1,266 @@
+import type { SyntaxNode } from '@lezer/common';
+import type { Declarator, Expr } from './ast.ts';
+import { baseType, type CType, type FieldInfo, INT, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
+import { foldConstant } from './const-fold.ts';
+import { libraryType } from './library-types.ts';
+import { child, kids, type ParseContext } from './parse-context.ts';
+
+/*
+ * Types as the code writes them: base types, declarators (`*p`, `a[8]`, `&r`), and the types the
+ * code defines: structs, classes and unions as plain data, `typedef` and `using T = …`.
+ */
+
+const TYPE_NODES = new Set([
+  'PrimitiveType',
+  'TypeIdentifier',
+  'SizedTypeSpecifier',
+  'StructSpecifier',
+  'ClassSpecifier',
+  'UnionSpecifier',
+  'EnumSpecifier',
+  'TemplateType',
+  'ScopedTypeIdentifier',
+]);
+const QUALIFIERS = new Set(['const', 'constexpr', 'volatile', 'static', 'extern', 'inline', 'register', 'auto', 'signed', 'unsigned']);
+
+export const DECLARATOR_NODES = new Set([
+  'Identifier',
+  'FieldIdentifier',
+  'TypeIdentifier',
+  'InitDeclarator',
+  'PointerDeclarator',
+  'ArrayDeclarator',
+  'FunctionDeclarator',
+  'ReferenceDeclarator',
+]);
+
+export function isTypeNode(node: SyntaxNode): boolean {
+  return TYPE_NODES.has(node.name);
+}
+
+/** A default member initialiser: a literal number, `true`/`false`, `nullptr`, or one in braces. */
+function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): number {
+  const inner = node.name === 'InitializerList' ? kids(node) : [node];
+  const [only] = inner;
+  const text = only === undefined ? '0' : ctx.slice(only).trim();
+  if (inner.length > 1) return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct}`);
+  if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
+  if (text === 'nullptr' || text === 'NULL') return 0;
+  const value = Number(text.replace(/[uUlLfF]+$/, '').replace(/'/g, ''));
+  if (!Number.isFinite(value))
+    return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct} (a literal number works)`);
+  return value;
+}
+
+/**
+ * `enum Name { A, B = 5 }` and `enum class Name : int { … }`: the type is a 32-bit int, and each
+ * enumerator a constant declared with the code's globals (ctx.pendingDecls); `Name::A` reads as A.
+ */
+function defineEnum(ctx: ParseContext, node: SyntaxNode): CType {
+  const nameNode = child(node, 'TypeIdentifier');
+  const type: CType = { k: 'int', name: nameNode === undefined ? 'int' : ctx.slice(nameNode), bits: 32, signed: true };
+  if (nameNode !== undefined) ctx.types.set(ctx.slice(nameNode), type);
+  const list = child(node, 'EnumeratorList');
+  let previous: Expr | undefined;
+  const declarators: Declarator[] = [];
+  for (const item of list === undefined ? [] : kids(list)) {
+    const [id, value] = kids(item);
+    if (id === undefined) continue;
+    const span = ctx.span(item);
+    const init: Expr =
+      value !== undefined
+        ? ctx.convertValue(value)
+        : previous === undefined
+          ? { kind: 'int', value: 0n, type: INT, text: '0', span }
+          : { kind: 'binary', op: '+', left: previous, right: { kind: 'int', value: 1n, type: INT, text: '1', span }, span };
+    const name = ctx.slice(id);
+    const folded = foldConstant(init, ctx.constants);
+    if (folded !== undefined) ctx.constants.set(name, folded);
+    declarators.push({ name, type, init, span, isConst: true });
+    previous = { kind: 'name', name, span };
+  }
+  ctx.pendingDecls.push({ kind: 'decl', declarators, span: ctx.span(node) });
+  return type;
+}
+
+/** A struct, class or union with a body: its members become a type, registered under its name. */
+function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
+  const nameNode = child(node, 'TypeIdentifier');
+  const base = child(node, 'BaseClassClause');
+  if (base !== undefined) ctx.outOfScope(base, `Inheritance ("${ctx.slice(base).replace(/^:\s*/, '').trim()}")`);
+  const list = child(node, 'FieldDeclarationList');
+  const span = ctx.span(node);
+  const name = nameNode === undefined ? `(unnamed struct, line ${span.line})` : ctx.slice(nameNode);
+  const members: FieldInfo[] = [];
+  for (const field of list === undefined ? [] : kids(list)) {
+    switch (field.name) {
+      case 'AccessSpecifier':
+        continue;
+      case 'FieldDeclaration': {
+        const parts = kids(field);
+        const typeNode = parts.find(isTypeNode);
+        if (typeNode === undefined) return ctx.unsupported(field, `The member "${ctx.slice(field).trim()}"`);
+        const memberBase = baseOf(ctx, typeNode);
+        for (const part of parts) {
+          if (part === typeNode || QUALIFIERS.has(part.name)) continue;
+          const last = members.at(-1);
+          if (!DECLARATOR_NODES.has(part.name) && last !== undefined && part.from > typeNode.to) {
+            members[members.length - 1] = { ...last, initial: memberInitial(ctx, part, name) };
+            continue;
+          }
+          if (part.name === 'FunctionDeclarator')
+            ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
+          if (!DECLARATOR_NODES.has(part.name)) return ctx.unsupported(part, `"${ctx.slice(part)}" in the struct ${name}`);
+          const declared = declare(ctx, part, memberBase);
+          if (declared.ref) return ctx.unsupported(part, `A reference member in the struct ${name}`);
+          members.push({ name: declared.name, type: declared.type });
+        }
+        continue;
+      }
+      case 'FunctionDefinition':
+      case 'Declaration':
+        return ctx.outOfScope(field, `The member function "${ctx.slice(field).split('{')[0]?.trim()}" of ${name}`);
+      default:
+        return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the struct ${name}`);
+    }
+  }
+  const type: StructType = { k: 'struct', name, union: node.name === 'UnionSpecifier', members };
+  if (nameNode !== undefined) ctx.types.set(name, type);
+  return type;
+}
+
+/** The base type a type node names (`auto` is handled by the declaration). */
+export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
+  let words: string[];
+  switch (node.name) {
+    case 'PrimitiveType':
+    case 'TypeIdentifier': {
+      const defined = ctx.types.get(ctx.slice(node));
+      if (defined !== undefined) return defined;
+      words = [ctx.slice(node)];
+      break;
+    }
+    case 'SizedTypeSpecifier':
+      words = kids(node).map((k) => ctx.slice(k));
+      break;
+    case 'StructSpecifier':
+    case 'ClassSpecifier':
+    case 'UnionSpecifier':
+    case 'EnumSpecifier': {
+      if (child(node, 'FieldDeclarationList') !== undefined && node.name !== 'EnumSpecifier') return defineRecord(ctx, node);
+      if (child(node, 'EnumeratorList') !== undefined) return defineEnum(ctx, node);
+      const nameNode = child(node, 'TypeIdentifier');
+      const defined = nameNode === undefined ? undefined : ctx.types.get(ctx.slice(nameNode));
+      if (defined !== undefined) return defined;
+      words = [ctx.slice(nameNode ?? node)];
+      break;
+    }
+    case 'ScopedTypeIdentifier':
+    case 'TemplateType':
+      return libraryType(ctx, node, (descriptor) => typeDescriptor(ctx, descriptor));
+    default:
+      return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
+  }
+  const type = baseType(words);
+  if (type === undefined) {
+    const name = words.join(' ');
+    return ctx.fail(
+      node,
+      'unsupported',
+      `unknown type "${name}": PageLens knows the C integer and float types, pointers, the ACL types (${KNOWN_TYPE_NAMES.filter((n) => n.startsWith('aclrt')).join(', ')}), and the structs and typedefs the code defines before using them`,
+    );
+  }
+  return type;
+}
+
+/** `T`, `T*`, `T**`, `T[4]` as written in a cast, template argument or sizeof. */
+export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
+  const parts = kids(node);
+  const base = parts.find(isTypeNode);
+  if (base === undefined) return ctx.fail(node, 'syntax', `"${ctx.slice(node)}" is not a type`);
+  let type = baseOf(ctx, base);
+  for (const part of parts) {
+    if (part.name === 'AbstractPointerDeclarator') {
+      const stars = ctx.slice(part).split('*').length - 1;
+      for (let i = 0; i < stars; i += 1) type = pointerTo(type);
+    } else if (part.name === 'AbstractArrayDeclarator') {
+      const [size] = kids(part);
+      if (size === undefined) return ctx.unsupported(part, 'An array type without a size');
+      type = { k: 'array', of: type, length: arrayLength(ctx, size) };
+    } else if (part.name === 'AbstractReferenceDeclarator') {
+      // `const T&` in a template argument or cast reads as T.
+    } else if (part !== base && !QUALIFIERS.has(part.name)) {
+      return ctx.unsupported(part, `The type form "${ctx.slice(part)}"`);
+    }
+  }
+  return type;
+}
+
+/** An array's size: an integer constant expression (literals, sizeof, earlier const/constexpr integers). */
+function arrayLength(ctx: ParseContext, node: SyntaxNode): number {
+  const value = foldConstant(ctx.convertValue(node), ctx.constants);
+  if (value === undefined || value < 0n || value > 2n ** 24n)
+    return ctx.unsupported(
+      node,
+      `The array size "${ctx.slice(node)}" (PageLens needs a constant: a literal, sizeof, or a const/constexpr integer, up to 16,777,216 elements)`,
+    );
+  return Number(value);
+}
+
+/** C declarator semantics: `*D` declares D as pointer to T, `D[n]` as array of n T (inside out); `&D` a reference to T. */
+export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { name: string; type: CType; ref: boolean } {
+  switch (node.name) {
+    case 'Identifier':
+    case 'FieldIdentifier':
+    case 'TypeIdentifier':
+      return { name: ctx.slice(node), type, ref: false };
+    case 'PointerDeclarator': {
+      const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
+      if (inner === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
+      return declare(ctx, inner, pointerTo(type));
+    }
+    case 'ReferenceDeclarator': {
+      const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
+      if (inner === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
+      if (ctx.text.slice(node.from, inner.from).includes('&&')) return ctx.unsupported(node, 'An rvalue reference (T&&)');
+      return { ...declare(ctx, inner, type), ref: true };
+    }
+    case 'ArrayDeclarator': {
+      const [inner, size] = kids(node);
+      if (inner === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
+      if (size === undefined) return declare(ctx, inner, { k: 'array', of: type, length: -1 });
+      const length = arrayLength(ctx, size);
+      return declare(ctx, inner, { k: 'array', of: type, length });
+    }
+    default:
+      return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);
+  }
+}
+
+/** `typedef T name;` and `typedef struct {…} Name;`: each declarator names a type. */
+export function typeDefinition(ctx: ParseContext, node: SyntaxNode): undefined {
+  const parts = kids(node).filter((p) => p.name !== 'typedef');
+  const typeNode = parts.find(isTypeNode);
+  if (typeNode === undefined) return ctx.unsupported(node, `The typedef "${ctx.slice(node)}"`);
+  const base = baseOf(ctx, typeNode);
+  for (const part of parts) {
+    if (part === typeNode || QUALIFIERS.has(part.name)) continue;
+    if (part.name === 'FunctionDeclarator' || kids(part).some((k) => k.name === 'FunctionDeclarator'))
+      return ctx.unsupported(part, 'A typedef of a function type (function pointers)');
+    const declared = declare(ctx, part, base);
+    // `typedef struct { … } Name;`: the unnamed struct takes the typedef's name.
+    const type =
+      declared.type.k === 'struct' && declared.type.name.startsWith('(unnamed') ? { ...declared.type, name: declared.name } : declared.type;
+    ctx.types.set(declared.name, type);
+  }
+  return undefined;
+}
+
+/** `using Name = T;` */
+export function aliasDeclaration(ctx: ParseContext, node: SyntaxNode): undefined {
+  const name = child(node, 'TypeIdentifier');
+  const descriptor = child(node, 'TypeDescriptor');
+  if (name === undefined || descriptor === undefined) return ctx.unsupported(node, `"${ctx.slice(node)}"`);
+  ctx.types.set(ctx.slice(name), typeDescriptor(ctx, descriptor));
+  return undefined;
+}
