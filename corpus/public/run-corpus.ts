@@ -1,0 +1,82 @@
+/**
+ * Runs every corpus entry through the playground's interpreter on a fresh simulated host and
+ * reports what happened: compiled or not (the first error, with its line), and for an entry with
+ * `main` (or the one function it keeps) how the run ended and how many ACL calls failed.
+ *
+ *   node corpus/public/check-manifest.mjs --from /work/.mirror   # bring the files in first
+ *   npx tsx corpus/public/run-corpus.ts [--markdown]
+ *
+ * It is a measurement, not a test: the files are not in git (README.md), so `npm test` cannot
+ * depend on them. Its table goes into the closing notes.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compile } from '../../packages/core/src/interp/compile.ts';
+import { Execution } from '../../packages/core/src/interp/execution.ts';
+import { SimHost } from '../../packages/core/src/sim/sim-host.ts';
+import { SimRuntime } from '../../packages/core/src/sim/sim-runtime.ts';
+
+interface Entry {
+  readonly id: string;
+  readonly files: readonly { readonly path: string }[];
+  readonly constructs: readonly string[];
+}
+
+interface Outcome {
+  readonly id: string;
+  readonly result: 'clean' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'missing';
+  readonly detail: string;
+}
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const entries = JSON.parse(readFileSync(join(HERE, 'manifest.json'), 'utf8')) as Entry[];
+
+/** Headers first, so the sources see their declarations, as an #include would put them. */
+function sourceOf(entry: Entry): string | undefined {
+  const names = entry.files.map((file) => file.path.split('/').at(-1) ?? file.path);
+  const ordered = [...names].sort((a, b) => Number(!/\.h(pp)?$/.test(a)) - Number(!/\.h(pp)?$/.test(b)));
+  const texts: string[] = [];
+  for (const name of ordered) {
+    const path = join(HERE, entry.id, name);
+    if (!existsSync(path)) return undefined;
+    texts.push(readFileSync(path, 'utf8'));
+  }
+  return texts.join('\n');
+}
+
+async function runEntry(entry: Entry): Promise<Outcome> {
+  const code = sourceOf(entry);
+  if (code === undefined) return { id: entry.id, result: 'missing', detail: 'files not brought in' };
+  const compiled = compile(code, { inputs: [] });
+  const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
+  const entryError = errors.find((d) => d.kind === 'entry');
+  if (errors.length > 0 && entryError !== undefined && errors.length === 1) {
+    return { id: entry.id, result: 'no-entry', detail: entryError.message.slice(0, 160) };
+  }
+  const first = errors.find((d) => d.kind !== 'entry');
+  if (first !== undefined) return { id: entry.id, result: 'compile', detail: `${first.line}:${first.column} ${first.message}`.slice(0, 200) };
+  const host = new SimHost({});
+  const ex = new Execution(compiled.program, new SimRuntime(host), { stepLimit: 2_000_000 });
+  const outcome = await ex.run();
+  if (outcome.state !== 'finished') {
+    return { id: entry.id, result: 'runtime', detail: `${outcome.state}: ${outcome.error?.message ?? ''}`.slice(0, 200) };
+  }
+  const failed = ex.calls.filter((call) => call.ret !== 0);
+  if (failed.length > 0) {
+    return { id: entry.id, result: 'acl-errors', detail: failed.map((call) => `${call.fn} ${call.ret}`).slice(0, 4).join(', ') };
+  }
+  return { id: entry.id, result: 'clean', detail: `${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
+}
+
+const outcomes: Outcome[] = [];
+for (const entry of entries) outcomes.push(await runEntry(entry));
+const counts = new Map<string, number>();
+for (const outcome of outcomes) counts.set(outcome.result, (counts.get(outcome.result) ?? 0) + 1);
+if (process.argv.includes('--markdown')) {
+  console.log('| Entry | Result | Detail |\n|---|---|---|');
+  for (const o of outcomes) console.log(`| ${o.id} | ${o.result} | ${o.detail.replaceAll('|', '\\|')} |`);
+} else {
+  for (const o of outcomes) console.log(`${o.result.padEnd(10)} ${o.id.padEnd(40)} ${o.detail}`);
+}
+console.log(`\n${[...counts].map(([result, n]) => `${result}: ${n}`).join(', ')} (of ${outcomes.length})`);
