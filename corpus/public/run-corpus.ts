@@ -55,7 +55,8 @@ async function runEntry(entry: Entry): Promise<Outcome> {
     return { id: entry.id, result: 'no-entry', detail: entryError.message.slice(0, 160) };
   }
   const first = errors.find((d) => d.kind !== 'entry');
-  if (first !== undefined) return { id: entry.id, result: 'compile', detail: `${first.line}:${first.column} ${first.message}`.slice(0, 200) };
+  if (first !== undefined)
+    return { id: entry.id, result: 'compile', detail: `${first.line}:${first.column} ${first.message}`.slice(0, 200) };
   const host = new SimHost({});
   const ex = new Execution(compiled.program, new SimRuntime(host), { stepLimit: 2_000_000 });
   const outcome = await ex.run();
@@ -64,9 +65,21 @@ async function runEntry(entry: Entry): Promise<Outcome> {
   }
   const failed = ex.calls.filter((call) => call.ret !== 0);
   if (failed.length > 0) {
-    return { id: entry.id, result: 'acl-errors', detail: failed.map((call) => `${call.fn} ${call.ret}`).slice(0, 4).join(', ') };
+    return {
+      id: entry.id,
+      result: 'acl-errors',
+      detail: failed
+        .map((call) => `${call.fn} ${call.ret}`)
+        .slice(0, 4)
+        .join(', '),
+    };
   }
   return { id: entry.id, result: 'clean', detail: `${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
+}
+
+/** One line of the report on stdout. */
+function write(line: string): void {
+  process.stdout.write(`${line}\n`);
 }
 
 const outcomes: Outcome[] = [];
@@ -74,9 +87,9 @@ for (const entry of entries) outcomes.push(await runEntry(entry));
 const counts = new Map<string, number>();
 for (const outcome of outcomes) counts.set(outcome.result, (counts.get(outcome.result) ?? 0) + 1);
 if (process.argv.includes('--markdown')) {
-  console.log('| Entry | Result | Detail |\n|---|---|---|');
-  for (const o of outcomes) console.log(`| ${o.id} | ${o.result} | ${o.detail.replaceAll('|', '\\|')} |`);
+  write('| Entry | Result | Detail |\n|---|---|---|');
+  for (const o of outcomes) write(`| ${o.id} | ${o.result} | ${o.detail.replaceAll('|', '\\|')} |`);
 } else {
-  for (const o of outcomes) console.log(`${o.result.padEnd(10)} ${o.id.padEnd(40)} ${o.detail}`);
+  for (const o of outcomes) write(`${o.result.padEnd(10)} ${o.id.padEnd(40)} ${o.detail}`);
 }
-console.log(`\n${[...counts].map(([result, n]) => `${result}: ${n}`).join(', ')} (of ${outcomes.length})`);
+write(`\n${[...counts].map(([result, n]) => `${result}: ${n}`).join(', ')} (of ${outcomes.length})`);
