@@ -64,7 +64,6 @@ export const addressSpace = defineMessages(
         page: 'Page',
         backing: 'Backing',
         access: 'Access',
-        owner: 'Owner',
       },
       sortBy: 'Sort by {{column}}',
       empty:
@@ -203,7 +202,6 @@ export const addressSpace = defineMessages(
         page: '页大小',
         backing: '后备内存',
         access: '访问权限',
-        owner: '来源',
       },
       sortBy: '按{{column}}排序',
       empty: '该进程在 Device {{device}} 上没有已映射的区间。可在“操作”面板调用 aclrtMalloc，或 aclrtReserveMemAddress + aclrtMapMem。',
