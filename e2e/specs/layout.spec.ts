@@ -33,6 +33,10 @@ async function scene(page: Page): Promise<void> {
   await ok(page, 'aclrtMapMem', { virPtr, size: 2 * MiB, offset: 0, handle, flags: 0 });
   const desc = [{ flags: 3, location: { type: 1, id: 0 }, rsv: [0, 0, 0, 0] }];
   await ok(page, 'aclrtMemSetAccess', { virPtr, size: 2 * MiB, desc, count: 1 });
+  // A second mapping without aclrtMemSetAccess: its Access cell carries the longer modeled note (VM-7).
+  const second = await ok(page, 'aclrtMallocPhysical', { size: 2 * MiB, prop: PROP, flags: 0 });
+  const bare = await ok(page, 'aclrtReserveMemAddress', { size: 2 * MiB, alignment: 0, expectPtr: null, flags: 0 });
+  await ok(page, 'aclrtMapMem', { virPtr: bare.virPtr, size: 2 * MiB, offset: 0, handle: second.handle, flags: 0 });
   const { ptr } = await ok(page, 'malloc', { size: 64 * MiB });
   await ok(page, 'aclrtMallocHost', { size: MiB });
   await ok(page, 'aclrtMemcpy', { dst: devPtr, destMax: 64 * MiB, src: ptr, count: 64 * MiB, kind: 'ACL_MEMCPY_HOST_TO_DEVICE' });

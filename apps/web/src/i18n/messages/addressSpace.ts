@@ -130,6 +130,15 @@ export const addressSpace = defineMessages(
       granule: 'This page size cannot be walked in the modeled 4 KiB granule: {{message}}',
       pageBase: 'Page base',
       offset: 'Offset',
+      physical: {
+        label: 'Physical',
+        huge: 'frame {{frame, int}} (one 2 MiB huge page), physical address',
+        normal: 'frame {{frame, int}}, its 4 KiB page {{page, int}}, physical address',
+        giant: 'frames {{first, int}}–{{last, int}} (one 1 GiB page; this address in frame {{frame, int}}), physical address',
+        unobserved: 'not observable: the runtime does not say which frames back this memory.',
+        modeledNote: 'Which physical frames back the memory is the simulator’s placement (modeled); the driver does not say.',
+        show: 'Show the frame',
+      },
       select: 'Select',
       tables: {
         title: 'Page tables of pid {{pid}}',
@@ -266,6 +275,15 @@ export const addressSpace = defineMessages(
       granule: '该页大小无法在 4 KiB 粒度模型中遍历：{{message}}',
       pageBase: '页基址',
       offset: '偏移',
+      physical: {
+        label: '物理位置',
+        huge: '帧 {{frame, int}}（一个 2 MiB 大页），物理地址',
+        normal: '帧 {{frame, int}} 中的第 {{page, int}} 个 4 KiB 页，物理地址',
+        giant: '帧 {{first, int}}–{{last, int}}（一个 1 GiB 页；此地址在帧 {{frame, int}}），物理地址',
+        unobserved: '无法观测：运行时不报告哪些物理帧支撑这块内存。',
+        modeledNote: '支撑内存的物理帧是模拟器的放置结果（建模），驱动并不报告。',
+        show: '查看该帧',
+      },
       select: '选中',
       tables: {
         title: 'pid {{pid}} 的页表',
