@@ -46,11 +46,17 @@ function PoolRow({
           <div className={`pool-bar pool-${name}`} aria-hidden="true">
             <span style={{ width: `${Math.min(100, bar.fraction * 100)}%` }} />
           </div>
-          <div className="pool-figures muted">{words.figures}</div>
-          {words.breakdown !== undefined && (
-            <div className="pool-breakdown muted" data-testid={`pool-${name}-breakdown`}>
-              {words.breakdown}
-            </div>
+          {words.breakdown === undefined ? (
+            <div className="pool-figures muted">{words.figures}</div>
+          ) : (
+            // Open by itself when none of the memory is this kind's own pages (the giant pool after one
+            // 1 MiB HUGE_FIRST): the figure would puzzle without it. Otherwise one click away.
+            <details className="pool-why" open={bar.breakdown?.own === 0}>
+              <summary className="pool-figures muted">{words.figures}</summary>
+              <div className="pool-breakdown muted" data-testid={`pool-${name}-breakdown`}>
+                {words.breakdown}
+              </div>
+            </details>
           )}
         </>
       ) : (
