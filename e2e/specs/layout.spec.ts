@@ -107,6 +107,19 @@ for (const size of SIZES) {
           const problems = await measureLayout(page);
           if (problems.length > 0) found.push(`${at} actions ${tab}:\n${listed(problems)}`);
         }
+        // The VMM wizard in the left column, and the shortcut list over the page.
+        await page.getByTestId('open-wizard').click();
+        await expect(page.getByTestId('vmm-wizard')).toBeVisible();
+        const wizard = await measureLayout(page);
+        if (wizard.length > 0) found.push(`${at} wizard:\n${listed(wizard)}`);
+        if (size.width < 1920) await snap(page, `layout-${at}-wizard`);
+        await page.getByTestId('wizard-close').click();
+        await page.getByTestId('help-button').click();
+        await expect(page.getByTestId('help-overlay')).toBeVisible();
+        const help = await measureLayout(page);
+        if (help.length > 0) found.push(`${at} help:\n${listed(help)}`);
+        await page.keyboard.press('Escape');
+        await expect(page.getByTestId('help-overlay')).toBeHidden();
       }
     }
     expect(found, found.join('\n\n')).toEqual([]);

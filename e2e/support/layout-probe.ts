@@ -25,6 +25,7 @@ export const KNOWN_CONTAINERS = [
   '.mapping-scroll',
   '[data-testid="inspector"]',
   '[data-testid="vmm-wizard"]',
+  '[data-testid="help-overlay"]',
 ] as const;
 
 /**
