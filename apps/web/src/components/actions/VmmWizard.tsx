@@ -94,6 +94,8 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
     if (state.step <= 1 && baseline.current === undefined) baseline.current = poolsNow();
     let current = state;
     const ran = current.step;
+    // A host reset while a call is out leaves this run's objects gone: the fresh wizard wins.
+    const epoch = resetsSeen.current;
     for (;;) {
       const appState = store.getState();
       const live = appState.timeline?.live;
@@ -103,6 +105,7 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
         break;
       }
       const outcome = await caller.runBuilt(call);
+      if (resetsSeen.current !== epoch) return;
       current = absorb(current, call, outcome);
       setState(current);
       if (current.failed !== undefined) break;
@@ -115,9 +118,10 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
   const runLesson = async (lesson: Lesson) => {
     const call = lessonCall(state, lesson);
     // Memory calls need a current device (LT-2), or the lesson would teach that instead.
+    const epoch = resetsSeen.current;
     const failedSet = await caller.ensureDevice(state.device);
     const outcome = failedSet ?? (await caller.runBuilt(call));
-    setState((previous) => absorbLesson(previous, lesson, call, outcome));
+    if (resetsSeen.current === epoch) setState((previous) => absorbLesson(previous, lesson, call, outcome));
   };
   const restart = () => {
     setState(startWizard(device, state.memAttr));
@@ -125,7 +129,6 @@ export function VmmWizard({ open, onClose, caller }: VmmWizardProps) {
     setReopened(undefined);
     setResetNote(false);
     baseline.current = undefined;
-    nextButton.current?.focus();
   };
   const started = state.step > 0 || Object.keys(state.records).length > 0 || state.lesson !== undefined;
   const reopenedStep = reopened === undefined || reopened >= state.step ? undefined : WIZARD_STEPS[reopened];
