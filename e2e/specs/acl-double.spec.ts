@@ -96,7 +96,7 @@ test.describe('the acl backend on the C test double, mutations allowed', () => {
     );
 
     // The pools are the double's aclrtGetMemInfo answers, split between this agent and the rest.
-    await expect(page.getByTestId('device-card-0').getByTestId('pool-huge')).toContainText('4 MiB used');
+    await expect(page.getByTestId('device-card-0').getByTestId('pool-huge')).toContainText('4 MiB no longer available to 2 MiB pages');
     await expect(page.getByTestId('device-card-0').getByTestId('device-holders')).toContainText('In use by this agent: 4 MiB');
     await expect(page.getByTestId('pool-note')).toHaveAttribute('data-source', 'observed');
     await expect(page.getByTestId('page-map-pools').locator('tr[data-pool="huge"]')).toContainText('4 MiB');

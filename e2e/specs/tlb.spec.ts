@@ -70,7 +70,7 @@ test('1 GiB NORMAL_ONLY and 1 GiB HUGE_FIRST need 262,144 and 512 PTEs; editing 
 
   // Ways that do not divide the entries are refused with the rule, and the last valid geometry stays.
   await page.getByTestId('tlb-ways-normal').fill('3');
-  await expect(page.getByTestId('tlb-geometry-errors')).toContainText('Normal ways (3) must divide the entries (262144)');
+  await expect(page.getByTestId('tlb-geometry-errors')).toContainText('Normal ways (3) must divide the entries (262,144)');
   await expect(normal).toContainText('100%');
   await page.getByTestId('tlb-ways-normal').fill('8');
   await expect(page.getByTestId('tlb-geometry-errors')).toBeHidden();

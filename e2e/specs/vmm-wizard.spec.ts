@@ -174,3 +174,94 @@ test.describe('on a product without VMM', () => {
     await snap(page, 'vmm-wizard-failed');
   });
 });
+
+/** Resets the host from the Host tab, as a driver would, and waits until the page holds the fresh host. */
+async function resetHost(page: Page): Promise<void> {
+  await page.getByTestId('actions-tab-host').click();
+  await page.locator('.act-reset > summary').click();
+  await page.getByTestId('reset-host').click();
+  await page.getByTestId('reset-confirm').click();
+  await page.waitForFunction(
+    () => (window.__pagelens as unknown as { store: { getState(): { hostResets: number } } }).store.getState().hostResets === 1,
+  );
+  await idle(page);
+}
+
+test('a side panel, not a modal: the address space shows each step while the wizard stays open', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await page.keyboard.press('w');
+  const wizard = page.getByTestId('vmm-wizard');
+  await wizard.getByTestId('wizard-watch').click();
+  await expect(page.getByTestId('tab-address')).toHaveAttribute('aria-selected', 'true');
+  for (const step of ['granularity', 'physical', 'reserve', 'map']) {
+    await wizard.getByTestId('wizard-next').click();
+    await idle(page);
+    await expect(wizard.getByTestId(`wizard-step-${step}`)).toHaveAttribute('data-status', 'done');
+  }
+  // The centre is usable beside the wizard: the mapping just made is in the table, and its row can be clicked.
+  await expect(wizard).toBeVisible();
+  const mapping = page.getByTestId('mapping-table').locator('tr[data-kind="mapping"]');
+  await expect(mapping).toHaveCount(1);
+  await mapping.click();
+  await expect(page.getByTestId('inspector')).toHaveAttribute('data-kind', 'mapping');
+  const box = await wizard.boundingBox();
+  const centre = await page.locator('.column.center').boundingBox();
+  if (box === null || centre === null) throw new Error('not laid out');
+  expect(box.x + box.width).toBeLessThanOrEqual(centre.x);
+  await snap(page, 'vmm-wizard-side-panel');
+
+  // A done step opens again, read-only, with what it answered; "back" returns to the current step.
+  await wizard.getByTestId('wizard-step-granularity').click();
+  await expect(wizard.getByTestId('wizard-reopened')).toHaveAttribute('data-step', 'granularity');
+  await expect(wizard.getByTestId('wizard-reopened')).toContainText('granularity = 2097152');
+  await expect(wizard.getByTestId('wizard-next')).toHaveCount(0);
+  await wizard.getByTestId('wizard-back').click();
+  await expect(wizard.getByTestId('wizard-step-access')).toHaveAttribute('data-status', 'current');
+
+  // Start over: step 1 again, nothing marked done.
+  await wizard.getByTestId('wizard-start-over').click();
+  await expect(wizard.getByTestId('wizard-step-granularity')).toHaveAttribute('data-status', 'current');
+  await expect(wizard.locator('[data-status="done"]')).toHaveCount(0);
+});
+
+test('after a host reset the wizard starts fresh and a whole run succeeds on the new host', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await page.keyboard.press('w');
+  const wizard = page.getByTestId('vmm-wizard');
+  for (const step of ['granularity', 'physical', 'reserve', 'map']) {
+    await wizard.getByTestId('wizard-next').click();
+    await idle(page);
+    await expect(wizard.getByTestId(`wizard-step-${step}`)).toHaveAttribute('data-status', 'done');
+  }
+  await page.keyboard.press('Escape');
+  await expect(wizard).toBeHidden();
+  await resetHost(page);
+  expect((await pools(page)).objects).toBe(0);
+
+  await page.keyboard.press('w');
+  await expect(wizard).toBeVisible();
+  await expect(wizard.getByTestId('wizard-reset-note')).toContainText('The host was reset');
+  await expect(wizard.getByTestId('wizard-step-granularity')).toHaveAttribute('data-status', 'current');
+  await expect(wizard.locator('[data-status="done"]')).toHaveCount(0);
+  await expect(wizard.getByTestId('wizard-result')).toHaveCount(0);
+  await snap(page, 'vmm-wizard-after-reset');
+  for (const [step, fns] of STEPS) {
+    await expect(wizard.getByTestId(`wizard-step-${step}`)).toHaveAttribute('data-status', 'current');
+    await wizard.getByTestId('wizard-next').click();
+    await idle(page);
+    for (const fn of fns) await expect(wizard.getByTestId('wizard-result')).toContainText(`${fn} → ACL_SUCCESS`);
+  }
+  await expect(wizard.getByTestId('wizard-done')).toBeVisible();
+  await expect(wizard.getByTestId('wizard-baseline')).toHaveAttribute('data-at-baseline', 'true');
+});
+
+test('a host reset clears the Host tab’s last result', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await page.getByTestId('actions-tab-host').click();
+  await page.getByTestId('host-aclrtMallocHost').click();
+  await idle(page);
+  await expect(page.getByTestId('host-result')).toContainText('aclrtMallocHost → ACL_SUCCESS');
+  await resetHost(page);
+  await expect(page.getByTestId('host-result')).toBeEmpty();
+  await expect(page.getByTestId('host-helpers')).toContainText('No host buffers yet');
+});

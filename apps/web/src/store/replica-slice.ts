@@ -24,6 +24,8 @@ export interface ReplicaSlice {
   playing: boolean;
   /** Two points in time to compare, as seqs. */
   compare: { readonly from: number; readonly to: number } | undefined;
+  /** How many times the host was reset under this page; what a form remembers of the old host goes stale with it. */
+  hostResets: number;
   applySnapshot(snapshot: Snapshot, reset: boolean): void;
   /** Applies events to the replica now; the views hear of them at the next publish. */
   applyEvents(events: readonly MemoryEvent[]): void;
@@ -47,6 +49,7 @@ export function createReplicaSlice(schedule: PublishScheduler = publishNow): Sta
       cursor: 'live',
       playing: false,
       compare: undefined,
+      hostResets: 0,
       applySnapshot: (snapshot, reset) => {
         const current = get().timeline;
         if (current === undefined) {
@@ -55,7 +58,10 @@ export function createReplicaSlice(schedule: PublishScheduler = publishNow): Sta
         }
         // A resync keeps the cursor if it still points into the held history; a reset starts over.
         current.reset(snapshot);
-        set({ version: get().version + 1, ...(reset ? { cursor: 'live' as const, compare: undefined, playing: false } : {}) });
+        set({
+          version: get().version + 1,
+          ...(reset ? { cursor: 'live' as const, compare: undefined, playing: false, hostResets: get().hostResets + 1 } : {}),
+        });
       },
       applyEvents: (events) => {
         const timeline = get().timeline;
@@ -78,6 +84,7 @@ export function createReplicaSlice(schedule: PublishScheduler = publishNow): Sta
 export const selectTimeline = (state: ReplicaSlice): Timeline | undefined => state.timeline;
 export const selectVersion = (state: ReplicaSlice): number => state.version;
 export const selectCursor = (state: ReplicaSlice): Cursor => state.cursor;
+export const selectHostResets = (state: ReplicaSlice): number => state.hostResets;
 
 /** The seq the views show. */
 export function cursorSeq(state: ReplicaSlice): number {

@@ -6,6 +6,7 @@ import { fallbackReason, type MallocFn, pageBytes, planMalloc } from '../model/m
 import { findPages } from '../model/placement.ts';
 import { devicePools } from '../model/pools.ts';
 import { reason } from '../model/reasons.ts';
+import { formatInteger } from '../units/bytes.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type OpResult, ok, type SimContext } from './context.ts';
 
@@ -75,7 +76,7 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     if (pools.all.free >= pages * pageSize) why.push(reason('fragmented', [rule], { freeBytes: pools.all.free, pageClass }));
     return fail(
       ACL_ERROR_RT_MEMORY_ALLOCATION,
-      `not enough free ${pageClass} pages on device ${device.id}: ${pages} needed, ${available} free`,
+      `not enough free ${pageClass} pages on device ${device.id}: ${formatInteger(pages)} needed, ${formatInteger(available)} free`,
       why,
     );
   }

@@ -160,6 +160,8 @@ describe('DM: device memory (aclrtMalloc family)', () => {
     expect(lastCallReasons(events)).toEqual(['pad', 'huge-first-large', 'huge-first-fallback', 'exhausted']);
     expect(host.state.allocations.size).toBe(0);
     expect(devicePools(device)).toEqual(before);
+    // Counts in the message carry separators, as the UI prints them.
+    expect(result.message).toBe('not enough free normal pages on device 0: 16,777,217 needed, 16,777,216 free');
   });
 
   it('DM-5: HUGE_ONLY fills the whole device exactly, then any further request fails with 207001', async () => {

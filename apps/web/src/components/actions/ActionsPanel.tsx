@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { firstUnavailable, isReadOnly } from '../../model/acl/backend.ts';
 import { WIZARD_FUNCTIONS } from '../../model/actions/vmm-wizard.ts';
+import { selectHostResets } from '../../store/replica-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { GenericCall } from './GenericCall.tsx';
 import { HostHelpers } from './HostHelpers.tsx';
@@ -33,6 +34,8 @@ export function ActionsPanel() {
   const device = useAppStore((state) => state.device);
   const [tab, setTab] = useState<Tab>('allocate');
   const [wizardOpen, setWizardOpen] = useState(false);
+  // The forms remember results and picks of the host they were used on; a reset host starts them fresh.
+  const hostResets = useAppStore(selectHostResets);
   // The wizard needs every one of its functions; when the agent refuses one, the VMM tab says which and why.
   const wizardBlocked = firstUnavailable(WIZARD_FUNCTIONS, session);
   const readOnly = session?.role === 'driver' && isReadOnly(session.functions);
@@ -40,11 +43,17 @@ export function ActionsPanel() {
     wizardBlocked === undefined || wizardBlocked.why === 'viewer' ? setWizardOpen(true) : setTab('vmm'),
   );
   useShortcut({ key: 'm', label: 'actions.shortcuts.allocate', group: 'actions.shortcuts.group' }, () => {
+    setWizardOpen(false);
     setTab('allocate');
     // The allocate form is always mounted; focus after the tab shows it.
     requestAnimationFrame(() => document.getElementById('act-malloc-size')?.focus());
   });
   const profile = session?.devices[device]?.profile ?? '';
+  const closeWizard = () => {
+    setWizardOpen(false);
+    // Back to where it was opened from, so the keyboard is not left on a hidden button.
+    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`[data-tab="${tab}"]`)?.focus());
+  };
 
   const onTabKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
@@ -73,7 +82,7 @@ export function ActionsPanel() {
           {t('actions.readOnly')}
         </p>
       )}
-      <div className="tabs act-tabs" role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
+      <div className="tabs act-tabs" hidden={wizardOpen} role="tablist" aria-label={t('actions.tabsLabel')} onKeyDown={onTabKey}>
         {TABS.map((id) => (
           <button
             key={id}
@@ -91,9 +100,9 @@ export function ActionsPanel() {
           </button>
         ))}
       </div>
-      <div id="act-tabpanel" role="tabpanel" aria-labelledby={`act-tab-${tab}`}>
+      <div id="act-tabpanel" role="tabpanel" hidden={wizardOpen} aria-labelledby={`act-tab-${tab}`}>
         {/* Each form disables its inputs for viewers (a disabled fieldset); tabs and the function list stay browsable. */}
-        <div className="act-frame">
+        <div className="act-frame" key={hostResets}>
           {Object.entries(FORMS).map(([id, Form]) => (
             <TabActive.Provider key={id} value={tab === id}>
               <div hidden={tab !== id}>
@@ -118,7 +127,8 @@ export function ActionsPanel() {
           )}
         </div>
       </div>
-      <VmmWizard open={wizardOpen} onClose={() => setWizardOpen(false)} caller={caller} />
+      {/* Beside the centre, not over it: the address space stays in view while stepping. */}
+      <VmmWizard open={wizardOpen} onClose={closeWizard} caller={caller} />
     </section>
   );
 }

@@ -110,11 +110,12 @@ export function HostHelpers({ caller }: { caller: Caller }) {
             >
               {buffers.map((item) => (
                 <option key={item.id} value={item.id}>
-                  {item.value} · {bytes(item.size ?? 0, format)} · {item.tag} · {t(`actions.copy.${item.memory ?? 'pageable'}`)}
+                  {t(`actions.copy.${item.memory ?? 'pageable'}`)} · {bytes(item.size ?? 0, format)} · {item.tag}
                   {item.registered === true ? ` · ${t('actions.host.registered')}` : ''}
                 </option>
               ))}
             </select>
+            <span className="act-chosen mono">{buffer.value}</span>
           </Field>
           <div className="act-buttons-row">
             <button

@@ -23,7 +23,6 @@ export function MallocPreviewView({ preview }: { preview: MallocPreview }) {
   }
   const pageClass = t(`actions.pageClass.${preview.pageClass}`);
   const { free, needed, source } = preview.pool;
-  const short = free !== undefined && needed > free;
   return (
     <section className="act-preview" aria-label={t('actions.preview.title')} data-testid="malloc-preview">
       <dl className="act-grid">
@@ -60,12 +59,27 @@ export function MallocPreviewView({ preview }: { preview: MallocPreview }) {
           data-testid="malloc-pool"
           data-source={source}
         >
-          {t('actions.preview.free', { pageClass, free: free.toLocaleString(), needed: needed.toLocaleString() })}{' '}
+          {t('actions.preview.free', { pageClass, free, needed })}{' '}
           <span className={`provenance provenance-${source}`}>{t(`common.provenance.${source}`)}</span>
         </p>
       )}
-      {preview.willFallBack && <p className="act-note act-warn">{t('actions.preview.fallback')}</p>}
-      {short && !preview.willFallBack && <p className="act-note act-warn">{t('actions.preview.short', { pageClass })}</p>}
+      {preview.willFallBack && (
+        <p className="act-note act-warn" data-testid="malloc-verdict" data-verdict="fallback">
+          {t('actions.preview.fallback')}
+        </p>
+      )}
+      {preview.willFail && (
+        <p className="act-note act-warn" data-testid="malloc-verdict" data-verdict="fail">
+          {preview.fallbackPool?.free === undefined
+            ? t('actions.preview.short', { pageClass })
+            : t('actions.preview.fallbackShort', {
+                pageClass,
+                fallbackClass: t(`actions.pageClass.${preview.fallbackPool.pageClass}`),
+                free: preview.fallbackPool.free,
+                needed: preview.fallbackPool.needed,
+              })}
+        </p>
+      )}
     </section>
   );
 }

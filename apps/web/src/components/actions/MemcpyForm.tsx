@@ -74,8 +74,8 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
       buffer.side === 'host'
         ? t(buffer.pinned === true ? 'actions.copy.pinned' : 'actions.copy.pageable')
         : `${t('actions.copy.device')} ${buffer.device ?? ''}`;
-    // The distinguishing facts first: a narrow select cuts the end of its text.
-    return `${what} · ${bytes(buffer.size, format)} · ${toHex(buffer.addr)} · ${buffer.fn}`;
+    // Short enough for the 300 px column; the address goes on the line under the select.
+    return `${what} · ${bytes(buffer.size, format)} · ${buffer.fn}`;
   };
   const pick = (setter: (key: string) => void) => (key: string) => {
     setter(key);
@@ -128,6 +128,9 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
                 </option>
               ))}
             </select>
+            <span className="act-chosen mono" data-testid={`memcpy-${role}-address`}>
+              {toHex(chosen.addr)}
+            </span>
           </Field>
         ))}
         <SizeInput
@@ -147,10 +150,13 @@ export function MemcpyForm({ caller }: { caller: Caller }) {
             {COPY_KINDS.map((name) => (
               <option key={name} value={aclrtMemcpyKind.valueOf(name)}>
                 {shortName(aclrtMemcpyKind, name)}
-                {aclrtMemcpyKind.valueOf(name) === suggested ? ` (${t('actions.copy.suggested')})` : ''}
+                {aclrtMemcpyKind.valueOf(name) === suggested ? ' ✓' : ''}
               </option>
             ))}
           </select>
+          <span className="act-chosen" data-testid="memcpy-kind-hint">
+            {kind === suggested ? t('actions.copy.suggested') : t('actions.copy.suggests', { kind: shortName(aclrtMemcpyKind, suggested) })}
+          </span>
         </Field>
         <fieldset className="act-sub">
           <legend>{t('actions.copy.mode')}</legend>

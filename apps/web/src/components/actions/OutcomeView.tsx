@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useReasonText } from '../../i18n/useReasonText.ts';
 import { copiesOf, failureReasons, failureText, outRows } from '../../model/actions/outcome.ts';
 import { bytes, duration, rate } from '../../model/format.ts';
+import { type RateSpread, rateSpread } from '../../model/host-copies/rate-spread.ts';
 import type { CallOutcome } from '../../store/actions-slice.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -40,6 +41,7 @@ export function OutcomeView({ outcome, testId }: { outcome: CallOutcome; testId?
               })}{' '}
               <span className={`provenance provenance-${copy.provenance}`}>{t(`common.provenance.${copy.provenance}`)}</span>
             </p>
+            <SpreadNote spread={rateSpread(copy.path, timeline?.live.devices[copy.device]?.profile, copy.provenance === 'observed')} />
             <ul className="act-reasons">
               {copy.reasons.map((reason) => (
                 <li key={reason.code}>{reasonText(reason, true)}</li>
@@ -81,5 +83,16 @@ export function OutcomeView({ outcome, testId }: { outcome: CallOutcome; testId?
         </div>
       )}
     </div>
+  );
+}
+
+/** CP-3: the simulator's pageable copy rate varies from copy to copy; say so where the rate is shown. */
+export function SpreadNote({ spread }: { spread: RateSpread | undefined }) {
+  const { t } = useTranslation();
+  if (spread === undefined) return null;
+  return (
+    <p className="act-note hatch-note" data-testid="rate-spread">
+      {t('common.rateSpread', { low: rate(spread.low), high: rate(spread.high) })}
+    </p>
   );
 }

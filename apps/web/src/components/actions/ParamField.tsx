@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FieldSpec } from '../../model/actions/form-spec.ts';
 import { type FormObject, type FormValue, readInt } from '../../model/actions/form-values.ts';
 import type { LiveObject } from '../../model/actions/live-objects.ts';
+import { Breakable } from '../common/Breakable.tsx';
 import { PointerPicker, useLiveKeys } from './PointerPicker.tsx';
 import { SizeInput } from './SizeInput.tsx';
 
@@ -105,7 +106,9 @@ export function ParamField({ fn, field, value, fallback, path, siblings, onChang
                   checked={(bits & bit) === bit}
                   onChange={(event) => set(String((event.target.checked ? bits | bit : bits & ~bit) >>> 0))}
                 />
-                <code>{name}</code>
+                <code>
+                  <Breakable text={name} />
+                </code>
               </label>
             );
           })}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { sizeText } from '../../model/actions/form-values.ts';
 import { currentStep, WIZARD_MEM_ATTRS, type WizardState, wizardSize } from '../../model/actions/vmm-wizard.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { Breakable } from '../common/Breakable.tsx';
 import { CountInput } from './CountInput.tsx';
 import { Field } from './Field.tsx';
 
@@ -27,7 +28,10 @@ export function WizardSettings({ state, onChange }: { state: WizardState; onChan
                   onChange={() => onChange({ ...state, memAttr: value })}
                   data-testid={`wizard-attr-${name}`}
                 />
-                <code>{name}</code> <span className="muted">{t(`actions.wizard.memAttrHelp.${name}`)}</span>
+                <code>
+                  <Breakable text={name} />
+                </code>{' '}
+                <span className="muted">{t(`actions.wizard.memAttrHelp.${name}`)}</span>
               </label>
             );
           })}

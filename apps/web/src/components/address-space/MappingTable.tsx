@@ -18,7 +18,7 @@ import { MappingTableRow, rowDomId } from './MappingTableRow.tsx';
 import './mapping-table.css';
 
 /** Fixed row height in CSS pixels (the virtual window math relies on it; address-space.css matches). */
-export const ROW_HEIGHT = 26;
+export const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 28;
 
 export interface MappingTableProps {
@@ -168,7 +168,6 @@ export function MappingTable({ rows, device, selection, onChoose }: MappingTable
             <col className="mt-col-page" />
             <col className="mt-col-backing" />
             <col className="mt-col-access" />
-            <col className="mt-col-owner" />
           </colgroup>
           <thead>
             <tr aria-rowindex={1}>
@@ -181,7 +180,6 @@ export function MappingTable({ rows, device, selection, onChoose }: MappingTable
               <th scope="col">{t('addressSpace.table.columns.page')}</th>
               <th scope="col">{t('addressSpace.table.columns.backing')}</th>
               <th scope="col">{t('addressSpace.table.columns.access')}</th>
-              <th scope="col">{t('addressSpace.table.columns.owner')}</th>
             </tr>
           </thead>
           <tbody>

@@ -23,7 +23,7 @@ const FLAG_TEXT: Readonly<Record<string, string>> = {
   ACL_RT_MEM_ACCESS_FLAGS_NONE: 'none',
 };
 
-/** The call that made a row (an allocation names its own function). */
+/** The call that made a row (an allocation names its own function); shown, or the kind's tooltip. */
 const OWNER: Partial<Record<MappingRow['kind'], string>> = {
   mapping: 'aclrtMapMem',
   reservation: 'aclrtReserveMemAddress',
@@ -58,22 +58,29 @@ export const MappingTableRow = memo(function MappingTableRow({
       onClick={() => onClick(index)}
     >
       <td className="mt-range" title={`${address(row.start, format)} – ${address(end, format)}`}>
-        <span
-          className={`mt-swatch mt-swatch-${row.kind}`}
-          style={row.kind === 'reservation' ? undefined : { background: ownerColor(row.color, dark) }}
-        />
-        <span className="mt-kind">
-          {t(`addressSpace.table.kind.${row.kind}`)} #{row.id}
+        <span className="mt-line">
+          <span
+            className={`mt-swatch mt-swatch-${row.kind}`}
+            style={row.kind === 'reservation' ? undefined : { background: ownerColor(row.color, dark) }}
+          />
+          <span className="mt-kind" title={OWNER[row.kind]}>
+            {t(`addressSpace.table.kind.${row.kind}`)} #{row.id}
+          </span>
+          {/* "map" and "reserve" already name their call; an allocation's or an import's function tells more. */}
+          {(row.kind === 'allocation' || row.kind === 'ipcImport') && (
+            <span className="mt-owner mono">{row.kind === 'allocation' ? row.fn : OWNER.ipcImport}</span>
+          )}
         </span>
-        <span className="mono">
+        <span className="mt-line mono">
           {address(row.start, format)} – {address(end, format)}
         </span>
       </td>
       <BytesCell value={row.size} prefs={format} className="mt-size num" />
-      <td className="mt-page">{pageText(row, format, t)}</td>
+      <td className="mt-page">
+        <span className="mt-wrap">{pageText(row, format, t)}</span>
+      </td>
       <Backing row={row} format={format} />
       <Access row={row} />
-      <td className="mt-owner mono">{OWNER[row.kind] ?? (row.kind === 'allocation' ? row.fn : '')}</td>
     </tr>
   );
 });
@@ -94,8 +101,9 @@ function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
     if (first === undefined && row.pages > 0) {
       return (
         <td className="mt-backing" title={t('addressSpace.table.unobservedFramesTitle')}>
-          {t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })} ·{' '}
-          {t('addressSpace.table.unobservedFrames')}
+          <span className="mt-line">{t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })}</span>
+          <span className="mt-sep"> · </span>
+          <span className="mt-line muted">{t('addressSpace.table.unobservedFrames')}</span>
         </td>
       );
     }
@@ -106,7 +114,9 @@ function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
           (frames.length > 1 ? ` ${t('addressSpace.table.moreRuns', { count: frames.length - 1 })}` : '');
     return (
       <td className="mt-backing hatch-soft" title={t('addressSpace.table.modeledFrames')}>
-        {t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })} · {text}
+        <span className="mt-line">{t('addressSpace.table.pages', { pages: row.pages, pageSize: bytes(row.pageSize, format) })}</span>
+        <span className="mt-sep"> · </span>
+        <span className="mt-line">{text}</span>
       </td>
     );
   }
@@ -114,19 +124,25 @@ function Backing({ row, format }: { row: MappingRow; format: FormatPrefs }) {
     // IP-3: the exporter's pages, none of this process's own.
     return (
       <td className="mt-backing" title={row.key}>
-        {t('addressSpace.table.ipcBacking', { id: row.source, pid: row.exporter ?? '?' })}
+        <span className="mt-wrap">{t('addressSpace.table.ipcBacking', { id: row.source, pid: row.exporter ?? '?' })}</span>
       </td>
     );
   }
   if (row.kind === 'mapping') {
     const value = row.handleValue === undefined ? '?' : `0x${row.handleValue.toString(16)}`;
-    return <td className="mt-backing mono">{t('addressSpace.table.handle', { id: row.handleId, value })}</td>;
+    return (
+      <td className="mt-backing mono">
+        <span className="mt-wrap">{t('addressSpace.table.handle', { id: row.handleId, value })}</span>
+      </td>
+    );
   }
   return (
     <td className="mt-backing">
-      {row.unmapped > 0
-        ? t('addressSpace.table.unmapped', { unmapped: bytes(row.unmapped, format), size: bytes(row.size, format) })
-        : t('addressSpace.table.fullyMapped', { count: row.mappings })}
+      <span className="mt-wrap">
+        {row.unmapped > 0
+          ? t('addressSpace.table.unmapped', { unmapped: bytes(row.unmapped, format), size: bytes(row.size, format) })
+          : t('addressSpace.table.fullyMapped', { count: row.mappings })}
+      </span>
     </td>
   );
 }
@@ -149,13 +165,15 @@ function Access({ row }: { row: MappingRow }) {
   const own = row.access.some((grant) => grant.device === row.device);
   return (
     <td className="mt-access">
-      {grants.join(', ')}
-      {!own && (
-        <span className="mt-modeled" title={t('addressSpace.table.accessOwn', { device: row.device })}>
-          {grants.length > 0 ? ', ' : ''}
-          {t('addressSpace.table.accessOwn', { device: row.device })}
-        </span>
-      )}
+      <span className="mt-wrap">
+        {grants.join(', ')}
+        {!own && (
+          <span className="mt-modeled" title={t('addressSpace.table.accessOwn', { device: row.device })}>
+            {grants.length > 0 ? ', ' : ''}
+            {t('addressSpace.table.accessOwn', { device: row.device })}
+          </span>
+        )}
+      </span>
     </td>
   );
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { type AddressError, groupedHex, parseAddress } from '../../model/address-space/address-parse.ts';
+import type { PhysicalPlace } from '../../model/address-space/physical-frame.ts';
 import type { TableFigure, WalkPanelData } from '../../model/address-space/walk-model.ts';
 import { address, bytes, type FormatPrefs } from '../../model/format.ts';
 import { useFormat } from '../../store/hooks.ts';
@@ -168,10 +169,46 @@ function WalkResult({ data, format, onSelect }: { data: WalkPanelData; format: F
               <dd className="mono" data-testid="walk-offset">
                 {format.addresses === 'hex' ? `0x${data.walk.offset.toString(16)}` : data.walk.offset} ({bytes(data.walk.offset, format)})
               </dd>
+              {data.place !== undefined && <PhysicalFact place={data.place} format={format} onSelect={onSelect} />}
             </dl>
           )}
         </>
       )}
     </div>
+  );
+}
+
+/** The walk's last step: the (modeled) physical frame and address the page lands on, with a link to the frame. */
+function PhysicalFact({ place, format, onSelect }: { place: PhysicalPlace; format: FormatPrefs; onSelect: (ref: ObjectRef) => void }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <dt>{t('addressSpace.walk.physical.label')}</dt>
+      <dd data-testid="walk-physical" data-frame={place.kind === 'placed' ? place.frame : undefined}>
+        {place.kind === 'unobserved' ? (
+          t('addressSpace.walk.physical.unobserved')
+        ) : (
+          <>
+            {place.span !== undefined
+              ? t('addressSpace.walk.physical.giant', { first: place.span[0], last: place.span[1], frame: place.frame })
+              : place.pageInFrame !== undefined
+                ? t('addressSpace.walk.physical.normal', { frame: place.frame, page: place.pageInFrame })
+                : t('addressSpace.walk.physical.huge', { frame: place.frame })}{' '}
+            <span className="mono">{address(place.physical, format)}</span>{' '}
+            <span className="provenance provenance-modeled hatch" title={t('addressSpace.walk.physical.modeledNote')}>
+              {t('common.provenance.modeled')}
+            </span>{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => onSelect({ kind: 'frame', id: place.frame, device: place.device })}
+              data-testid="walk-physical-frame"
+            >
+              {t('addressSpace.walk.physical.show')}
+            </button>
+          </>
+        )}
+      </dd>
+    </>
   );
 }

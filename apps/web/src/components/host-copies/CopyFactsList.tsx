@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { FormatPrefs } from '../../model/format.ts';
 import { type CopyFactsContext, copyFacts, endpointOf, type Fact, waitResource } from '../../model/host-copies/copy-facts.ts';
 import { overlapping } from '../../model/host-copies/copy-lanes.ts';
+import { rateSpread } from '../../model/host-copies/rate-spread.ts';
 import type { Timeline } from '../../model/timeline.ts';
 
 /** The facts of copy `index` at the cursor, with its wait reason from the copy event (CP-4). */
@@ -11,7 +12,9 @@ export function factsForCopy(state: HostState, timeline: Timeline | undefined, i
   if (copy === undefined) return [];
   const event = timeline?.eventAtSeq(copy.seq);
   const waitedFor = waitResource(event?.kind === 'copy' ? event.reasons : undefined);
-  const chunkBytes = state.devices[copy.device]?.profile.bandwidth.stagingChunkBytes;
+  const profile = state.devices[copy.device]?.profile;
+  const chunkBytes = profile?.bandwidth.stagingChunkBytes;
+  const spread = rateSpread(copy.path, profile, event?.provenance === 'observed');
   const context: CopyFactsContext = {
     prefs,
     src: endpointOf(state, copy.pid, copy.src),
@@ -19,6 +22,7 @@ export function factsForCopy(state: HostState, timeline: Timeline | undefined, i
     overlaps: overlapping(state.copies, index).length,
     ...(chunkBytes === undefined ? {} : { chunkBytes }),
     ...(waitedFor === undefined ? {} : { waitedFor }),
+    ...(spread === undefined ? {} : { spread }),
   };
   return copyFacts(copy, context);
 }

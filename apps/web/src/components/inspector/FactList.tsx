@@ -3,6 +3,7 @@ import { useReasonText } from '../../i18n/useReasonText.ts';
 import type { Fact, Inspection } from '../../model/inspector/fact.ts';
 import type { RenderedArg } from '../../model/log/arg-format.ts';
 import type { Target } from '../../model/log/effects.ts';
+import { Breakable } from '../common/Breakable.tsx';
 
 function factId(label: string): string {
   return label.split('.').pop() ?? label;
@@ -19,7 +20,7 @@ function FactValue({ fact, onSelect }: { fact: Fact; onSelect: (target: Target) 
       }
     >
       {link === undefined ? (
-        <span className="fact-value">{value}</span>
+        <span className="fact-value">{fact.key === undefined ? <Breakable text={value} /> : value}</span>
       ) : (
         <button type="button" className="link-button mono" onClick={() => onSelect(link)}>
           {t(`inspector.kind.${link.kind}`)} {value}

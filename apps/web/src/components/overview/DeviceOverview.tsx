@@ -4,10 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { framesObservable } from '../../model/acl/backend.ts';
 import { poolReading } from '../../model/acl/pools.ts';
 import { bytes, type FormatPrefs } from '../../model/format.ts';
-import { type DeviceSummary, type PoolBar, summarizeDevice } from '../../model/overview/device-summary.ts';
+import { type DeviceSummary, type PoolBar, type PoolKind, summarizeDevice } from '../../model/overview/device-summary.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
 import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { poolWords } from './pool-words.ts';
 import './overview.css';
 
 function PoolRow({
@@ -15,18 +16,27 @@ function PoolRow({
   label,
   bar,
   prefs,
+  normalPage,
   unsupported,
 }: {
-  name: string;
+  name: PoolKind;
   label: string;
   bar: PoolBar;
   prefs: FormatPrefs;
+  normalPage: string;
   unsupported?: string;
 }) {
   const { t } = useTranslation();
-  const exact = t('overview.pools.exact', { used: bytes(bar.used, prefs), free: bytes(bar.free, prefs), total: bytes(bar.total, prefs) });
+  const pages = t(`overview.pools.pages.${name}`, { size: normalPage });
+  const exact = t('overview.pools.exact', {
+    used: bytes(bar.used, prefs),
+    free: bytes(bar.free, prefs),
+    total: bytes(bar.total, prefs),
+    pages,
+  });
+  const words = poolWords(t, name, bar, normalPage, prefs);
   return (
-    <div className="pool-row" data-testid={`pool-${name}`} title={unsupported ?? exact}>
+    <div className="pool-row" data-testid={`pool-${name}`} title={unsupported ?? [exact, words.breakdown].filter(Boolean).join('\n')}>
       <div className="pool-label">
         <span>{label}</span>
         <span className="muted">{unsupported === undefined ? t('overview.pools.total', { total: bytes(bar.total, prefs) }) : ''}</span>
@@ -36,9 +46,18 @@ function PoolRow({
           <div className={`pool-bar pool-${name}`} aria-hidden="true">
             <span style={{ width: `${Math.min(100, bar.fraction * 100)}%` }} />
           </div>
-          <div className="pool-figures muted">
-            {t('overview.pools.figures', { used: bytes(bar.used, prefs), free: bytes(bar.free, prefs) })}
-          </div>
+          {words.breakdown === undefined ? (
+            <div className="pool-figures muted">{words.figures}</div>
+          ) : (
+            // Open by itself when none of the memory is this kind's own pages (the giant pool after one
+            // 1 MiB HUGE_FIRST): the figure would puzzle without it. Otherwise one click away.
+            <details className="pool-why" open={bar.breakdown?.own === 0}>
+              <summary className="pool-figures muted">{words.figures}</summary>
+              <div className="pool-breakdown muted" data-testid={`pool-${name}-breakdown`}>
+                {words.breakdown}
+              </div>
+            </details>
+          )}
         </>
       ) : (
         <div className="pool-figures muted">{unsupported}</div>
@@ -115,6 +134,7 @@ function DeviceCard({ state, device, info, selected, provenance, version, onSele
   const summary = useMemo(() => summarizeDevice(state, device), [state, device, version]);
   const { profile } = device;
   const type = profile.memoryType;
+  const normalPage = formatBytes(profile.normalPageSize, 'binary');
   // A real runtime's pools are known only from its readings; the frame table says nothing there.
   const unread = provenance === 'observed' && device.lastSample === undefined;
   return (
@@ -152,16 +172,18 @@ function DeviceCard({ state, device, info, selected, provenance, version, onSele
         <div className="device-pools">
           <PoolRow
             name="normal"
-            label={t('overview.pools.normal', { size: formatBytes(profile.normalPageSize, 'binary') })}
+            label={t('overview.pools.normal', { size: normalPage })}
             bar={summary.pools.normal}
             prefs={prefs}
+            normalPage={normalPage}
           />
-          <PoolRow name="huge" label={t('overview.pools.huge')} bar={summary.pools.huge} prefs={prefs} />
+          <PoolRow name="huge" label={t('overview.pools.huge')} bar={summary.pools.huge} prefs={prefs} normalPage={normalPage} />
           <PoolRow
             name="giant"
             label={t('overview.pools.giant')}
             bar={summary.pools.giant}
             prefs={prefs}
+            normalPage={normalPage}
             {...(profile.features.giantPages ? {} : { unsupported: t('overview.pools.unsupported') })}
           />
         </div>

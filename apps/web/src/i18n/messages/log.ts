@@ -32,7 +32,7 @@ export const log = defineMessages(
     },
     count_one: '{{total}} call',
     count_other: '{{total}} calls',
-    countFiltered: '{{shown}} of {{total}} calls',
+    countFiltered: '{{shown, int}} of {{total, int}} calls',
     empty: {
       title: 'No calls yet.',
       help: 'Call ACL functions from the Actions panel on the left or run a scenario in the Playground: every call appears here with its arguments, its result and the rules behind it.',
@@ -71,7 +71,7 @@ export const log = defineMessages(
     },
     count_one: '{{total}} 次调用',
     count_other: '{{total}} 次调用',
-    countFiltered: '{{shown}} / {{total}} 次调用',
+    countFiltered: '{{shown, int}} / {{total, int}} 次调用',
     empty: {
       title: '还没有调用。',
       help: '在左侧的“操作”面板中调用 ACL 函数，或在“代码演练”中运行一个场景：每次调用都会连同参数、结果和背后的规则显示在这里。',

@@ -3,7 +3,7 @@ import { defineMessages } from '../define.ts';
 /** The page map: a device's physical frames and pages. */
 export const pageMap = defineMessages(
   {
-    label: 'Physical memory of device {{device}}: {{frames}} frames of 2 MiB',
+    label: 'Physical memory of device {{device}}: {{frames, int}} frames of 2 MiB',
     modeled: 'Physical placement is modeled: the driver does not report which frames back an allocation.',
     modeledDetail:
       'PageLens puts huge and giant pages at the top of memory and normal pages at the bottom, so fragmentation shows as it would on a device.',
@@ -22,7 +22,8 @@ export const pageMap = defineMessages(
       free: 'Free',
       total: 'Total',
       pools: { normal: 'Normal pages', huge: 'Huge pages (2 MiB)', giant: 'Giant pages (1 GiB)' },
-      owners: 'The whole device has {{used}} in use: {{own}} held by this agent’s sessions, {{others}} by other processes or the runtime.',
+      owners:
+        'The whole device has {{used}} in use: {{own, int}} held by this agent’s sessions, {{others}} by other processes or the runtime.',
       objectsTitle: 'Device memory on device {{device}}',
       empty:
         'This agent’s sessions hold no device memory on device {{device}}. What they allocate (Actions panel, Playground) is listed here with the pages that serve it.',
@@ -30,10 +31,10 @@ export const pageMap = defineMessages(
       function: 'Function',
       size: 'Size',
       pagesTitle: 'Pages',
-      pages: '{{pages}} × {{pageSize}}',
+      pages: '{{pages, int}} × {{pageSize}}',
       pageClass: { normal: 'normal', huge: 'huge', giant: 'giant' },
       kind: { allocation: 'alloc #{{id}}', physical: 'physical #{{id}}' },
-      more: 'The newest {{shown}} of {{total}}; the address space and the log list them all.',
+      more: 'The newest {{shown, int}} of {{total, int}}; the address space and the log list them all.',
     },
     selectionElsewhere: 'The selected object has no frames on device {{device}}.',
     colorBy: {
@@ -116,7 +117,7 @@ export const pageMap = defineMessages(
     },
   },
   {
-    label: 'Device {{device}} 的物理内存：{{frames}} 个 2 MiB 帧',
+    label: 'Device {{device}} 的物理内存：{{frames, int}} 个 2 MiB 帧',
     modeled: '物理位置为建模结果：驱动不会报告分配实际使用了哪些物理帧。',
     modeledDetail: 'PageLens 把大页和巨页放在内存高端、普通页放在低端，因此碎片化的呈现方式与真实设备一致。',
     hint: '滚轮或双指缩放，拖动平移，也可使用 + − 0、[ ] ↑ ↓（页面图获得焦点后可用全部方向键）。单击帧或页可选中其所属对象；按 z 缩放到选中对象。',
@@ -134,17 +135,17 @@ export const pageMap = defineMessages(
       free: '空闲',
       total: '总量',
       pools: { normal: '普通页', huge: '大页（2 MiB）', giant: '巨页（1 GiB）' },
-      owners: '整个设备已使用 {{used}}：本 Agent 的会话占用 {{own}}，其他进程或运行时本身占用 {{others}}。',
+      owners: '整个设备已使用 {{used}}：本 Agent 的会话占用 {{own, int}}，其他进程或运行时本身占用 {{others}}。',
       objectsTitle: 'Device {{device}} 上的设备内存',
       empty: '本 Agent 的会话在 Device {{device}} 上没有占用设备内存。它们分配的内存（操作面板、代码演练）会连同所用的页列在这里。',
       object: '对象',
       function: '函数',
       size: '大小',
       pagesTitle: '页',
-      pages: '{{pages}} × {{pageSize}}',
+      pages: '{{pages, int}} × {{pageSize}}',
       pageClass: { normal: '普通页', huge: '大页', giant: '巨页' },
       kind: { allocation: '分配 #{{id}}', physical: '物理内存 #{{id}}' },
-      more: '显示最新的 {{shown}} 个，共 {{total}} 个；地址空间和操作日志会列出全部对象。',
+      more: '显示最新的 {{shown, int}} 个，共 {{total, int}} 个；地址空间和操作日志会列出全部对象。',
     },
     selectionElsewhere: '选中的对象在 Device {{device}} 上没有占用任何帧。',
     colorBy: {

@@ -1,5 +1,6 @@
 import { ASCEND_310P3, ASCEND_910B2, aclrtMemMallocPolicy, createHostState, GiB, KiB, MiB } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
+import { simulated } from '../../../test/page-map-scene.ts';
 import { previewMalloc } from './malloc-preview.ts';
 
 const P = aclrtMemMallocPolicy.byName;
@@ -38,13 +39,29 @@ describe('previewMalloc: what will happen before the call', () => {
     expect(preview.pool.free).toBe((64 * GiB) / (4 * KiB));
   });
 
-  it('predicts the HUGE_FIRST fallback when the huge pool is short, from the live page map', () => {
-    const dev = device(ASCEND_310P3);
-    const free = dev.frames.free.count;
-    const preview = previewMalloc('aclrtMalloc', (free + 1) * 2 * MiB, P.ACL_MEM_MALLOC_HUGE_FIRST, dev);
-    expect(preview.ok && preview.willFallBack).toBe(true);
-    const fits = previewMalloc('aclrtMalloc', 4 * MiB, P.ACL_MEM_MALLOC_HUGE_FIRST, dev);
-    expect(fits.ok && fits.willFallBack).toBe(false);
+  it('predicts the HUGE_FIRST fallback when the huge pool is short and normal pages can serve (DM-4)', async () => {
+    // The fallback lesson: a 4 KiB NORMAL_ONLY buffer splits a frame, HUGE_ONLY takes every free frame.
+    const { device: dev, malloc } = await simulated(ASCEND_310P3);
+    await malloc(4 * KiB, 'ACL_MEM_MALLOC_NORMAL_ONLY');
+    await malloc(dev.frames.free.count * 2 * MiB - 64, 'ACL_MEM_MALLOC_HUGE_ONLY');
+    const preview = previewMalloc('aclrtMalloc', 1536 * KiB, P.ACL_MEM_MALLOC_HUGE_FIRST, dev);
+    expect(preview).toMatchObject({ ok: true, willFallBack: true, willFail: false });
+    expect(preview.ok && preview.fallbackPool).toEqual({ pageClass: 'normal', free: 510, needed: 385, source: 'modeled' });
+    const fits = previewMalloc('aclrtMalloc', 4 * MiB, P.ACL_MEM_MALLOC_HUGE_FIRST, device(ASCEND_310P3));
+    expect(fits).toMatchObject({ ok: true, willFallBack: false, willFail: false });
+  });
+
+  it('1 TiB HUGE_FIRST will fail, not fall back: normal pages are short too (DM-4, DM-6)', () => {
+    const preview = previewMalloc('aclrtMalloc', 1024 * GiB, P.ACL_MEM_MALLOC_HUGE_FIRST, device());
+    expect(preview).toMatchObject({ ok: true, pageClass: 'huge', pages: 524_289, willFallBack: false, willFail: true });
+    // 1 TiB + 32 B in 4 KiB pages: 268,435,457 needed of the 64 GiB device's 16,777,216.
+    expect(preview.ok && preview.fallbackPool).toEqual({ pageClass: 'normal', free: 16_777_216, needed: 268_435_457, source: 'modeled' });
+  });
+
+  it('HUGE_ONLY short of pages will fail; it has no fallback (DM-5)', () => {
+    const preview = previewMalloc('aclrtMalloc', 100 * GiB, P.ACL_MEM_MALLOC_HUGE_ONLY, device());
+    expect(preview).toMatchObject({ ok: true, willFallBack: false, willFail: true });
+    expect(preview.ok && preview.fallbackPool).toBeUndefined();
   });
 
   it('HUGE1G on 310P3 is refused with 207000 before the call (DM-7)', () => {

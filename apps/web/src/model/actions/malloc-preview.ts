@@ -38,8 +38,12 @@ export type MallocPreview =
       readonly waste: number;
       readonly count: number;
       readonly pool: PoolCheck;
-      /** The huge pool cannot serve all of them: HUGE_FIRST would fall back (estimate). */
+      /** The huge pool cannot serve all of them and the fallback pool can: HUGE_FIRST would fall back (estimate, DM-4). */
       readonly willFallBack: boolean;
+      /** HUGE_FIRST's fallback class, with its own pages for `count` allocations, when the first pool is short. */
+      readonly fallbackPool?: PoolCheck & { readonly pageClass: PageClass };
+      /** Neither the pool nor a fallback can serve them: expect ACL_ERROR_RT_MEMORY_ALLOCATION (estimate, DM-5, DM-6). */
+      readonly willFail: boolean;
       readonly reasons: readonly Reason[];
     }
   | {
@@ -82,6 +86,9 @@ export function previewMalloc(
   const occupied = pages * pageSize;
   const free = framesKnown ? freePages(device, plan.pageClass) : observedFreePages(device, plan.pageClass);
   const needed = pages * count;
+  const short = free !== undefined && needed > free;
+  const fallbackPool = short && plan.fallback !== undefined ? poolFor(device, plan.fallback, plan.padded, count, framesKnown) : undefined;
+  const fallbackServes = fallbackPool !== undefined && fallbackPool.free !== undefined && fallbackPool.needed <= fallbackPool.free;
   const base = {
     ok: true as const,
     padded: plan.padded,
@@ -92,8 +99,28 @@ export function previewMalloc(
     waste: occupied - size,
     count,
     pool: { free, needed, source: framesKnown ? ('modeled' as const) : ('observed' as const) },
-    willFallBack: plan.fallback !== undefined && free !== undefined && needed > free,
+    willFallBack: fallbackServes,
+    // A short pool with no fallback, or a fallback that is short too: 1 TiB HUGE_FIRST fails, it does not fall back.
+    willFail: short && (fallbackPool === undefined || (fallbackPool.free !== undefined && !fallbackServes)),
     reasons: plan.reasons,
+    ...(fallbackPool === undefined ? {} : { fallbackPool }),
   };
   return plan.fallback === undefined ? base : { ...base, fallback: plan.fallback };
+}
+
+/** The pages `count` allocations of `padded` bytes take in `pageClass`, against that class's free pages. */
+function poolFor(
+  device: DeviceState,
+  pageClass: PageClass,
+  padded: number,
+  count: number,
+  framesKnown: boolean,
+): PoolCheck & { readonly pageClass: PageClass } {
+  const pageSize = pageBytes(pageClass, device.profile);
+  return {
+    pageClass,
+    free: framesKnown ? freePages(device, pageClass) : observedFreePages(device, pageClass),
+    needed: Math.ceil(padded / pageSize) * count,
+    source: framesKnown ? 'modeled' : 'observed',
+  };
 }

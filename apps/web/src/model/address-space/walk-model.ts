@@ -8,6 +8,7 @@ import {
   translationWalk,
   walkTableCount,
 } from '@pagelens/core';
+import { type PhysicalPlace, physicalPlace } from './physical-frame.ts';
 
 /** What translates an address of a process: the object whose range holds it, or nothing. */
 export type Backing =
@@ -117,6 +118,8 @@ export interface WalkPanelData {
   readonly steps: readonly ShownStep[];
   /** Why there is no walk (the core's message). */
   readonly walkError: string | undefined;
+  /** Where the walk ends in physical memory (modeled), for a mapped address. */
+  readonly place?: PhysicalPlace;
 }
 
 export interface WalkRange {
@@ -149,7 +152,8 @@ export function walkPanelData(state: HostState, pid: number, va: number, ranges:
   try {
     if (mapped) {
       const walk = translationWalk(va, backing.pageSize);
-      return { va, backing, mapped, walk, steps: walk.levels, walkError: undefined };
+      const place = physicalPlace(state, backing, va);
+      return { va, backing, mapped, walk, steps: walk.levels, walkError: undefined, ...(place === undefined ? {} : { place }) };
     }
     const walk = translationWalk(va, NORMAL_PAGE);
     const stop = faultLevel(ranges, va);

@@ -159,3 +159,21 @@ describe('copy tooltip facts', () => {
     expect(barLabel(copy({}), { ...prefs, units: 'decimal' })).toBe('67.11 MB · 55.3 GB/s');
   });
 });
+
+describe('copy facts: modeled jitter beside the bandwidth (CP-3)', () => {
+  it('a pageable copy says its rate is one draw from a range, in both languages; a pinned copy says nothing of it', () => {
+    const pageable = copy({ path: 'pageable-staged', stages: 8, bytesPerSec: 16.7e9 });
+    const spread = { low: 0.3 * 55.25e9, high: 55.25e9 };
+    const facts = copyFacts(pageable, { ...context, spread });
+    const labels = facts.map((fact) => fact.label);
+    expect(labels.indexOf('spread')).toBe(labels.indexOf('bandwidth') + 1);
+    const fact = byLabel(facts).get('spread');
+    expect(fact?.translate).toBe(true);
+    const en = createI18n('en').t(fact?.value ?? '', fact?.params ?? {});
+    expect(en).toBe(
+      'Modeled jitter: the simulator draws each pageable copy’s rate between 16.6 GB/s and 55.3 GB/s (staging, CP-3), so the same copy can show another rate next time.',
+    );
+    expect(createI18n('zh').t(fact?.value ?? '', fact?.params ?? {})).toContain('建模抖动');
+    expect(byLabel(copyFacts(copy({}), context)).has('spread')).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 import { aclrtMemcpyKind, type CopyRecord, type HostState, type Reason } from '@pagelens/core';
 import { address, bytes, duration, exactBytes, type FormatPrefs, rate } from '../format.ts';
 import { bufferAt, bufferMemory } from './buffer-rows.ts';
+import type { RateSpread } from './rate-spread.ts';
 
 /** What a copy's address points into, as far as the state at the cursor knows. */
 export type Endpoint =
@@ -55,6 +56,8 @@ export interface CopyFactsContext {
   readonly waitedFor?: 'stream' | 'link';
   /** How many other copies moved bytes at the same time. */
   readonly overlaps: number;
+  /** The range the simulator drew this copy's rate from (CP-3), when it has one. */
+  readonly spread?: RateSpread;
 }
 
 function endpointFact(label: string, addr: number, end: Endpoint, prefs: FormatPrefs): Fact {
@@ -97,6 +100,13 @@ export function copyFacts(copy: CopyRecord, context: CopyFactsContext): Fact[] {
     });
   }
   facts.push({ label: 'bandwidth', value: rate(copy.bytesPerSec), rules: ['CP-3'] });
+  if (context.spread !== undefined)
+    facts.push({
+      label: 'spread',
+      value: 'common.rateSpread',
+      translate: true,
+      params: { low: rate(context.spread.low), high: rate(context.spread.high) },
+    });
   facts.push({ label: 'duration', value: duration(copy.end - copy.start) });
   facts.push({ label: 'mode', value: `hostCopies.mode.${copy.mode}`, translate: true, rules: copy.mode === 'sync' ? ['CP-1'] : ['HM-3'] });
   facts.push(

@@ -9,6 +9,7 @@ import {
   toHex,
 } from '@pagelens/core';
 import { address, duration, type FormatPrefs, rate } from '../format.ts';
+import type { RateSpread } from '../host-copies/rate-spread.ts';
 import { failureModeText } from './event-facts.ts';
 import { type Fact, type Inspection, keyed, size, text, yesNo } from './fact.ts';
 
@@ -62,7 +63,7 @@ export function streamInspection(stream: Stream, now: number): Inspection {
 }
 
 /** A copy: what moved where, how fast and why at that speed (CP-1, CP-3, HM-1, HM-3). */
-export function copyInspection(copy: CopyRecord, reasons: readonly Reason[], prefs: FormatPrefs): Inspection {
+export function copyInspection(copy: CopyRecord, reasons: readonly Reason[], prefs: FormatPrefs, spread?: RateSpread): Inspection {
   const facts: Fact[] = [
     text('inspector.fact.function', copy.fn),
     text('inspector.fact.kind', aclrtMemcpyKind.nameOf(copy.memcpyKind) ?? String(copy.memcpyKind)),
@@ -75,6 +76,11 @@ export function copyInspection(copy: CopyRecord, reasons: readonly Reason[], pre
     text('inspector.fact.duration', duration(copy.end - copy.start)),
     text('inspector.fact.bandwidth', rate(copy.bytesPerSec)),
   ];
+  // CP-3: the rate is one draw of the simulator's pageable jitter; the next such copy gets another.
+  if (spread !== undefined)
+    facts.push(
+      keyed('inspector.fact.jitter', 'common.rateSpread', { low: rate(spread.low), high: rate(spread.high) }, { provenance: 'modeled' }),
+    );
   if (copy.stream !== undefined)
     facts.push(text('inspector.fact.stream', `#${copy.stream}`, { link: { kind: 'stream', id: copy.stream } }));
   if (copy.stages > 0) facts.push(text('inspector.fact.stages', String(copy.stages)));

@@ -1,5 +1,6 @@
 import { formatInteger, type HostState, type Provenance, type Reason } from '@pagelens/core';
 import { duration, type FormatPrefs } from '../format.ts';
+import { rateSpread } from '../host-copies/rate-spread.ts';
 import { renderCallArgs } from '../log/arg-format.ts';
 import type { CallRow } from '../log/call-rows.ts';
 import type { Target } from '../log/effects.ts';
@@ -101,7 +102,9 @@ export function inspectObject(target: Target, state: HostState, context: Inspect
     }
     case 'copy': {
       const copy = state.copies.find((record) => record.id === target.id);
-      return copy === undefined ? undefined : copyInspection(copy, context.copyReasons(target.id), prefs);
+      if (copy === undefined) return undefined;
+      const spread = rateSpread(copy.path, state.devices[copy.device]?.profile, context.provenance === 'observed');
+      return copyInspection(copy, context.copyReasons(target.id), prefs, spread);
     }
     case 'frame':
       return frameInspection(state, target.device ?? context.device, target.id, prefs);

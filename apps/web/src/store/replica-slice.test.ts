@@ -1,0 +1,21 @@
+import { ASCEND_910B2, encodeSnapshot, SimHost } from '@pagelens/core';
+import { describe, expect, it } from 'vitest';
+import { createAppStore } from './app-store.ts';
+import { selectHostResets } from './replica-slice.ts';
+
+describe('host resets', () => {
+  it('count only snapshots that reset the host, not the first snapshot or a resync', () => {
+    const store = createAppStore();
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    const snapshot = encodeSnapshot(host.state);
+    store.getState().applySnapshot(snapshot, false);
+    store.getState().applySnapshot(snapshot, false);
+    expect(selectHostResets(store.getState())).toBe(0);
+    store.getState().setCursor(0);
+    store.getState().applySnapshot(snapshot, true);
+    expect(selectHostResets(store.getState())).toBe(1);
+    expect(store.getState().cursor).toBe('live');
+    store.getState().applySnapshot(snapshot, true);
+    expect(selectHostResets(store.getState())).toBe(2);
+  });
+});
