@@ -44,9 +44,14 @@ const DEFAULT_MAX_ITEM = 64 * 1024 * 1024;
 const DEFAULT_MAX_LONG = 64;
 const HIGHEST_PROTOCOL = 5;
 
-/** Stack slot tags: a fresh value, or one from the memo (BINGET/DUP) that must not be changed. */
+/**
+ * Stack slot tags: a fresh value; one from the memo (BINGET/DUP) that must not be changed; or
+ * (OPEN_REF − s) a memo reference to the fresh container at slot s, which may only be placed in
+ * containers below s: anything at or above s may end up inside it, which would close a cycle.
+ */
 const FRESH = -1;
 const SHARED = -2;
+const OPEN_REF = -3;
 
 const EMPTY = new Uint8Array(0);
 
@@ -77,8 +82,8 @@ export class PickleReader {
   private readonly marks: number[] = [];
   private readonly memo: PickleValue[] = [];
   private readonly memoDepth: number[] = [];
-  /** Memo indices whose container is still being built (on the stack, not yet inside another). */
-  private readonly memoOpen: boolean[] = [];
+  /** Per memo index: the stack slot of its container while that is fresh on the stack, else -1. */
+  private readonly memoSlot: number[] = [];
   private protocol = 0;
   private finished = false;
   private result: PickleValue = null;
@@ -140,7 +145,10 @@ export class PickleReader {
     if (this.received === 0) throw new FormatError('the file is empty: expected a pickle (PROTO 2–5 …)', 0);
     const at = this.base + this.pos;
     if (this.need > 0) {
-      throw new FormatError(`truncated at byte ${this.received}: ${this.waiting} at byte ${at} needs ${this.need} bytes, ${this.received - at} remain`, this.received);
+      throw new FormatError(
+        `truncated at byte ${this.received}: ${this.waiting} at byte ${at} needs ${this.need} bytes, ${this.received - at} remain`,
+        this.received,
+      );
     }
     throw new FormatError(`truncated at byte ${this.received}: the pickle ends before its STOP opcode`, this.received);
   }
@@ -150,14 +158,18 @@ export class PickleReader {
   }
 
   /** Not enough bytes for the opcode at `start`: wait for `need` bytes, unless the input cannot hold them. */
-  private suspend(start: number, need: number, what: string): void {
+  private suspend(start: number, need: number, what: string): false {
     const at = this.base + start;
     if (this.totalBytes !== undefined && at + need > this.totalBytes) {
-      throw new FormatError(`truncated at byte ${this.totalBytes}: ${what} at byte ${at} needs ${need} bytes, ${this.totalBytes - at} remain`, this.totalBytes);
+      throw new FormatError(
+        `truncated at byte ${this.totalBytes}: ${what} at byte ${at} needs ${need} bytes, ${this.totalBytes - at} remain`,
+        this.totalBytes,
+      );
     }
     this.pos = start;
     this.need = need;
     this.waiting = what;
+    return false;
   }
 
   private checkLength(length: number, start: number, what: string): void {
@@ -181,7 +193,7 @@ export class PickleReader {
   /** Closes the memo entry of a container that now sits inside another, and answers its depth. */
   private settle(slot: number): number {
     const tag = this.tags[slot] ?? FRESH;
-    if (tag >= 0) this.memoOpen[tag] = false;
+    if (tag >= 0) this.memoSlot[tag] = -1;
     return this.depths[slot] ?? 0;
   }
 
@@ -196,18 +208,31 @@ export class PickleReader {
     }
   }
 
+  /** A value at `slot` may go into a container at `into` unless that would put a container inside itself. */
+  private place(slot: number, into: number, start: number, what: string): void {
+    const tag = this.tags[slot] ?? FRESH;
+    if (tag <= OPEN_REF && into >= OPEN_REF - tag) {
+      this.fail(`${what} would put a container inside itself (a cycle); a data pickle has none`, start);
+    }
+  }
+
   private target(slot: number, start: number, what: string): PickleValue {
     if (slot < 0) this.fail(`${what} with nothing to add to`, start);
-    if (this.tags[slot] === SHARED) {
+    const tag = this.tags[slot] ?? FRESH;
+    if (tag === SHARED || tag <= OPEN_REF) {
       this.fail(`${what} changes a container taken from the memo; a data pickle never does (cycles and late changes are refused)`, start);
     }
     return this.stack[slot] ?? null;
   }
 
-  /** Pops the stack down to `from`, answering the popped values and their maximum depth. */
-  private popFrom(from: number): { values: PickleValue[]; depth: number } {
+  /** Pops the stack down to `from` into a new container that will sit at `from`, answering the values and their maximum depth. */
+  private popFrom(from: number, start: number, what: string): { values: PickleValue[]; depth: number } {
     let depth = 0;
-    for (let slot = from; slot < this.stack.length; slot += 1) depth = Math.max(depth, this.settle(slot));
+    for (let slot = from; slot < this.stack.length; slot += 1) {
+      // The new container replaces slot `from`: a reference to a container strictly below stays safe.
+      this.place(slot, from - 1, start, what);
+      depth = Math.max(depth, this.settle(slot));
+    }
     const values = this.stack.splice(from);
     this.depths.length = from;
     this.tags.length = from;
@@ -218,7 +243,10 @@ export class PickleReader {
     const slot = from - 1;
     const container = this.target(slot, start, what);
     if (!Array.isArray(container)) this.fail(`${what} needs a list or set below its MARK, found ${kindOf(container)}`, start);
-    for (let i = from; i < this.stack.length; i += 1) this.deepen(slot, this.settle(i), start);
+    for (let i = from; i < this.stack.length; i += 1) {
+      this.place(i, slot, start, what);
+      this.deepen(slot, this.settle(i), start);
+    }
     const items = this.stack.splice(from);
     this.depths.length = from;
     this.tags.length = from;
@@ -233,6 +261,7 @@ export class PickleReader {
     if (count % 2 !== 0) this.fail(`${what} has a key without a value`, start);
     const stack = this.stack;
     for (let i = from; i < stack.length; i += 2) {
+      this.place(i + 1, slot, start, what);
       this.settle(i);
       this.deepen(slot, this.settle(i + 1), start);
       const key = dictKey(stack[i] ?? null);
@@ -250,24 +279,25 @@ export class PickleReader {
     const value = this.stack[top] ?? null;
     this.memo[index] = value;
     this.memoDepth[index] = this.depths[top] ?? 0;
-    if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && this.tags[top] !== SHARED) {
+    if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && this.tags[top] === FRESH) {
       this.tags[top] = index;
-      this.memoOpen[index] = true;
+      this.memoSlot[index] = top;
     } else {
-      this.memoOpen[index] = false;
+      this.memoSlot[index] = -1;
     }
   }
 
   private memoGet(index: number, start: number, what: string): void {
     if (!(index in this.memo)) this.fail(`${what} ${index} names a memo entry never stored`, start);
-    if (this.memoOpen[index] === true) this.fail(`${what} ${index} refers to a container still being built (a cycle)`, start);
     const value = this.memo[index] ?? null;
+    const open = this.memoSlot[index] ?? -1;
     this.stack.push(value);
     this.depths.push(this.memoDepth[index] ?? 0);
-    this.tags.push(typeof value === 'object' && value !== null ? SHARED : FRESH);
+    this.tags.push(typeof value !== 'object' || value === null ? FRESH : open >= 0 ? OPEN_REF - open : SHARED);
   }
 
-  private run(): void {
+  /** Reads opcodes while bytes last: false when waiting for more input, true when all was read or STOP reached. */
+  private run(): boolean {
     const buf = this.buf;
     const view = this.view;
     const end = buf.length;
@@ -294,12 +324,15 @@ export class PickleReader {
         case 0x2e: {
           // STOP
           if (stack.length !== 1 || this.marks.length !== 0) {
-            this.fail(`STOP with ${stack.length} values on the stack and ${this.marks.length} open MARKs; expected exactly one value`, start);
+            this.fail(
+              `STOP with ${stack.length} values on the stack and ${this.marks.length} open MARKs; expected exactly one value`,
+              start,
+            );
           }
           this.result = stack[0] ?? null;
           this.finished = true;
           this.pos = pos;
-          return;
+          return true;
         }
         case 0x28: // MARK
           if (this.marks.length >= this.maxDepth) this.fail(`MARKs nested deeper than ${this.maxDepth}`, start);
@@ -317,7 +350,7 @@ export class PickleReader {
           }
           break;
         case 0x31: // POP_MARK
-          this.popFrom(this.popMark(start, 'POP_MARK'));
+          this.popFrom(this.popMark(start, 'POP_MARK'), start, 'POP_MARK');
           break;
         case 0x32: {
           // DUP: the copy shares the value, so both count as taken from the memo
@@ -476,7 +509,7 @@ export class PickleReader {
           const n = code - 0x84;
           const from = stack.length - n;
           if (from < (this.marks[this.marks.length - 1] ?? 0)) this.fail(`TUPLE${n} needs ${n} values on the stack`, start);
-          const { values, depth } = this.popFrom(from);
+          const { values, depth } = this.popFrom(from, start, `TUPLE${n}`);
           if (depth + 1 > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, start);
           this.push1(values, depth + 1);
           break;
@@ -485,7 +518,8 @@ export class PickleReader {
         case 0x6c: // LIST
         case 0x91: {
           // FROZENSET
-          const { values, depth } = this.popFrom(this.popMark(start, opcodeName(code) ?? 'TUPLE'));
+          const what = opcodeName(code) ?? 'TUPLE';
+          const { values, depth } = this.popFrom(this.popMark(start, what), start, what);
           if (depth + 1 > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, start);
           this.push1(values, depth + 1);
           break;
@@ -509,6 +543,7 @@ export class PickleReader {
           const slot = stack.length - 2;
           const list = this.target(slot, start, 'APPEND');
           if (!Array.isArray(list)) this.fail(`APPEND needs a list below the value, found ${kindOf(list)}`, start);
+          this.place(slot + 1, slot, start, 'APPEND');
           this.deepen(slot, this.settle(slot + 1), start);
           list.push(stack.pop() ?? null);
           this.depths.pop();
@@ -562,6 +597,7 @@ export class PickleReader {
       }
     }
     this.pos = pos;
+    return true;
   }
 
   /** The protocol named by the PROTO opcode (0 when there was none). */

@@ -132,7 +132,9 @@ function blockState(dict: PickleDict, where: Where): BlockState {
   if (isState(state)) return state;
   const alias = BLOCK_STATE_ALIASES[state];
   if (alias !== undefined && Object.hasOwn(BLOCK_STATE_ALIASES, state)) return alias;
-  throw new FormatError(`${where.at('state')}: "${state.slice(0, 40)}" is not a block state (${BLOCK_STATES.join(', ')}, active_awaiting_free)`);
+  throw new FormatError(
+    `${where.at('state')}: "${state.slice(0, 40)}" is not a block state (${BLOCK_STATES.join(', ')}, active_awaiting_free)`,
+  );
 }
 
 function readBlock(value: PickleValue | undefined, where: Where): Block {
@@ -149,7 +151,8 @@ function readBlock(value: PickleValue | undefined, where: Where): Block {
 function readSegment(value: PickleValue | undefined, where: Where): Segment {
   const dict = dictAt(value, where);
   const segmentType = own(dict, 'segment_type');
-  if (segmentType !== undefined && segmentType !== 'large' && segmentType !== 'small') bad(where, 'segment_type', '"large" or "small"', segmentType);
+  if (segmentType !== undefined && segmentType !== 'large' && segmentType !== 'small')
+    bad(where, 'segment_type', '"large" or "small"', segmentType);
   const expandable = own(dict, 'is_expandable');
   if (expandable !== undefined && typeof expandable !== 'boolean') bad(where, 'is_expandable', 'a bool', expandable);
   const device = own(dict, 'device');
@@ -184,7 +187,8 @@ function readEntry(value: PickleValue | undefined, where: Where): TraceEntry {
   const dict = dictAt(value, where);
   const action = own(dict, 'action');
   if (typeof action !== 'string' || !isAction(action)) {
-    if (typeof action === 'string') throw new FormatError(`${where.at('action')}: "${action.slice(0, 40)}" is not a trace action (${TRACE_ACTIONS.join(', ')})`);
+    if (typeof action === 'string')
+      throw new FormatError(`${where.at('action')}: "${action.slice(0, 40)}" is not a trace action (${TRACE_ACTIONS.join(', ')})`);
     bad(where, 'action', 'a str', action);
   }
   const oom = action === 'oom';
@@ -255,7 +259,9 @@ function settingValue(value: PickleValue): SettingValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return value.toString();
-  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner instanceof Uint8Array ? `<${inner.length} bytes>` : inner));
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    typeof inner === 'bigint' ? inner.toString() : inner instanceof Uint8Array ? `<${inner.length} bytes>` : inner,
+  );
 }
 
 function readSettings(value: PickleValue | undefined): Record<string, SettingValue> | undefined {
@@ -273,7 +279,11 @@ function readSettings(value: PickleValue | undefined): Record<string, SettingVal
  * `memory_snapshot.cpp`): a `workspace_snapshot` action, or trace entries with `pool_id` and no
  * `time_us`, mean torch_npu; `allocator_settings` naming PYTORCH_CUDA_ALLOC_CONF, or `time_us`, mean CUDA.
  */
-function detectFormat(raw: PickleDict, traces: readonly (readonly TraceEntry[])[], settings: Record<string, SettingValue> | undefined): [SnapshotFormat, string] {
+function detectFormat(
+  raw: PickleDict,
+  traces: readonly (readonly TraceEntry[])[],
+  settings: Record<string, SettingValue> | undefined,
+): [SnapshotFormat, string] {
   let timed = 0;
   let pooled = 0;
   for (const trace of traces) {
@@ -297,10 +307,13 @@ function detectFormat(raw: PickleDict, traces: readonly (readonly TraceEntry[])[
 
 /** An unpickled value to a typed snapshot; throws FormatError naming the first field that is wrong. */
 export function normalizeSnapshot(value: PickleValue): MemorySnapshot {
-  if (!isDict(value)) throw new FormatError(`not a memory snapshot: the pickle holds ${kindOf(value)}, expected a dict with "segments" and "device_traces"`);
+  if (!isDict(value))
+    throw new FormatError(`not a memory snapshot: the pickle holds ${kindOf(value)}, expected a dict with "segments" and "device_traces"`);
   if (!Object.hasOwn(value, 'segments') && !Object.hasOwn(value, 'device_traces')) {
     const keys = Object.keys(value).slice(0, 8).join(', ');
-    throw new FormatError(`not a memory snapshot: the dict has no "segments" or "device_traces" (its keys: ${keys === '' ? 'none' : keys})`);
+    throw new FormatError(
+      `not a memory snapshot: the dict has no "segments" or "device_traces" (its keys: ${keys === '' ? 'none' : keys})`,
+    );
   }
   const segments = Object.hasOwn(value, 'segments') ? readSegments(value.segments, 'segments') : [];
   const deviceTraces = readDeviceTraces(own(value, 'device_traces'));

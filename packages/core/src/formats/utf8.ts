@@ -16,7 +16,8 @@ export function decodeUtf8(bytes: Uint8Array, start: number, end: number): strin
 function ascii(bytes: Uint8Array, start: number, end: number): string {
   if (end - start <= CHUNK) return Reflect.apply(String.fromCharCode, null, bytes.subarray(start, end));
   let out = '';
-  for (let at = start; at < end; at += CHUNK) out += Reflect.apply(String.fromCharCode, null, bytes.subarray(at, Math.min(end, at + CHUNK)));
+  for (let at = start; at < end; at += CHUNK)
+    out += Reflect.apply(String.fromCharCode, null, bytes.subarray(at, Math.min(end, at + CHUNK)));
   return out;
 }
 

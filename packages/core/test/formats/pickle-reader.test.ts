@@ -147,9 +147,20 @@ describe('restricted pickle reader', () => {
       expect(errorOf(() => readPickle(rawPickle(...parts))).message).toContain('nesting deeper than 64 levels');
     });
 
-    it('a cycle: a list holding itself', () => {
-      const error = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x68, 0, 'a.')));
-      expect(error.message).toContain('BINGET 0 refers to a container still being built (a cycle)');
+    it('a cycle: a list holding itself, directly or through another', () => {
+      const direct = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x68, 0, 'a.')));
+      expect(direct.message).toContain('APPEND would put a container inside itself (a cycle)');
+      const indirect = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, ']', 0x68, 0, 'a', 'a.')));
+      expect(indirect.message).toContain('APPEND would put a container inside itself (a cycle)');
+      const tupled = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x68, 0, 0x85, 'a.')));
+      expect(tupled.message).toContain('TUPLE1 would put a container inside itself');
+    });
+
+    it('the same finished dict twice in one batch, as a repeated stack frame is written, is not a cycle', () => {
+      // L = [F, F]: EMPTY_LIST PUT0 MARK EMPTY_DICT PUT1 'k' 'v' SETITEM BINGET1 APPENDS
+      const value = readPickle(rawPickle(0x80, 2, ']', 0x71, 0, '(', '}', 0x71, 1, 'U', 1, 'k', 'U', 1, 'v', 's', 0x68, 1, 'e.'));
+      expect(value).toEqual([{ k: 'v' }, { k: 'v' }]);
+      expect(Array.isArray(value) && value[0] === value[1]).toBe(true);
     });
 
     it('a change to a container after it was shared through the memo', () => {

@@ -144,33 +144,55 @@ export function writePickleChunks(value: Py, options: WriteOptions = {}): Uint8A
   };
 
   const write = (v: Py): void => {
-    if (v === null) return op(0x4e);
-    if (v === true) return op(0x88);
-    if (v === false) return op(0x89);
+    if (v === null) {
+      op(0x4e);
+      return;
+    }
+    if (v === true) {
+      op(0x88);
+      return;
+    }
+    if (v === false) {
+      op(0x89);
+      return;
+    }
     if (v instanceof PyFloat) {
       op(0x47);
       const bytes = new Uint8Array(8);
       new DataView(bytes.buffer).setFloat64(0, v.value, false);
-      return body.raw(bytes);
+      body.raw(bytes);
+      return;
     }
-    if (typeof v === 'number' && !Number.isInteger(v)) return write(float(v));
+    if (typeof v === 'number' && !Number.isInteger(v)) {
+      write(float(v));
+      return;
+    }
     if (typeof v === 'number' || typeof v === 'bigint') {
       const big = BigInt(v);
-      if (big >= 0n && big < 256n) return op(0x4b, Number(big));
+      if (big >= 0n && big < 256n) {
+        op(0x4b, Number(big));
+        return;
+      }
       if (big >= 0n && big < 65536n) {
         op(0x4d);
-        return body.u16(Number(big));
+        body.u16(Number(big));
+        return;
       }
       if (big >= -(2n ** 31n) && big < 2n ** 31n) {
         op(0x4a);
-        return body.u32(Number(big) >>> 0);
+        body.u32(Number(big) >>> 0);
+        return;
       }
       const bytes = longBytes(big);
-      return op(0x8a, bytes.length, ...bytes);
+      op(0x8a, bytes.length, ...bytes);
+      return;
     }
     if (typeof v === 'string') {
       const seen = strings.get(v);
-      if (seen !== undefined) return get(seen);
+      if (seen !== undefined) {
+        get(seen);
+        return;
+      }
       const bytes = encoder.encode(v);
       if (protocol >= 4 && bytes.length < 256) op(0x8c, bytes.length);
       else {
@@ -178,10 +200,14 @@ export function writePickleChunks(value: Py, options: WriteOptions = {}): Uint8A
         body.u32(bytes.length);
       }
       body.raw(bytes);
-      return put(v, true);
+      put(v, true);
+      return;
     }
     const seen = memo.get(v);
-    if (seen !== undefined) return get(seen);
+    if (seen !== undefined) {
+      get(seen);
+      return;
+    }
     if (v instanceof Uint8Array) {
       if (v.length < 256) op(0x43, v.length);
       else {
@@ -189,7 +215,8 @@ export function writePickleChunks(value: Py, options: WriteOptions = {}): Uint8A
         body.u32(v.length);
       }
       body.raw(v);
-      return put(v, false);
+      put(v, false);
+      return;
     }
     if (v instanceof PyTuple) {
       const n = v.items.length;
@@ -202,7 +229,8 @@ export function writePickleChunks(value: Py, options: WriteOptions = {}): Uint8A
         for (const item of v.items) write(item);
         op(0x74);
       }
-      return put(v, false);
+      put(v, false);
+      return;
     }
     if (Array.isArray(v)) {
       op(0x5d);
