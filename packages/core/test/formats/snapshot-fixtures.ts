@@ -34,6 +34,8 @@ export interface Fixture {
   readonly data: { readonly [key: string]: Py };
   /** Per device, the totals after each kept trace entry. */
   readonly truth: readonly (readonly Truth[])[];
+  /** Per device, the totals before the first kept entry (what a ring buffer's reader must infer). */
+  readonly initial: readonly Truth[];
 }
 
 interface Block {
@@ -89,6 +91,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
 
   const traces: Py[][] = [];
   const truth: Truth[][] = [];
+  const initial: Truth[] = [];
   const finalSegments: Py[] = [];
   let time = 1_700_000_000_000_000;
 
@@ -207,6 +210,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
     const drop = Math.min(options.ringDrop ?? 0, trace.length);
     traces.push(trace.slice(drop));
     truth.push(totals.slice(drop));
+    initial.push(totals[drop - 1] ?? { allocated: 0, active: 0, reserved: 0 });
     for (const segment of segments) {
       const allocatedSize = segment.blocks.filter((b) => b.state === 'active_allocated').reduce((sum, b) => sum + b.size, 0);
       const activeSize = segment.blocks.filter((b) => b.state !== 'inactive').reduce((sum, b) => sum + b.size, 0);
@@ -244,5 +248,5 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
       roundup_power2_divisions: [1, 2, 4],
     };
   }
-  return { data, truth };
+  return { data, truth, initial };
 }
