@@ -54,10 +54,15 @@ describe('msMemScope memscope_dump_*.csv', () => {
   it('a damaged row names its line', () => {
     const cut = DUMP.split('\r\n');
     const text = [cut[0], cut[1], '2,FREE,PTA,N/A,notatime,4242,4243,0,0x1,{},,'].join('\n');
-    expect(refused(text, 'memscope_dump_1.csv')).toMatchObject({ message: expect.stringContaining('line 3: "Timestamp(ns)" is "notatime", expected an integer'), at: 3 });
+    expect(refused(text, 'memscope_dump_1.csv')).toMatchObject({
+      message: expect.stringContaining('line 3: "Timestamp(ns)" is "notatime", expected an integer'),
+      at: 3,
+    });
     const short = [cut[0], '7,MALLOC,PTA'].join('\n');
     expect(refused(short, 'memscope_dump_1.csv').message).toContain('line 2: 3 fields where the header has 12');
-    expect(refused(`${cut[0]}\n1,MALLOC,PTA,N/A,1,1,1,0,0x1,"{size:1`, 'memscope_dump_1.csv').message).toContain('line 2: a quoted field is not closed');
+    expect(refused(`${cut[0]}\n1,MALLOC,PTA,N/A,1,1,1,0,0x1,"{size:1`, 'memscope_dump_1.csv').message).toContain(
+      'line 2: a quoted field is not closed',
+    );
   });
 
   it('Attr in braces or JSON', () => {
@@ -89,7 +94,9 @@ describe('torch_npu profiler memory_record.csv', () => {
     expect(refused(RECORD.replace('Total Reserved(MB)', 'Reserved'), 'memory_record.csv').message).toMatch(
       /memory_record\.csv: missing column "Total Reserved\(MB\)"; columns found: "Component", "Timestamp\(us\)", "Total Allocated\(MB\)", "Reserved"/,
     );
-    expect(refused(RECORD.replace('10.5', 'ten'), 'memory_record.csv').message).toContain('line 2: "Total Allocated(MB)" is "ten", expected a number');
+    expect(refused(RECORD.replace('10.5', 'ten'), 'memory_record.csv').message).toContain(
+      'line 2: "Total Allocated(MB)" is "ten", expected a number',
+    );
   });
 });
 

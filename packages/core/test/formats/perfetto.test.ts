@@ -33,7 +33,11 @@ describe('Perfetto (Chrome trace-event JSON) export', () => {
         expect(sample.args).toEqual(truth[i]);
       });
       const stats = snapshotStats(snapshot, model).devices.find((d) => d.device === device);
-      expect(samples.at(-1)?.args).toEqual({ allocated: stats?.allocatedBytes, active: stats?.activeBytes, reserved: stats?.reservedBytes });
+      expect(samples.at(-1)?.args).toEqual({
+        allocated: stats?.allocatedBytes,
+        active: stats?.activeBytes,
+        reserved: stats?.reservedBytes,
+      });
     }
   });
 
