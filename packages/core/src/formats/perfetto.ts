@@ -1,6 +1,8 @@
 import type { PageClass } from '../model/events.ts';
+import { FormatError } from './format-error.ts';
+import { framesOf } from './frames.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
-import type { Frame, MemorySnapshot, Segment, TraceAction, TraceEntry } from './snapshot-types.ts';
+import type { Frame, MemorySnapshot, Segment, StackFrames, TraceAction, TraceEntry } from './snapshot-types.ts';
 
 /**
  * A snapshot as Chrome trace-event JSON, which Perfetto opens (google/perfetto
@@ -111,7 +113,15 @@ function finalTotals(segments: readonly Segment[], model: AllocatorModel): Total
   return totals;
 }
 
-export function stackText(frames: readonly Frame[]): string {
+/** A stack as instant-event text, one frame per line; a damaged stack says so instead of stopping the export. */
+export function stackText(stack: StackFrames): string {
+  let frames: readonly Frame[];
+  try {
+    frames = framesOf(stack);
+  } catch (error) {
+    if (error instanceof FormatError) return `(unreadable: ${error.message})`;
+    throw error;
+  }
   const shown = frames.slice(0, STACK_FRAMES).map((frame) => `${frame.name} (${frame.filename}:${frame.line})`);
   if (frames.length > STACK_FRAMES) shown.push(`… ${frames.length - STACK_FRAMES} more frames`);
   return shown.join('\n');

@@ -82,6 +82,8 @@ export class PickleReader {
   private readonly marks: number[] = [];
   private readonly memo: PickleValue[] = [];
   private readonly memoDepth: number[] = [];
+  /** Per memo index: 1 when the value is a container, so BINGET need not touch the value itself (a cache miss per frame dict). */
+  private readonly memoIsContainer: number[] = [];
   /** Per memo index: the stack slot of its container while that is fresh on the stack, else -1. */
   private readonly memoSlot: number[] = [];
   private protocol = 0;
@@ -243,14 +245,15 @@ export class PickleReader {
     const slot = from - 1;
     const container = this.target(slot, start, what);
     if (!Array.isArray(container)) this.fail(`${what} needs a list or set below its MARK, found ${kindOf(container)}`, start);
-    for (let i = from; i < this.stack.length; i += 1) {
+    const stack = this.stack;
+    for (let i = from; i < stack.length; i += 1) {
       this.place(i, slot, start, what);
       this.deepen(slot, this.settle(i), start);
+      container.push(stack[i] ?? null);
     }
-    const items = this.stack.splice(from);
+    stack.length = from;
     this.depths.length = from;
     this.tags.length = from;
-    for (const item of items) container.push(item);
   }
 
   private setItems(from: number, start: number, what: string): void {
@@ -279,7 +282,9 @@ export class PickleReader {
     const value = this.stack[top] ?? null;
     this.memo[index] = value;
     this.memoDepth[index] = this.depths[top] ?? 0;
-    if (typeof value === 'object' && value !== null && !(value instanceof Uint8Array) && this.tags[top] === FRESH) {
+    const container = typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
+    this.memoIsContainer[index] = container || value instanceof Uint8Array ? 1 : 0;
+    if (container && this.tags[top] === FRESH) {
       this.tags[top] = index;
       this.memoSlot[index] = top;
     } else {
@@ -288,12 +293,12 @@ export class PickleReader {
   }
 
   private memoGet(index: number, start: number, what: string): void {
-    if (!(index in this.memo)) this.fail(`${what} ${index} names a memo entry never stored`, start);
-    const value = this.memo[index] ?? null;
+    const value = this.memo[index];
+    if (value === undefined) this.fail(`${what} ${index} names a memo entry never stored`, start);
     const open = this.memoSlot[index] ?? -1;
     this.stack.push(value);
     this.depths.push(this.memoDepth[index] ?? 0);
-    this.tags.push(typeof value !== 'object' || value === null ? FRESH : open >= 0 ? OPEN_REF - open : SHARED);
+    this.tags.push(this.memoIsContainer[index] !== 1 ? FRESH : open >= 0 ? OPEN_REF - open : SHARED);
   }
 
   /** Reads opcodes while bytes last: false when waiting for more input, true when all was read or STOP reached. */

@@ -9,6 +9,11 @@
  * integer (8 PiB is far beyond any device).
  */
 
+import type { PickleValue } from './pickle-reader.ts';
+
+/** A stack as the file holds it: a list of frame dicts, checked when read with `framesOf` (frames.ts). */
+export type StackFrames = readonly PickleValue[];
+
 /** Every trace action, written once; `workspace_snapshot` only torch_npu writes. */
 export const TRACE_ACTIONS = [
   'alloc',
@@ -43,7 +48,7 @@ export interface Block {
   readonly size: number;
   readonly requestedSize: number;
   readonly state: BlockState;
-  readonly frames: readonly Frame[];
+  readonly frames: StackFrames;
 }
 
 export interface Segment {
@@ -59,7 +64,7 @@ export interface Segment {
   /** `segment_pool_id` as text ("0,0" for the default pool); undefined when absent. */
   readonly poolId: string | undefined;
   readonly isExpandable: boolean;
-  readonly frames: readonly Frame[];
+  readonly frames: StackFrames;
   readonly blocks: readonly Block[];
 }
 
@@ -75,7 +80,7 @@ export interface TraceEntry {
   readonly poolId: string | undefined;
   /** `oom` entries: the device's free bytes when it happened. */
   readonly deviceFree: number | undefined;
-  readonly frames: readonly Frame[];
+  readonly frames: StackFrames;
 }
 
 /** A setting's value as it was written: text, number or flag; lists and dicts as JSON text. */

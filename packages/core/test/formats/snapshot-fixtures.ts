@@ -22,6 +22,8 @@ export interface FixtureOptions {
   /** Distinct frames to draw stacks from, and frames per stack. */
   readonly framePool?: number;
   readonly stackDepth?: number;
+  /** Live allocations the workload hovers around (so a long run stays a plausible size). */
+  readonly liveTarget?: number;
 }
 
 export interface Truth {
@@ -39,6 +41,7 @@ export interface Fixture {
 }
 
 interface Block {
+  owner: SegmentState | undefined;
   address: bigint;
   size: number;
   requested: number;
@@ -87,6 +90,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
     name: `forward_${['q', 'k', 'v', 'proj', 'gate', 'up', 'down'][i % 7]}_${i}`,
   }));
   const depth = options.stackDepth ?? 4;
+  const liveTarget = options.liveTarget ?? 200;
   const stack = (): Py[] => Array.from({ length: depth }, () => framePool[rng.int(framePool.length)] ?? null);
 
   const traces: Py[][] = [];
@@ -124,7 +128,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
       const small = request <= MiB;
       const size = small ? 2 * MiB : request < 10 * MiB ? 20 * MiB : Math.ceil(request / (2 * MiB)) * 2 * MiB;
       const segment: SegmentState = { address: nextAddress, size, expandable, small, frames: stack(), blocks: [] };
-      segment.blocks.push({ address: nextAddress, size, requested: 0, state: 'inactive', frames: [] });
+      segment.blocks.push({ owner: segment, address: nextAddress, size, requested: 0, state: 'inactive', frames: [] });
       nextAddress += BigInt(size) + 0x20_0000n;
       segments.push(segment);
       reserved += size;
@@ -134,8 +138,8 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
 
     for (let n = 0; n < options.events; n += 1) {
       const roll = rng.next();
-      if (roll < 0.5 || live.length === 0) {
-        const requested = rng.next() < 0.6 ? 1 + rng.int(512 * 1024) : 1 + rng.int(24 * MiB);
+      if (live.length === 0 || roll < (live.length < liveTarget ? 0.55 : 0.35)) {
+        const requested = rng.next() < 0.6 ? 1 + rng.int(512 * 1024) : 1 + rng.int(8 * MiB);
         const size = Math.ceil(requested / 512) * 512;
         let found: { segment: SegmentState; index: number } | undefined;
         for (const segment of segments) {
@@ -154,6 +158,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
         if (block === undefined) throw new Error('no block');
         if (block.size > size) {
           found.segment.blocks.splice(found.index + 1, 0, {
+            owner: found.segment,
             address: block.address + BigInt(size),
             size: block.size - size,
             requested: 0,
@@ -169,7 +174,7 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
         allocated += size;
         active += size;
         entry('alloc', block.address, size, block.frames);
-      } else if (roll < 0.8) {
+      } else if (roll < (live.length < liveTarget ? 0.8 : 0.7)) {
         const block = live.splice(rng.int(live.length), 1)[0];
         if (block === undefined) continue;
         block.state = 'active_pending_free';
@@ -182,8 +187,8 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
         block.state = 'inactive';
         active -= block.size;
         entry('free_completed', block.address, block.size, block.frames);
-        const owner = segments.findIndex((segment) => segment.blocks.includes(block));
-        const segment = segments[owner];
+        const segment = block.owner;
+        const owner = segment === undefined ? -1 : segments.indexOf(segment);
         if (segment?.blocks.every((b) => b.state === 'inactive') && rng.next() < 0.5) {
           segments.splice(owner, 1);
           reserved -= segment.size;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { framesOf } from '../../src/formats/frames.ts';
 import { openMemoryFile, SnapshotLoader } from '../../src/formats/open-file.ts';
 import { segmentPages } from '../../src/formats/segment-pages.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
@@ -157,16 +158,36 @@ describe('snapshot normaliser', () => {
         'device_traces[0][1].action: "teleport" is not a trace action',
       ],
       [snapshot([], [[{ action: 'alloc', size: 2 }]]), 'device_traces[0][0].addr: expected an int, found nothing'],
-      [
-        snapshot([segment({ frames: [{ filename: 'a.py', name: 'f' }] })]),
-        'segments[0].frames[0]: expected a frame {filename: str, line: int, name: str}, missing line',
-      ],
+      [snapshot([segment({ frames: 'not a list' })]), 'segments[0].frames: expected a list of frames, found a str'],
       [snapshot([segment({ total_size: 2n ** 60n })]), 'segments[0].total_size: expected a size below 2^53 bytes, found an int'],
       [writePickle([1, 2, 3]), 'not a memory snapshot: the pickle holds a list'],
       [writePickle({ model: 'resnet' }), 'no "segments" or "device_traces" (its keys: model)'],
     ])('%#', (bytes, message) => {
       expect(openError(bytes)).toContain(message);
     });
+  });
+
+  it('a damaged stack frame is named when the stack is read (stacks are checked on use, not at load)', () => {
+    const snapshot = open(
+      writePickle({
+        segments: [
+          {
+            device: 0,
+            address: 0,
+            total_size: 2 * MiB,
+            blocks: [],
+            frames: [
+              { filename: 'a.py', line: 1, name: 'f' },
+              { filename: 'a.py', name: 'g' },
+            ],
+          },
+        ],
+        device_traces: [],
+      }),
+    );
+    const stack = snapshot.segments[0]?.frames ?? [];
+    expect(() => framesOf(stack)).toThrow('stack frame 1: expected a frame {filename: str, line: int, name: str}, missing line');
+    expect(framesOf(stack.slice(0, 1))).toEqual([{ filename: 'a.py', line: 1, name: 'f' }]);
   });
 
   it('truncated and hostile snapshot files come back as a message, not an exception', () => {
