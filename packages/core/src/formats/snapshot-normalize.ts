@@ -33,8 +33,12 @@ function isState(value: string): value is BlockState {
   return STATES.has(value);
 }
 
-/** Where a value sits, for messages; filled in place so the hot loops build no strings. */
+/** Where a value sits, for messages; filled in place so the hot loops build no strings. Also the last pool id and stream seen, reused. */
 class Where {
+  lastPool: PickleValue[] | undefined = undefined;
+  lastPoolText = '';
+  lastInt = Number.NaN;
+  lastBig = 0n;
   list = '';
   i = -1;
   j = -1;
@@ -87,7 +91,16 @@ function optionalSize(dict: PickleDict, key: string, where: Where): number | und
 /** Addresses and streams: ints of any width, kept exact; a negative int64 stream stays negative. */
 function exact(dict: PickleDict, key: string, where: Where, fallback?: bigint): bigint {
   const value = own(dict, key);
-  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+  if (typeof value === 'number' && Number.isInteger(value)) {
+    // Streams repeat: the last few conversions are reused instead of a new bigint per entry.
+    if (value === where.lastInt) return where.lastBig;
+    const big = BigInt(value);
+    if (key === 'stream') {
+      where.lastInt = value;
+      where.lastBig = big;
+    }
+    return big;
+  }
   if (typeof value === 'bigint') return value;
   if (value === undefined && fallback !== undefined) return fallback;
   return bad(where, key, 'an int', value);
@@ -104,7 +117,15 @@ function poolId(dict: PickleDict, key: string, where: Where): string | undefined
   const value = own(dict, key);
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value) && value.every((part) => typeof part === 'number' || typeof part === 'bigint')) return value.join(',');
+  if (Array.isArray(value)) {
+    // The writer shares one tuple object for every entry of a pool (memo): one string for all of them.
+    if (value === where.lastPool) return where.lastPoolText;
+    if (value.every((part) => typeof part === 'number' || typeof part === 'bigint')) {
+      where.lastPool = value;
+      where.lastPoolText = value.join(',');
+      return where.lastPoolText;
+    }
+  }
   return bad(where, key, 'a tuple of ints', value);
 }
 
