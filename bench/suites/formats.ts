@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -24,7 +24,7 @@ setFlagsFromString('--expose-gc');
 const collect: () => void = runInNewContext('gc');
 
 function writeFixture(path: string): { bytes: number; events: number } {
-  const fixture = makeSnapshot({ flavour: 'torch_npu', events: EVENTS, devices: 1, framePool: 200_000, stackDepth: 40, liveTarget: 2000 });
+  const fixture = makeSnapshot({ flavour: 'torch_npu', events: EVENTS, devices: 1, framePool: 200_000, stackDepth: 56, liveTarget: 2000 });
   const events = fixture.truth[0]?.length ?? 0;
   const fd = openSync(path, 'w');
   try {
@@ -76,6 +76,7 @@ export const formatsSuite: BenchSuite = {
     const path = join(tmpdir(), `pagelens-bench-snapshot-${process.pid}.pickle`);
     try {
       const { bytes, events } = writeFixture(path);
+      const load = loadavg()[0]?.toFixed(1) ?? '?';
       const runs: Parse[] = [];
       for (let run = 0; run < RUNS; run += 1) {
         const measured = parse(path);
@@ -87,14 +88,14 @@ export const formatsSuite: BenchSuite = {
       const peak = Math.max(...runs.map((r) => r.peakHeap));
       const what =
         `${events.toLocaleString('en-US')}-entry torch_npu snapshot, ${(bytes / MB).toFixed(1)} MB ` +
-        `(${(bytes / events).toFixed(0)} B per entry: 40-frame stacks from 200,000 distinct frames), pickle protocol 4`;
+        `(${(bytes / events).toFixed(0)} B per entry: 56-frame stacks from 200,000 distinct frames), pickle protocol 4`;
       return [
         {
           name: 'formats.snapshot-parse.events',
           value: events / best.seconds,
           unit: 'events/s',
           higherIsBetter: true,
-          detail: `${what}; read from disk in 4 MiB chunks through SnapshotLoader (restricted pickle reader + normaliser), best of ${RUNS}: ${best.seconds.toFixed(2)} s`,
+          detail: `${what}; read from disk in 4 MiB chunks through SnapshotLoader (restricted pickle reader + normaliser), best of ${RUNS}: ${best.seconds.toFixed(2)} s; 1-minute load average ${load} on ${availableParallelism()} cores when the parses began`,
         },
         {
           name: 'formats.snapshot-parse.throughput',

@@ -77,9 +77,18 @@ function own(dict: PickleDict, key: string): PickleValue | undefined {
   return Object.hasOwn(dict, key) ? dict[key] : undefined;
 }
 
+/**
+ * The largest size one segment, block or entry may have: 2^46 bytes (64 TiB), hundreds of times any
+ * device's memory, so that sums over a file (stats, Perfetto counters) stay exact safe integers.
+ */
+export const MAX_SIZE = 2 ** 46;
+
 function size(dict: PickleDict, key: string, where: Where): number {
   const value = own(dict, key);
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) {
+    if (value > MAX_SIZE) throw new FormatError(`${where.at(key)}: ${value} bytes is more than 64 TiB, larger than any device (damaged?)`);
+    return value;
+  }
   if (typeof value === 'bigint') bad(where, key, 'a size below 2^53 bytes', value);
   return bad(where, key, 'a non-negative int', value);
 }
@@ -225,9 +234,14 @@ function readSegments(value: PickleValue | undefined, name: string): Segment[] {
   where.list = name;
   const list = listAt(value, where, '');
   const segments: Segment[] = new Array(list.length);
+  let total = 0;
   for (let i = 0; i < list.length; i += 1) {
     where.i = i;
-    segments[i] = readSegment(list[i], where);
+    const segment = readSegment(list[i], where);
+    segments[i] = segment;
+    total += segment.totalSize;
+    // Keeps every sum of page bytes a safe integer (the page figures check it).
+    if (total > 2 ** 52) throw new FormatError(`${name}: the segments add up to more than 4 PiB (at ${where.at('')}): damaged?`);
   }
   return segments;
 }

@@ -160,6 +160,8 @@ describe('snapshot normaliser', () => {
       [snapshot([], [[{ action: 'alloc', size: 2 }]]), 'device_traces[0][0].addr: expected an int, found nothing'],
       [snapshot([segment({ frames: 'not a list' })]), 'segments[0].frames: expected a list of frames, found a str'],
       [snapshot([segment({ total_size: 2n ** 60n })]), 'segments[0].total_size: expected a size below 2^53 bytes, found an int'],
+      [snapshot([segment({ total_size: 2 ** 50 })]), 'segments[0].total_size: 1125899906842624 bytes is more than 64 TiB'],
+      [snapshot(Array.from({ length: 300 }, () => segment({ total_size: 2 ** 45 }))), 'segments: the segments add up to more than 4 PiB'],
       [writePickle([1, 2, 3]), 'not a memory snapshot: the pickle holds a list'],
       [writePickle({ model: 'resnet' }), 'no "segments" or "device_traces" (its keys: model)'],
     ])('%#', (bytes, message) => {
@@ -188,6 +190,23 @@ describe('snapshot normaliser', () => {
     const stack = snapshot.segments[0]?.frames ?? [];
     expect(() => framesOf(stack)).toThrow('stack frame 1: expected a frame {filename: str, line: int, name: str}, missing line');
     expect(framesOf(stack.slice(0, 1))).toEqual([{ filename: 'a.py', line: 1, name: 'f' }]);
+  });
+
+  it('host_segments and host_traces (pinned host memory) when present; other top-level keys are listed as skipped', () => {
+    const host = { device: 0, address: 0x7f00_0000_0000, total_size: 4 * MiB, allocated_size: MiB, active_size: MiB, blocks: [] };
+    const snapshot = open(
+      writePickle({
+        segments: [],
+        device_traces: [],
+        host_segments: [host],
+        host_traces: [[{ action: 'segment_alloc', addr: 0x7f00_0000_0000, size: 4 * MiB, stream: 0, time_us: 5 }]],
+        external_annotations: [],
+      }),
+    );
+    expect(snapshot.hostSegments?.map((s) => [s.address, s.totalSize, s.allocatedSize])).toEqual([[0x7f00_0000_0000n, 4 * MiB, MiB]]);
+    expect(snapshot.hostTraces?.map((e) => [e.action, e.size, e.timeUs])).toEqual([['segment_alloc', 4 * MiB, 5]]);
+    expect(snapshot.otherKeys).toEqual(['external_annotations']);
+    expect(snapshotStats(snapshot, MODEL).devices).toEqual([]);
   });
 
   it('truncated and hostile snapshot files come back as a message, not an exception', () => {
