@@ -117,7 +117,8 @@ export {
 export { FormatError } from './formats/format-error.ts';
 export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
 export { type ChromeTrace, toChromeTrace } from './formats/perfetto.ts';
-export { type PickleLimits, PickleReader, type PickleValue, readPickle } from './formats/pickle-reader.ts';
+export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
+export type { PickleValue } from './formats/pickle-values.ts';
 export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';

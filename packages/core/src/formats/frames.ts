@@ -1,5 +1,5 @@
 import { FormatError } from './format-error.ts';
-import { kindOf, type PickleDict, type PickleValue } from './pickle-reader.ts';
+import { kindOf, type PickleDict, type PickleValue } from './pickle-values.ts';
 import type { Frame, StackFrames } from './snapshot-types.ts';
 
 const checked = new WeakSet<StackFrames>();

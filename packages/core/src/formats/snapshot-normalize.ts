@@ -1,5 +1,5 @@
 import { FormatError } from './format-error.ts';
-import { kindOf, type PickleDict, type PickleValue } from './pickle-reader.ts';
+import { kindOf, type PickleDict, type PickleValue } from './pickle-values.ts';
 import {
   BLOCK_STATE_ALIASES,
   BLOCK_STATES,

@@ -9,7 +9,7 @@
  * integer (8 PiB is far beyond any device).
  */
 
-import type { PickleValue } from './pickle-reader.ts';
+import type { PickleValue } from './pickle-values.ts';
 
 /** A stack as the file holds it: a list of frame dicts, checked when read with `framesOf` (frames.ts). */
 export type StackFrames = readonly PickleValue[];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/formats/format-error.ts';
 import { PICKLE_OPCODES } from '../../src/formats/pickle-opcodes.ts';
-import { PickleReader, type PickleValue, readPickle } from '../../src/formats/pickle-reader.ts';
+import { PickleReader, readPickle } from '../../src/formats/pickle-reader.ts';
+import type { PickleValue } from '../../src/formats/pickle-values.ts';
 import { float, type Py, rawPickle, tuple, writePickle } from './pickle-writer.ts';
 
 const SAMPLE: Py = {
