@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
+import { formatsSuite } from './suites/formats.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
@@ -13,7 +14,16 @@ import { webIngestSuite } from './suites/web-ingest.ts';
 import { webPageMapSuite } from './suites/web-page-map.ts';
 import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, viewersSuite, webPageMapSuite, webIngestSuite];
+const SUITES: readonly BenchSuite[] = [
+  simSuite,
+  tlbSuite,
+  handshakeSuite,
+  agentSuite,
+  viewersSuite,
+  webPageMapSuite,
+  webIngestSuite,
+  formatsSuite,
+];
 
 /** A result as stored: which suite measured it, and when. */
 type Stored = BenchResult & { readonly suite: string; readonly measuredAt: string };

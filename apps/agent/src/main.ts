@@ -40,6 +40,11 @@ export async function main(argv: readonly string[]): Promise<number> {
           env: process.env,
           out: (line) => process.stdout.write(`${line}\n`),
         }),
+      stats: async (file, options) =>
+        (await import('./cli/stats.ts')).runStats(file, options, {
+          out: (text) => process.stdout.write(text),
+          err: (text) => process.stderr.write(text),
+        }),
       replay: (file, options) => replayJournal(file, { quiet: options.quiet, out: (line) => process.stdout.write(`${line}\n`) }),
     },
     (code) => {

@@ -2,6 +2,7 @@ import { parseSize } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_CONNECTIONS } from '../server/http-server.ts';
 import { DEFAULT_LIMITS } from '../session/quotas.ts';
+import type { StatsOptions } from './stats.ts';
 
 export const DEFAULT_PORT = 7070;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -78,6 +79,7 @@ export interface Actions {
   serve(options: ServeOptions): Promise<void>;
   replay(file: string, options: { quiet: boolean }): Promise<number>;
   doctor(options: DoctorOptions): Promise<number>;
+  stats(file: string, options: StatsOptions): Promise<number>;
 }
 
 /** The `pagelens` command line. Every flag states its default in --help. */
@@ -202,6 +204,24 @@ export function buildProgram(
       // --acl-lib may also have been given before the subcommand name.
       const parent = command.parent?.opts<{ aclLib?: string }>().aclLib;
       setExitCode(await actions.doctor({ aclLib: options.aclLib ?? parent }));
+    });
+  program
+    .command('stats')
+    .description(
+      'summarise a memory file (torch_npu / PyTorch snapshot pickle, memscope_dump_*.csv, memory_record.csv, operator_memory.csv)',
+    )
+    .argument('<file>', 'the file to read')
+    .option(
+      '--json',
+      'print JSON: format, devices [{device, segments, reservedBytes, allocatedBytes, activeBytes, traceEvents, actions}], pages (modeled)',
+      false,
+    )
+    .option('--profile <name>', 'device profile the modeled pages use (Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3)')
+    .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
+    .action(async (file: string, options: StatsOptions, command: Command) => {
+      // --profile is also the server's flag: commander gives it to the parent wherever it stands.
+      const parent = command.parent?.opts<{ profile?: string }>().profile;
+      setExitCode(await actions.stats(file, { ...options, profile: options.profile ?? parent }));
     });
   return program;
 }

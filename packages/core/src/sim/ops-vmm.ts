@@ -27,7 +27,7 @@ function vmmSupported(device: DeviceState): OpResult<never> | undefined {
 }
 
 /** The page class of a device memAttr accepted by aclrtMallocPhysical (acl-api.md §7). */
-function pageClassOfAttr(memAttr: number): PageClass | undefined {
+export function pageClassOfAttr(memAttr: number): PageClass | undefined {
   switch (memAttr) {
     case A.ACL_HBM_MEM_HUGE:
     case A.ACL_MEM_HUGE:

@@ -1,0 +1,179 @@
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  DEFAULT_PROFILE,
+  type DeviceProfile,
+  FormatError,
+  findProfile,
+  formatBytes,
+  formatInteger,
+  type MemoryFile,
+  openMemoryFile,
+  SnapshotLoader,
+  type SnapshotStats,
+  snapshotStats,
+} from '@pagelens/core';
+
+/** `pagelens stats FILE [--json]`: a summary of an imported memory file for scripts and CI. */
+export interface StatsOptions {
+  readonly json: boolean;
+  readonly profile: string | undefined;
+  readonly pageSize1g: boolean;
+}
+
+export interface StatsIo {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+}
+
+const CHUNK = 4 * 1024 * 1024;
+
+/** A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read whole. */
+function load(path: string): MemoryFile {
+  const fd = openSync(path, 'r');
+  try {
+    const first = new Uint8Array(1);
+    const size = statSync(path).size;
+    if (readSync(fd, first, 0, 1, 0) === 1 && first[0] === 0x80) {
+      const loader = new SnapshotLoader({ totalBytes: size });
+      const buffer = new Uint8Array(CHUNK);
+      for (let position = 0; ; ) {
+        const read = readSync(fd, buffer, 0, CHUNK, position);
+        if (read === 0) break;
+        // The reader may keep a chunk while an item spans chunks: hand it a copy it may own.
+        loader.push(buffer.slice(0, read));
+        position += read;
+      }
+      return loader.finish();
+    }
+  } finally {
+    closeSync(fd);
+  }
+  const result = openMemoryFile(new Uint8Array(readFileSync(path)), path);
+  if (!result.ok) throw new FormatError(result.message, result.at);
+  return result.file;
+}
+
+/** What `--json` prints for CSV files: per device, rows and their kinds. */
+export interface TableStats {
+  readonly format: string;
+  readonly devices: readonly {
+    readonly device: number | null;
+    readonly rows: number;
+    readonly actions: Readonly<Record<string, number>>;
+  }[];
+}
+
+function tableStats(file: Exclude<MemoryFile, { kind: 'snapshot' }>): TableStats {
+  const devices = new Map<number | null, { rows: number; actions: Record<string, number> }>();
+  const count = (device: number | undefined, action: string): void => {
+    const key = device ?? null;
+    const entry = devices.get(key) ?? { rows: 0, actions: {} };
+    entry.rows += 1;
+    entry.actions[action] = (entry.actions[action] ?? 0) + 1;
+    devices.set(key, entry);
+  };
+  switch (file.kind) {
+    case 'memscope_dump':
+      for (const event of file.events) count(event.device, event.event);
+      break;
+    case 'memory_record':
+      for (const row of file.rows) count(row.device, row.component);
+      break;
+    case 'operator_memory':
+      for (const row of file.rows) count(row.device, row.releaseTimeUs === undefined ? 'unreleased' : 'released');
+      break;
+  }
+  return {
+    format: file.kind,
+    devices: [...devices.entries()].sort(([a], [b]) => (a ?? -1) - (b ?? -1)).map(([device, entry]) => ({ device, ...entry })),
+  };
+}
+
+function table(rows: readonly (readonly string[])[]): string {
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) =>
+      row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  '),
+    )
+    .join('\n');
+}
+
+function human(path: string, stats: SnapshotStats, profile: DeviceProfile): string {
+  const lines = [`${path}: ${stats.format} memory snapshot; ${stats.formatEvidence}`, ''];
+  lines.push(
+    table([
+      ['device', 'segments', 'reserved', 'allocated', 'active', 'trace events'],
+      ...stats.devices.map((d) => [
+        String(d.device),
+        formatInteger(d.segments),
+        formatBytes(d.reservedBytes),
+        formatBytes(d.allocatedBytes),
+        formatBytes(d.activeBytes),
+        formatInteger(d.traceEvents),
+      ]),
+    ]),
+  );
+  for (const d of stats.devices) {
+    const actions = Object.entries(d.actions).filter(([, n]) => n > 0);
+    if (actions.length > 0)
+      lines.push(`  device ${d.device} actions: ${actions.map(([action, n]) => `${action} ${formatInteger(n)}`).join(', ')}`);
+  }
+  const normal = formatBytes(profile.normalPageSize);
+  lines.push('', `pages (modeled: ${stats.pages.basis}; profile ${stats.pages.profile}${stats.pages.pageSize1g ? ', page_size:1g' : ''})`);
+  lines.push(
+    table([
+      ['device', `normal ${normal}`, 'huge 2 MiB', 'giant 1 GiB', 'waste', 'PTEs', 'TLB coverage (assumed TLB)'],
+      ...stats.pages.devices.map((d) => [
+        String(d.device),
+        formatInteger(d.byClass.normal.pages),
+        formatInteger(d.byClass.huge.pages),
+        formatInteger(d.byClass.giant.pages),
+        formatBytes(d.wasteBytes),
+        formatInteger(d.ptes),
+        `${(d.tlbCoverage * 100).toFixed(1)}%`,
+      ]),
+    ]),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** Runs the subcommand; answers the exit code (0, or 1 for a file it cannot read). */
+export function runStats(path: string, options: StatsOptions, io: StatsIo): number {
+  const profile = options.profile === undefined ? DEFAULT_PROFILE : findProfile(options.profile);
+  if (profile === undefined) {
+    io.err(`pagelens stats: unknown profile "${options.profile}"\n`);
+    return 2;
+  }
+  let file: MemoryFile;
+  try {
+    file = load(path);
+  } catch (error) {
+    if (error instanceof FormatError) {
+      io.err(`pagelens stats: ${path}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof Error && 'code' in error) {
+      io.err(`pagelens stats: cannot read ${path}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  if (file.kind !== 'snapshot') {
+    const stats = tableStats(file);
+    if (options.json) io.out(`${JSON.stringify(stats, null, 2)}\n`);
+    else {
+      const rows = stats.devices.map((d) => [
+        d.device === null ? '-' : String(d.device),
+        formatInteger(d.rows),
+        Object.entries(d.actions)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', '),
+      ]);
+      io.out(`${path}: ${stats.format}\n${table([['device', 'rows', 'kinds'], ...rows])}\n`);
+    }
+    return 0;
+  }
+  const stats = snapshotStats(file, { profile, pageSize1g: options.pageSize1g });
+  io.out(options.json ? `${JSON.stringify(stats, null, 2)}\n` : human(path, stats, profile));
+  return 0;
+}

@@ -1,0 +1,100 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runStats } from '../src/cli/stats.ts';
+import { spawnCli } from './support/cli-process.ts';
+
+/** The snapshot fixtures CPython wrote (packages/core/test/formats/fixtures/make_fixtures.py) and the figures it summed. */
+const FIXTURES = fileURLToPath(new URL('../../../packages/core/test/formats/fixtures/', import.meta.url));
+const fixture = (name: string): string => join(FIXTURES, name);
+const EXPECTED = JSON.parse(readFileSync(fixture('expected.json'), 'utf8'));
+
+function stats(file: string, options: Partial<Parameters<typeof runStats>[1]> = {}) {
+  let out = '';
+  let err = '';
+  const code = runStats(
+    file,
+    { json: false, profile: undefined, pageSize1g: false, ...options },
+    { out: (t) => (out += t), err: (t) => (err += t) },
+  );
+  return { code, out, err };
+}
+
+describe('pagelens stats', () => {
+  it('the command line: stats FILE --json prints the figures CPython summed', async () => {
+    const cli = spawnCli(['stats', fixture('torch_npu_small.pickle'), '--json', '--profile', 'Ascend910B4'], process.env);
+    expect(await cli.exited).toBe(0);
+    const json = JSON.parse(cli.output().stdout);
+    const want = EXPECTED['torch_npu_small.pickle'];
+    expect(json.format).toBe('torch_npu');
+    expect(json.devices).toHaveLength(want.devices.length);
+    json.devices.forEach((device: Record<string, unknown>, i: number) => {
+      const { hugePages, addresses, actions, ...figures } = want.devices[i];
+      expect(device).toMatchObject(figures);
+      expect(Object.fromEntries(Object.entries(device.actions as Record<string, number>).filter(([, n]) => n > 0))).toEqual(actions);
+      expect(json.pages.devices[i].byClass.huge.pages).toBe(hugePages);
+    });
+    expect(json.pages.modeled).toBe(true);
+    expect(json.pages.profile).toBe('Ascend910B4');
+  });
+
+  it('the command line: a damaged file exits 1 with the reason', async () => {
+    const cli = spawnCli(['stats', fixture('torch_npu_truncated.pickle')], process.env);
+    expect(await cli.exited).toBe(1);
+    expect(cli.output().stderr).toMatch(/torch_npu_truncated\.pickle: truncated at byte 29772: /);
+  });
+
+  it('human output: a table per device and the modeled pages', () => {
+    const { code, out } = stats(fixture('cuda_small.pickle'));
+    expect(code).toBe(0);
+    const want = EXPECTED['cuda_small.pickle'].devices[0];
+    expect(out).toContain('pytorch_cuda memory snapshot');
+    expect(out).toMatch(/device\s+segments\s+reserved\s+allocated\s+active\s+trace events/);
+    expect(out).toMatch(new RegExp(`^0\\s+${want.segments}\\s`, 'm'));
+    expect(out).toContain(`segment_alloc ${want.actions.segment_alloc}`);
+    expect(out).toMatch(/pages \(modeled: /);
+    expect(out).toMatch(/normal 4 KiB\s+huge 2 MiB\s+giant 1 GiB\s+waste\s+PTEs/);
+  });
+
+  it('--page-size-1g moves large segments to 1 GiB pages; --profile picks the profile', () => {
+    const plain = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true }).out);
+    const oneG = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true }).out);
+    expect(plain.pages.devices[0].byClass.giant.pages).toBe(0);
+    expect(oneG.pages.devices[0].byClass.giant.pages).toBeGreaterThan(0);
+    expect(oneG.pages.devices[0].wasteBytes).toBeGreaterThan(0);
+    const p310 = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true, profile: 'Ascend310P3' }).out);
+    expect(p310.pages.profile).toBe('Ascend310P3');
+    expect(p310.pages.devices[0].byClass.giant.pages).toBe(0);
+    expect(stats(fixture('torch_npu_small.pickle'), { profile: 'Ascend999' })).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown profile'),
+    });
+  });
+
+  it('CSV files: rows per device; a missing column exits 1 naming it and the columns found', () => {
+    const record = JSON.parse(stats(fixture('memory_record.csv'), { json: true }).out);
+    expect(record).toEqual({
+      format: 'memory_record',
+      devices: [
+        { device: 0, rows: 2, actions: { PTA: 2 } },
+        { device: 1, rows: 1, actions: { GE: 1 } },
+      ],
+    });
+    const missing = stats(fixture('memory_record_missing_column.csv'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('missing column "Total Reserved(MB)"; columns found: "Component", "Timestamp(us)"');
+  });
+
+  it('a hostile pickle and a foreign file are refused; a missing file is a clear error', () => {
+    expect(stats(fixture('hostile_reduce.pickle'))).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('STACK_GLOBAL (0x93) is refused'),
+    });
+    const foreign = join(tmpdir(), `pagelens-stats-${process.pid}.txt`);
+    writeFileSync(foreign, 'just some notes\n');
+    expect(stats(foreign)).toMatchObject({ code: 1, err: expect.stringContaining('not a file PageLens reads') });
+    expect(stats(join(tmpdir(), 'no-such-pagelens-file.pickle'))).toMatchObject({ code: 1, err: expect.stringContaining('cannot read') });
+  });
+});

@@ -1,0 +1,149 @@
+import { bigField, deviceIndex, numberField, readCsv } from './csv.ts';
+import { FormatError } from './format-error.ts';
+
+/**
+ * The memory CSVs Ascend's tools write (column facts: ../shared/reference/formats.md, from
+ * Ascend/msmemscope `docs/*_user_guide/output_file_spec.md` and Ascend/pytorch's profiler guide):
+ * msMemScope's `memscope_dump_*.csv`, and torch_npu's profiler `memory_record.csv` and
+ * `operator_memory.csv`. MB and KB are the tools' units (MB = 2^20 bytes in torch_npu's profiler).
+ */
+
+const DUMP_REQUIRED = ['ID', 'Event', 'Event Type', 'Timestamp(ns)', 'Device Id', 'Ptr', 'Attr'] as const;
+const DUMP_OPTIONAL = ['Name', 'Process Id', 'Thread Id', 'Call Stack(Python)', 'Call Stack(C)'] as const;
+
+export interface MemScopeEvent {
+  readonly line: number;
+  readonly id: string;
+  /** SYSTEM, MALLOC, FREE, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX, SNAPSHOT. */
+  readonly event: string;
+  /** For MALLOC/FREE: HAL, PTA, MindSpore, ATB, HOST, PTA_WORKSPACE. */
+  readonly eventType: string;
+  readonly name: string;
+  /** ns since the epoch: beyond 2^53, so exact. */
+  readonly timestampNs: bigint;
+  readonly device: number | undefined;
+  readonly ptr: bigint | undefined;
+  /** `Attr` as key → text (allocation_id, addr, size, owner, total, used, …). */
+  readonly attr: Readonly<Record<string, string>>;
+  readonly size: number | undefined;
+  readonly pythonStack: string;
+}
+
+export interface MemScopeDump {
+  readonly kind: 'memscope_dump';
+  readonly events: readonly MemScopeEvent[];
+}
+
+/** `{allocation_id:3,addr:0x12c0…,size:512,owner:PTA@ops}` or the JSON spelling of the same. */
+export function parseAttr(raw: string): Record<string, string> {
+  const attr: Record<string, string> = {};
+  const body = raw.trim().replace(/^\{/, '').replace(/\}$/, '');
+  for (const part of body.split(/,(?![^[]*\])/)) {
+    const at = part.indexOf(':');
+    if (at < 0) continue;
+    const name = part.slice(0, at).trim().replace(/^"|"$/g, '');
+    const value = part
+      .slice(at + 1)
+      .trim()
+      .replace(/^"|"$/g, '');
+    if (name !== '' && name !== '__proto__') attr[name] = value;
+  }
+  return attr;
+}
+
+export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
+  const table = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL);
+  const events = table.rows.map((row): MemScopeEvent => {
+    const attr = parseAttr(row.get('Attr') ?? '');
+    const rawPtr = (row.get('Ptr') ?? '').trim();
+    const size = attr.size === undefined ? undefined : Number(attr.size);
+    if (size !== undefined && !Number.isSafeInteger(size)) {
+      throw new FormatError(`${file}: line ${row.line}: Attr size "${attr.size}" is not a byte count`, row.line);
+    }
+    return {
+      line: row.line,
+      id: row.get('ID') ?? '',
+      event: (row.get('Event') ?? '').trim(),
+      eventType: (row.get('Event Type') ?? '').trim(),
+      name: row.get('Name') ?? '',
+      timestampNs: bigField(row, 'Timestamp(ns)', file),
+      device: deviceIndex(row.get('Device Id')),
+      ptr: rawPtr === '' || rawPtr === 'N/A' ? undefined : bigField(row, 'Ptr', file),
+      attr,
+      size,
+      pythonStack: row.get('Call Stack(Python)') ?? '',
+    };
+  });
+  return { kind: 'memscope_dump', events };
+}
+
+const RECORD_REQUIRED = ['Component', 'Timestamp(us)', 'Total Allocated(MB)', 'Total Reserved(MB)', 'Device Type'] as const;
+const RECORD_OPTIONAL = ['Total Active(MB)', 'Stream Ptr'] as const;
+
+export interface MemoryRecordRow {
+  readonly line: number;
+  readonly component: string;
+  readonly timestampUs: number;
+  readonly allocatedMB: number;
+  readonly reservedMB: number;
+  readonly activeMB: number | undefined;
+  readonly device: number | undefined;
+  readonly deviceType: string;
+}
+
+export interface MemoryRecord {
+  readonly kind: 'memory_record';
+  readonly rows: readonly MemoryRecordRow[];
+}
+
+export function readMemoryRecord(text: string, file = 'memory_record.csv'): MemoryRecord {
+  const table = readCsv(text, file, RECORD_REQUIRED, RECORD_OPTIONAL);
+  const rows = table.rows.map((row): MemoryRecordRow => {
+    const active = (row.get('Total Active(MB)') ?? '').trim();
+    return {
+      line: row.line,
+      component: row.get('Component') ?? '',
+      timestampUs: numberField(row, 'Timestamp(us)', file),
+      allocatedMB: numberField(row, 'Total Allocated(MB)', file),
+      reservedMB: numberField(row, 'Total Reserved(MB)', file),
+      activeMB: active === '' ? undefined : numberField(row, 'Total Active(MB)', file),
+      device: deviceIndex(row.get('Device Type')),
+      deviceType: row.get('Device Type') ?? '',
+    };
+  });
+  return { kind: 'memory_record', rows };
+}
+
+const OPERATOR_REQUIRED = ['Name', 'Size(KB)', 'Allocation Time(us)', 'Release Time(us)', 'Device Type'] as const;
+const OPERATOR_OPTIONAL = ['Active Release Time(us)', 'Duration(us)', 'Active Duration(us)', 'Stream Ptr'] as const;
+
+export interface OperatorMemoryRow {
+  readonly line: number;
+  readonly name: string;
+  readonly sizeKB: number;
+  readonly allocationTimeUs: number;
+  /** Undefined when the operator's memory was not released within the profile. */
+  readonly releaseTimeUs: number | undefined;
+  readonly device: number | undefined;
+}
+
+export interface OperatorMemory {
+  readonly kind: 'operator_memory';
+  readonly rows: readonly OperatorMemoryRow[];
+}
+
+export function readOperatorMemory(text: string, file = 'operator_memory.csv'): OperatorMemory {
+  const table = readCsv(text, file, OPERATOR_REQUIRED, OPERATOR_OPTIONAL);
+  const rows = table.rows.map((row): OperatorMemoryRow => {
+    const release = (row.get('Release Time(us)') ?? '').trim();
+    return {
+      line: row.line,
+      name: row.get('Name') ?? '',
+      sizeKB: numberField(row, 'Size(KB)', file),
+      allocationTimeUs: numberField(row, 'Allocation Time(us)', file),
+      releaseTimeUs: release === '' || release === 'N/A' ? undefined : numberField(row, 'Release Time(us)', file),
+      device: deviceIndex(row.get('Device Type')),
+    };
+  });
+  return { kind: 'operator_memory', rows };
+}

@@ -1,0 +1,75 @@
+/**
+ * UTF-8 to a JS string without TextDecoder (core has no DOM or Node types). Snapshot strings are
+ * mostly ASCII file and function names, so ASCII takes one String.fromCharCode per 4,096 bytes;
+ * anything else is decoded by code point. Invalid sequences become U+FFFD, as TextDecoder does by
+ * default; CPython writes surrogates with "surrogatepass", which decode as the surrogate itself.
+ */
+const CHUNK = 4096;
+
+export function decodeUtf8(bytes: Uint8Array, start: number, end: number): string {
+  let i = start;
+  while (i < end && (bytes[i] ?? 0) < 0x80) i += 1;
+  if (i === end) return ascii(bytes, start, end);
+  return ascii(bytes, start, i) + decodeFrom(bytes, i, end);
+}
+
+function ascii(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start <= CHUNK) return Reflect.apply(String.fromCharCode, null, bytes.subarray(start, end));
+  let out = '';
+  for (let at = start; at < end; at += CHUNK)
+    out += Reflect.apply(String.fromCharCode, null, bytes.subarray(at, Math.min(end, at + CHUNK)));
+  return out;
+}
+
+function decodeFrom(bytes: Uint8Array, start: number, end: number): string {
+  const units: number[] = [];
+  let out = '';
+  let i = start;
+  while (i < end) {
+    const b0 = bytes[i] ?? 0;
+    let cp = 0xfffd;
+    let used = 1;
+    if (b0 < 0x80) {
+      cp = b0;
+    } else if (b0 >= 0xc2 && b0 < 0xe0) {
+      const b1 = bytes[i + 1] ?? 0;
+      if (i + 1 < end && (b1 & 0xc0) === 0x80) {
+        cp = ((b0 & 0x1f) << 6) | (b1 & 0x3f);
+        used = 2;
+      }
+    } else if (b0 >= 0xe0 && b0 < 0xf0) {
+      const b1 = bytes[i + 1] ?? 0;
+      const b2 = bytes[i + 2] ?? 0;
+      if (i + 2 < end && (b1 & 0xc0) === 0x80 && (b2 & 0xc0) === 0x80) {
+        const value = ((b0 & 0x0f) << 12) | ((b1 & 0x3f) << 6) | (b2 & 0x3f);
+        if (value >= 0x800) {
+          cp = value;
+          used = 3;
+        }
+      }
+    } else if (b0 >= 0xf0 && b0 < 0xf5) {
+      const b1 = bytes[i + 1] ?? 0;
+      const b2 = bytes[i + 2] ?? 0;
+      const b3 = bytes[i + 3] ?? 0;
+      if (i + 3 < end && (b1 & 0xc0) === 0x80 && (b2 & 0xc0) === 0x80 && (b3 & 0xc0) === 0x80) {
+        const value = ((b0 & 0x07) << 18) | ((b1 & 0x3f) << 12) | ((b2 & 0x3f) << 6) | (b3 & 0x3f);
+        if (value >= 0x10000 && value <= 0x10ffff) {
+          cp = value;
+          used = 4;
+        }
+      }
+    }
+    if (cp > 0xffff) {
+      const v = cp - 0x10000;
+      units.push(0xd800 + (v >> 10), 0xdc00 + (v & 0x3ff));
+    } else {
+      units.push(cp);
+    }
+    i += used;
+    if (units.length >= CHUNK) {
+      out += Reflect.apply(String.fromCharCode, null, units);
+      units.length = 0;
+    }
+  }
+  return out + Reflect.apply(String.fromCharCode, null, units);
+}
