@@ -128,3 +128,33 @@ test('a program with a context and an event: the timeline marks the record and t
   await shot(page, 'timeline-zh');
   await shot(inspector, 'inspector-event-zh');
 });
+
+test('the two-streams scenario (a context, two streams, events, async copies, a wait, full teardown) runs with no ACL error and marks its events', async ({
+  page,
+  agent,
+}) => {
+  await openExplorer(page, agent);
+  await page.keyboard.press('6');
+  await expect(page.getByTestId('playground')).toBeVisible();
+  await page.getByTestId('pl-scenario').selectOption('builtin:streams-and-events');
+  await status(page).click();
+  await page.keyboard.press('r');
+  await expect(status(page)).toHaveAttribute('data-state', 'finished');
+  await expect(status(page)).toContainText('Finished: returned 0');
+  // Every call is wrapped in ACL_CHECK, which returns 1 on a failure: "returned 0" with no ACL error means the
+  // teardown (frees, event and stream destroys, the context, reset, finalize) succeeded too.
+  await expect(page.getByTestId('pl-acl-errors')).toHaveAttribute('data-count', '0');
+  await idle(page);
+
+  // Two records on the copy stream (start, loaded) and the compute stream's wait on "loaded", from it (EV-2, EV-3).
+  await page.getByTestId('tab-host').click();
+  const marks = page.getByTestId('event-mark');
+  await expect(marks).toHaveCount(3);
+  const records = marks.and(page.locator('[data-kind="record"]'));
+  const wait = marks.and(page.locator('[data-kind="wait"]'));
+  await expect(records).toHaveCount(2);
+  await expect(wait).toHaveCount(1);
+  const loadedAt = await records.nth(1).getAttribute('data-at');
+  expect(await wait.getAttribute('data-at')).toBe(loadedAt);
+  expect(await wait.getAttribute('data-stream')).not.toBe(await records.nth(1).getAttribute('data-stream'));
+});
