@@ -74,10 +74,19 @@ function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[]): T[] => [...previous, parse(value)];
 }
 
+/** `pagelens run`'s own flags; the agent flags come from the root command. */
+export interface RunFlags {
+  readonly check: boolean;
+  readonly trace: boolean;
+  readonly agent: string | undefined;
+}
+
 export interface Actions {
   serve(options: ServeOptions): Promise<void>;
   replay(file: string, options: { quiet: boolean }): Promise<number>;
   doctor(options: DoctorOptions): Promise<number>;
+  run(options: ServeOptions, flags: RunFlags, argv: readonly string[]): Promise<number>;
+  flags(): Promise<number>;
 }
 
 /** The `pagelens` command line. Every flag states its default in --help. */
@@ -202,6 +211,22 @@ export function buildProgram(
       // --acl-lib may also have been given before the subcommand name.
       const parent = command.parent?.opts<{ aclLib?: string }>().aclLib;
       setExitCode(await actions.doctor({ aclLib: options.aclLib ?? parent }));
+    });
+  program
+    .command('run')
+    .description('run PROGRAM with PageLens’s libascendcl.so (simulation mode) and show its ACL calls live; exits with its status')
+    .argument('<program...>', 'the program and its arguments, after --')
+    .option('--check', 'no web server: print calls, errors, functions not modeled and leaks at exit; non-zero on failure or leak', false)
+    .option('--trace', 'trace mode (preload in front of the real CANN library): not available in this build', false)
+    .addOption(new Option('--agent <url>', 'a running agent to report to (not available in this build)').env('PAGELENS_AGENT'))
+    .action(async (argv: string[], flags: RunFlags, command: Command) => {
+      setExitCode(await actions.run(command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags, argv));
+    });
+  program
+    .command('flags')
+    .description('print the compiler and linker flags for ACL code against PageLens’s headers and library: cc $(pagelens flags) app.c')
+    .action(async () => {
+      setExitCode(await actions.flags());
     });
   return program;
 }

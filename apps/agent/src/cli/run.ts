@@ -1,0 +1,158 @@
+import { spawn } from 'node:child_process';
+import type { BackendRegistry } from '../backends/backend.ts';
+import { checkExitCode, formatSummary } from '../run/check-summary.ts';
+import { buildNative, compileFlags, NoCompilerError } from '../run/native/build.ts';
+import { type ExitStatus, endProgram, type ProgramEnd } from '../run/program-end.ts';
+import { type ProgramSession, startRunServer } from '../run/run-server.ts';
+import { consoleLogger } from '../server/logger.ts';
+import type { RunFlags, ServeOptions } from './program.ts';
+import { startAgent } from './serve.ts';
+
+/*
+ * `pagelens run [--check] -- PROGRAM [ARGS…]`: builds the interposer (once per source), starts an
+ * agent, runs PROGRAM with LD_LIBRARY_PATH in front of PageLens's libascendcl.so, and exits with
+ * PROGRAM's status. Without --check the agent keeps serving the explorer until Ctrl-C.
+ */
+
+const SIGNALS: Readonly<Record<string, number>> = {
+  SIGHUP: 1,
+  SIGINT: 2,
+  SIGQUIT: 3,
+  SIGILL: 4,
+  SIGABRT: 6,
+  SIGBUS: 7,
+  SIGFPE: 8,
+  SIGKILL: 9,
+  SIGSEGV: 11,
+  SIGPIPE: 13,
+  SIGTERM: 15,
+};
+
+function exitCodeOf(status: ExitStatus): number {
+  return status.signal !== undefined ? 128 + (SIGNALS[status.signal] ?? 1) : status.code;
+}
+
+export async function runFlags(out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  try {
+    out(`${compileFlags(buildNative())}\n`);
+    return 0;
+  } catch (error) {
+    err(`pagelens flags: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof NoCompilerError ? 127 : 1;
+  }
+}
+
+export async function runProgram(
+  options: ServeOptions,
+  flags: RunFlags,
+  argv: readonly string[],
+  registry: BackendRegistry,
+): Promise<number> {
+  const [command, ...args] = argv;
+  if (command === undefined) throw new Error('pagelens run needs a program: pagelens run [--check] -- PROGRAM [ARGS…]');
+  if (flags.trace)
+    throw new Error('--trace (preloading in front of the real CANN library) is not available in this build; simulation mode is');
+  if (flags.agent !== undefined)
+    throw new Error(
+      '--agent / $PAGELENS_AGENT (reporting to an agent already running) is not available in this build; pagelens run starts its own',
+    );
+  if (options.backend !== 'sim') throw new Error('pagelens run simulates the device: --backend acl does not apply (trace mode would)');
+  let native: ReturnType<typeof buildNative>;
+  try {
+    native = buildNative();
+  } catch (error) {
+    process.stderr.write(`pagelens run: ${error instanceof Error ? error.message : String(error)}\n`);
+    return error instanceof NoCompilerError ? 127 : 1;
+  }
+
+  let stopAgent: () => Promise<void>;
+  let backend: Awaited<ReturnType<typeof startAgent>>['backend'];
+  const log = consoleLogger(options.quiet);
+  if (flags.check) {
+    const factory = registry.get('sim');
+    if (factory === undefined) throw new Error('the sim backend is not registered');
+    backend = await factory.create({
+      ...(options.profile === undefined ? {} : { profileFile: options.profile }),
+      devices: options.devices,
+      seed: options.seed,
+    });
+    stopAgent = () => backend.close();
+  } else {
+    const agent = await startAgent(options, registry);
+    backend = agent.backend;
+    stopAgent = agent.stop;
+  }
+
+  const ends: Promise<ProgramEnd>[] = [];
+  let childPid = -1;
+  let resolveChild: (status: ExitStatus) => void = () => {};
+  const childExit = new Promise<ExitStatus>((resolve) => {
+    resolveChild = resolve;
+  });
+  const server = await startRunServer({
+    backend,
+    log,
+    onProgram: (session: ProgramSession) => {
+      if (!options.quiet)
+        log.info(`process ${session.bridge.process.pid}: ${session.bridge.info.argv.join(' ')} (pid ${session.bridge.info.pid}) connected`);
+      ends.push(
+        session.closed.then(async () => {
+          // The program's own process has its exit status; a process it forked is known by its closed connection.
+          const status = session.bridge.info.pid === childPid ? await childExit : undefined;
+          return endProgram(session, backend, status, log);
+        }),
+      );
+    },
+  });
+
+  const child = spawn(command, args, {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      LD_LIBRARY_PATH: [native.lib, process.env.LD_LIBRARY_PATH].filter((part) => part !== undefined && part !== '').join(':'),
+      PAGELENS_SOCKET: server.socketPath,
+      PAGELENS_TOKEN: server.token,
+    },
+  });
+  childPid = child.pid ?? -1;
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  child.on('exit', (code, signal) => resolveChild(signal !== null ? { signal } : { code: code ?? 1 }));
+  const spawned = await new Promise<boolean>((resolve) => {
+    child.once('spawn', () => resolve(true));
+    child.once('error', (error) => {
+      process.stderr.write(`pagelens run: cannot start ${command}: ${error.message}\n`);
+      resolve(false);
+    });
+  });
+  const status: ExitStatus = spawned ? await childExit : { code: 127 };
+  process.off('SIGINT', forward);
+  process.off('SIGTERM', forward);
+  await server.drain();
+  const finished = await Promise.all(ends);
+  const programCode = exitCodeOf(status);
+
+  if (flags.check) {
+    for (const end of finished) process.stdout.write(`${formatSummary(end).join('\n')}\n`);
+    if (finished.length === 0) process.stdout.write(`pagelens --check: ${argv.join(' ')} made no ACL calls\n`);
+    await server.close();
+    await stopAgent();
+    return checkExitCode(programCode, finished);
+  }
+  log.info(
+    `${command} ${status.signal !== undefined ? `was killed by ${status.signal}` : `exited with code ${status.code}`}; the explorer keeps serving until Ctrl-C`,
+  );
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await server.close();
+  await stopAgent();
+  return programCode;
+}
