@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { handshakeSuite } from './suites/handshake.ts';
+import { runSuite } from './suites/run.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
 import { viewersSuite } from './suites/viewers.ts';
@@ -13,7 +14,16 @@ import { webIngestSuite } from './suites/web-ingest.ts';
 import { webPageMapSuite } from './suites/web-page-map.ts';
 import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
 
-const SUITES: readonly BenchSuite[] = [simSuite, tlbSuite, handshakeSuite, agentSuite, viewersSuite, webPageMapSuite, webIngestSuite];
+const SUITES: readonly BenchSuite[] = [
+  simSuite,
+  tlbSuite,
+  handshakeSuite,
+  agentSuite,
+  viewersSuite,
+  runSuite,
+  webPageMapSuite,
+  webIngestSuite,
+];
 
 /** A result as stored: which suite measured it, and when. */
 type Stored = BenchResult & { readonly suite: string; readonly measuredAt: string };

@@ -116,9 +116,11 @@ export class ProgramBridge {
       this.record.call(site, ACL_ERROR_INVALID_PARAM, `${nullOut} is NULL (the acl layer refuses a NULL out-parameter)`);
       return String(ACL_ERROR_INVALID_PARAM);
     }
-    await this.#enterThread(site.thread);
+    const switching = this.#enterThread(site.thread);
+    if (switching !== undefined) await switching;
     const programArgs = { ...raw };
-    await this.#toSim(fn, raw);
+    const translating = this.#toSim(fn, raw);
+    if (translating !== undefined) await translating;
     const normalized = normalizeArgs(fn, raw);
     const checked = normalized.ok ? checkArgs(fn, normalized.value) : normalized;
     if (!normalized.ok || !checked.ok) {
@@ -141,15 +143,18 @@ export class ProgramBridge {
     return encodeReply(fn, ret, out);
   }
 
-  /** Makes the thread's own current context the process's again before its call (CX-1 per thread). */
-  async #enterThread(thread: number): Promise<void> {
+  /**
+   * Makes the thread's own current context the process's again before its call (CX-1 per thread);
+   * undefined (no promise to wait on) when it already is, which is nearly always.
+   */
+  #enterThread(thread: number): Promise<unknown> | undefined {
     const wanted = this.#threadContext.get(thread);
     const state = this.#state();
     const current = state.processes.get(this.process.pid)?.currentContext;
-    if (wanted === undefined || wanted === current) return;
+    if (wanted === undefined || wanted === current) return undefined;
     const context = state.contexts.get(wanted);
-    if (context === undefined) return;
-    await this.process.runtime.call('aclrtSetCurrentContext', { context: toHex(context.handle) });
+    if (context === undefined) return undefined;
+    return this.process.runtime.call('aclrtSetCurrentContext', { context: toHex(context.handle) });
   }
 
   #leaveThread(thread: number): void {
@@ -157,8 +162,34 @@ export class ProgramBridge {
     if (current !== undefined && current >= 0) this.#threadContext.set(thread, current);
   }
 
-  /** Replaces the program's host pointers in `args` by the simulator's (in place). */
-  async #toSim(fn: AclFunctionName, args: Record<string, unknown>): Promise<void> {
+  /**
+   * Replaces the program's host pointers in `args` by the simulator's (in place). Synchronous
+   * unless a pointer is new pageable memory, which takes a modeled malloc first.
+   */
+  #toSim(fn: AclFunctionName, args: Record<string, unknown>): Promise<void> | undefined {
+    const spec = ACL_FUNCTIONS[fn];
+    let unknown = false;
+    const replaced: [string, string][] = [];
+    for (const param of spec.params) {
+      if (param.dir !== 'in') continue;
+      const value = args[param.name];
+      if (param.value.t === 'ptr' && typeof value === 'string') {
+        const addr = hexNumber(value);
+        if (addr === 0 || isDeviceSide(addr)) continue;
+        const extent = HOST_EXTENT[fn]?.[param.name]?.(args);
+        const known = this.hostMap.toSim(addr, extent ?? 1);
+        if (known !== undefined) replaced.push([param.name, toHex(known)]);
+        else if (extent !== undefined && extent > 0) unknown = true;
+      } else if (param.value.t === 'list' && param.value.item === 'ptr') {
+        unknown = true;
+      }
+    }
+    if (unknown) return this.#toSimSlow(fn, args);
+    for (const [name, value] of replaced) args[name] = value;
+    return undefined;
+  }
+
+  async #toSimSlow(fn: AclFunctionName, args: Record<string, unknown>): Promise<void> {
     const extents = HOST_EXTENT[fn];
     for (const param of ACL_FUNCTIONS[fn].params) {
       if (param.dir !== 'in') continue;

@@ -70,6 +70,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     let buffered = '';
     let bridge: ProgramBridge | undefined;
     let chain = Promise.resolve();
+    let busy = 0;
     let markClosed: () => void = () => {};
     const closed = new Promise<void>((done) => {
       markClosed = done;
@@ -107,13 +108,26 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
           continue;
         }
         const current = bridge;
-        chain = chain.then(async () => {
+        const answer = async () => {
           const reply = await current.handle(line).catch((error: unknown) => {
             options.log.error(`interposed call failed inside the agent: ${error instanceof Error ? error.stack : String(error)}`);
             return '500000';
           });
           if (!socket.destroyed) socket.write(`${reply}\n`);
-        });
+        };
+        // The interposer waits for each answer, so a call nearly always finds the chain idle: it
+        // then starts at once instead of a promise turn later. Order is kept either way.
+        if (busy === 0) {
+          busy += 1;
+          chain = answer().finally(() => {
+            busy -= 1;
+          });
+        } else {
+          busy += 1;
+          chain = chain.then(answer).finally(() => {
+            busy -= 1;
+          });
+        }
       }
     });
     socket.on('error', () => socket.destroy());
