@@ -115,10 +115,22 @@ export async function runProgram(
     },
   });
   childPid = child.pid ?? -1;
-  const forward = (signal: NodeJS.Signals) => child.kill(signal);
-  process.on('SIGINT', forward);
-  process.on('SIGTERM', forward);
-  child.on('exit', (code, signal) => resolveChild(signal !== null ? { signal } : { code: code ?? 1 }));
+  // One handler for the whole run: while the program runs a signal goes on to it; after, it stops the agent.
+  let running = true;
+  let stopRequested: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => {
+    stopRequested = resolve;
+  });
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (running) child.kill(signal);
+    else stopRequested();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  child.on('exit', (code, signal) => {
+    running = false;
+    resolveChild(signal !== null ? { signal } : { code: code ?? 1 });
+  });
   const spawned = await new Promise<boolean>((resolve) => {
     child.once('spawn', () => resolve(true));
     child.once('error', (error) => {
@@ -126,14 +138,15 @@ export async function runProgram(
       resolve(false);
     });
   });
+  if (!spawned) running = false;
   const status: ExitStatus = spawned ? await childExit : { code: 127 };
-  process.off('SIGINT', forward);
-  process.off('SIGTERM', forward);
   await server.drain();
   const finished = await Promise.all(ends);
   const programCode = exitCodeOf(status);
 
   if (flags.check) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     for (const end of finished) process.stdout.write(`${formatSummary(end).join('\n')}\n`);
     if (finished.length === 0) process.stdout.write(`pagelens --check: ${argv.join(' ')} made no ACL calls\n`);
     await server.close();
@@ -143,15 +156,9 @@ export async function runProgram(
   log.info(
     `${command} ${status.signal !== undefined ? `was killed by ${status.signal}` : `exited with code ${status.code}`}; the explorer keeps serving until Ctrl-C`,
   );
-  await new Promise<void>((done) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      done();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   await server.close();
   await stopAgent();
   return programCode;
