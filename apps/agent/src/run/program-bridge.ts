@@ -138,7 +138,7 @@ export class ProgramBridge {
     }
     if (ret === 0) this.#afterSuccess(fn, programArgs, out, real, raw);
     this.#leaveThread(site.thread);
-    this.record.call(site, ret, typeof result.message === 'string' ? result.message : undefined);
+    this.record.call(site, ret, typeof result.message === 'string' ? this.#realAddresses(result.message) : undefined);
     if (ret === 0) this.#rememberCreation(fn, programArgs, out, site);
     return encodeReply(fn, ret, out);
   }
@@ -223,6 +223,14 @@ export class ProgramBridge {
     if (sim === 0) return text;
     this.hostMap.add({ real: page, sim, size, kind: 'pageable' });
     return toHex(sim + (addr - page));
+  }
+
+  /** A simulator message as the program sees it: host addresses are its own, not the simulator's. */
+  #realAddresses(message: string): string {
+    return message.replace(/0x[0-9a-f]+/gi, (hex) => {
+      const real = this.hostMap.toReal(hexNumber(hex));
+      return real === undefined ? hex : toHex(real);
+    });
   }
 
   #toReal(value: unknown): unknown {
