@@ -1,6 +1,8 @@
 /* pagelens run bench: times N interposed aclrtGetDevice calls (a call that changes nothing) and,
  * side by side in the same run, N calls of a function in this program that does nothing, so the
  * clock's own cost is visible. Prints the sorted samples' quantiles in nanoseconds. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +62,36 @@ static int echo_floor(const char *path, int n) {
   return 0;
 }
 
+/* Trace mode: the intercepted call beside the real library's own function, found with dlsym in
+ * the loaded libascendcl.so, so the difference is what the interposer adds on the calling thread. */
+static int traced_vs_direct(int n) {
+  void *lib = dlopen("libascendcl.so", RTLD_NOW | RTLD_NOLOAD);
+  aclError (*direct)(int32_t *) = lib == NULL ? NULL : (aclError(*)(int32_t *))dlsym(lib, "aclrtGetDevice");
+  if (direct == NULL || (void *)direct == (void *)aclrtGetDevice) return 6;
+  long *traced = malloc(sizeof(long) * (size_t)n), *plain = malloc(sizeof(long) * (size_t)n);
+  int32_t device = -1;
+  aclInit(NULL);
+  if (aclrtSetDevice(0) != ACL_SUCCESS) return 7;
+  for (int i = -1000; i < n; i++) {
+    long t0 = now_ns();
+    aclrtGetDevice(&device);
+    long t1 = now_ns();
+    direct(&device);
+    long t2 = now_ns();
+    if (i >= 0) {
+      traced[i] = t1 - t0;
+      plain[i] = t2 - t1;
+    }
+  }
+  report("traced", traced, n);
+  report("direct", plain, n);
+  aclrtResetDevice(0);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int n = argc > 1 ? atoi(argv[1]) : 20000;
+  if (argc > 2 && strcmp(argv[2], "trace") == 0) return traced_vs_direct(n);
   if (argc > 2) return echo_floor(argv[2], n);
   long *interposed = malloc(sizeof(long) * (size_t)n), *direct = malloc(sizeof(long) * (size_t)n);
   int32_t device = -1;

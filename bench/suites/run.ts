@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +16,18 @@ import { type BenchResult, type BenchSuite, quantile } from '../support/result.t
 const BIN = fileURLToPath(new URL('../../apps/agent/bin/pagelens.mjs', import.meta.url));
 const SOURCE = fileURLToPath(new URL('../native/run-roundtrip.c', import.meta.url));
 const CALLS = 20_000;
+const DOUBLE = fileURLToPath(new URL('../../apps/agent/test/acl-double/', import.meta.url));
+
+/** The C test double of the ACL ABI (apps/agent/test/acl-double), standing in for CANN: no Ascend host here. */
+function buildDouble(dir: string): string {
+  const sources = readdirSync(DOUBLE)
+    .filter((name) => name.startsWith('double_') && name.endsWith('.c'))
+    .map((name) => join(DOUBLE, name));
+  const lib = join(dir, 'double');
+  mkdirSync(lib, { recursive: true });
+  execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', join(lib, 'libascendcl.so'), ...sources, '-lpthread'], { stdio: 'pipe' });
+  return lib;
+}
 
 function parse(stdout: string, name: string): { p50: number; p99: number } {
   const match = new RegExp(`^${name} p50_ns=(\\d+) p99_ns=(\\d+)$`, 'm').exec(stdout);
@@ -70,6 +82,16 @@ export const runSuite: BenchSuite = {
     const direct = await directSimCall();
     const lib = flags.find((flag) => flag.startsWith('-L'))?.slice(2) ?? '';
     const floor = await echoFloor(program, dir, lib);
+    const doubleDir = buildDouble(dir);
+    const traceRun = spawnSync(
+      process.execPath,
+      [BIN, 'run', '--trace', '--check', '--quiet', '--acl-lib', doubleDir, '--', program, String(CALLS), 'trace'],
+      { encoding: 'utf8', env: { ...process.env, ACL_DOUBLE_LOG: '' } },
+    );
+    if (traceRun.status !== 0)
+      throw new Error(`the trace bench program failed (${traceRun.status}):\n${traceRun.stdout}\n${traceRun.stderr}`);
+    const traced = parse(traceRun.stdout, 'traced');
+    const plain = parse(traceRun.stdout, 'direct');
     const detail = `${CALLS} aclrtGetDevice calls from a C program under pagelens run --check, timed in the program (CLOCK_MONOTONIC) after 1000 warm-up calls`;
     return [
       { name: 'run.roundtrip.p50', value: interposed.p50, unit: 'µs', higherIsBetter: false, detail, target: 20 },
@@ -87,6 +109,14 @@ export const runSuite: BenchSuite = {
         unit: 'µs',
         higherIsBetter: false,
         detail: 'the same program’s write and read against a plain Node echo server on a Unix socket, in the same run: the transport alone',
+      },
+      {
+        name: 'run.trace.added_cost.p50',
+        value: traced.p50 - plain.p50,
+        unit: 'µs',
+        higherIsBetter: false,
+        detail: `trace mode: p50 of an intercepted aclrtGetDevice (${traced.p50} µs) minus p50 of the same function called directly in the same run (${plain.p50} µs), ${CALLS} calls each; the real library is the C test double (no Ascend host here)`,
+        target: 1,
       },
       {
         name: 'run.local_c_call.p50',

@@ -217,7 +217,11 @@ export function buildProgram(
     .description('run PROGRAM with PageLens’s libascendcl.so (simulation mode) and show its ACL calls live; exits with its status')
     .argument('<program...>', 'the program and its arguments, after --')
     .option('--check', 'no web server: print calls, errors, functions not modeled and leaks at exit; non-zero on failure or leak', false)
-    .option('--trace', 'trace mode (preload in front of the real CANN library): not available in this build', false)
+    .option(
+      '--trace',
+      'trace mode: preload in front of the real CANN library (found as usual, or in --acl-lib) and observe its calls',
+      false,
+    )
     .addOption(new Option('--agent <url>', 'a running agent to report to (not available in this build)').env('PAGELENS_AGENT'))
     .action(async (argv: string[], flags: RunFlags, command: Command) => {
       setExitCode(await actions.run(command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags, argv));

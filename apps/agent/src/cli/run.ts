@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { BackendRegistry } from '../backends/backend.ts';
-import { checkExitCode, formatSummary } from '../run/check-summary.ts';
-import { buildNative, compileFlags, NoCompilerError } from '../run/native/build.ts';
-import { type ExitStatus, endProgram, type ProgramEnd } from '../run/program-end.ts';
-import { type ProgramSession, startRunServer } from '../run/run-server.ts';
+import { checkExitCode, formatSummary, formatTraceSummary } from '../run/check-summary.ts';
+import { buildNative, compileFlags, type NativeBuild, NoCompilerError } from '../run/native/build.ts';
+import { describeStatus, type ExitStatus, endProgram, type ProgramEnd } from '../run/program-end.ts';
+import { type ProgramSession, startRunServer, type TraceSession } from '../run/run-server.ts';
 import { consoleLogger } from '../server/logger.ts';
 import type { RunFlags, ServeOptions } from './program.ts';
 import { startAgent } from './serve.ts';
@@ -42,6 +44,14 @@ export async function runFlags(out: (text: string) => void, err: (text: string) 
   }
 }
 
+/** Simulation mode: the interposer first on the library path. Trace mode: preloaded, the real library found as usual (or in --acl-lib). */
+function programEnv(native: NativeBuild, trace: boolean, aclLib: string | undefined): NodeJS.ProcessEnv {
+  const path = (parts: readonly (string | undefined)[]) => parts.filter((part) => part !== undefined && part !== '').join(':');
+  if (!trace) return { LD_LIBRARY_PATH: path([native.lib, process.env.LD_LIBRARY_PATH]) };
+  const libDir = aclLib === undefined ? undefined : existsSync(aclLib) && statSync(aclLib).isDirectory() ? aclLib : dirname(aclLib);
+  return { LD_PRELOAD: path([native.traceLibrary, process.env.LD_PRELOAD]), LD_LIBRARY_PATH: path([libDir, process.env.LD_LIBRARY_PATH]) };
+}
+
 export async function runProgram(
   options: ServeOptions,
   flags: RunFlags,
@@ -50,8 +60,6 @@ export async function runProgram(
 ): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined) throw new Error('pagelens run needs a program: pagelens run [--check] -- PROGRAM [ARGS…]');
-  if (flags.trace)
-    throw new Error('--trace (preloading in front of the real CANN library) is not available in this build; simulation mode is');
   if (flags.agent !== undefined)
     throw new Error(
       '--agent / $PAGELENS_AGENT (reporting to an agent already running) is not available in this build; pagelens run starts its own',
@@ -84,6 +92,7 @@ export async function runProgram(
   }
 
   const ends: Promise<ProgramEnd>[] = [];
+  const traces: Promise<{ session: TraceSession; status: ExitStatus | undefined }>[] = [];
   let childPid = -1;
   let resolveChild: (status: ExitStatus) => void = () => {};
   const childExit = new Promise<ExitStatus>((resolve) => {
@@ -92,6 +101,18 @@ export async function runProgram(
   const server = await startRunServer({
     backend,
     log,
+    onTrace: (session: TraceSession) => {
+      log.info(`traced process: ${session.argv.join(' ')} (pid ${session.pid}); its calls go to the real library and are observed`);
+      traces.push(
+        session.closed.then(async () => {
+          const status = session.pid === childPid ? await childExit : undefined;
+          log.info(
+            `traced process ${session.pid} ${describeStatus(status)}: ${session.record.calls.length} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
+          );
+          return { session, status };
+        }),
+      );
+    },
     onProgram: (session: ProgramSession) => {
       if (!options.quiet)
         log.info(`process ${session.bridge.process.pid}: ${session.bridge.info.argv.join(' ')} (pid ${session.bridge.info.pid}) connected`);
@@ -109,7 +130,7 @@ export async function runProgram(
     stdio: 'inherit',
     env: {
       ...process.env,
-      LD_LIBRARY_PATH: [native.lib, process.env.LD_LIBRARY_PATH].filter((part) => part !== undefined && part !== '').join(':'),
+      ...programEnv(native, flags.trace, options.aclLib),
       PAGELENS_SOCKET: server.socketPath,
       PAGELENS_TOKEN: server.token,
     },
@@ -142,13 +163,15 @@ export async function runProgram(
   const status: ExitStatus = spawned ? await childExit : { code: 127 };
   await server.drain();
   const finished = await Promise.all(ends);
+  const traced = await Promise.all(traces);
   const programCode = exitCodeOf(status);
 
   if (flags.check) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const end of finished) process.stdout.write(`${formatSummary(end).join('\n')}\n`);
-    if (finished.length === 0) process.stdout.write(`pagelens --check: ${argv.join(' ')} made no ACL calls\n`);
+    for (const { session, status } of traced) process.stdout.write(`${formatTraceSummary(session, status).join('\n')}\n`);
+    if (finished.length + traced.length === 0) process.stdout.write(`pagelens --check: ${argv.join(' ')} made no ACL calls\n`);
     await server.close();
     await stopAgent();
     return checkExitCode(programCode, finished);

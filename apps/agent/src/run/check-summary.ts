@@ -1,7 +1,8 @@
 import { errorName } from '@pagelens/core';
 import type { Leak } from './leaks.ts';
-import { describeStatus, type ProgramEnd } from './program-end.ts';
+import { describeStatus, type ExitStatus, type ProgramEnd } from './program-end.ts';
 import type { CallSite } from './run-record.ts';
+import type { TraceSession } from './run-server.ts';
 import { resolveSites } from './sites.ts';
 
 /*
@@ -55,4 +56,28 @@ export const LEAK_EXIT_CODE = 3;
 export function checkExitCode(programCode: number, ends: readonly ProgramEnd[]): number {
   if (programCode !== 0) return programCode;
   return ends.some((end) => end.leaks.length > 0) ? LEAK_EXIT_CODE : 0;
+}
+
+/** The --trace --check summary: what the real library answered, as observed. */
+export function formatTraceSummary(session: TraceSession, status: ExitStatus | undefined): string[] {
+  const { record } = session;
+  const errors = record.errors();
+  const lines = resolveSites(
+    session.maps,
+    errors.map((call) => call.site),
+  );
+  const out = [`pagelens --trace --check: ${session.argv.join(' ')} (pid ${session.pid}) ${describeStatus(status)}`];
+  out.push(`ACL calls observed: ${record.calls.length} from ${record.threads.size} thread${record.threads.size === 1 ? '' : 's'}`);
+  for (const [fn, count] of [...record.counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) out.push(`  ${fn} ${count}`);
+  out.push(`ACL errors: ${errors.length === 0 ? 'none' : errors.length}`);
+  for (const call of errors) {
+    const line = lines.get(call.site);
+    out.push(`  ${call.fn} → ${errorName(call.ret)} (${call.ret}), call #${call.index}${line === undefined ? '' : ` at ${line}`}`);
+  }
+  out.push(
+    record.dropped === undefined
+      ? 'Dropped records: unknown (the program ended before its interposer could report)'
+      : `Dropped records: ${record.dropped}`,
+  );
+  return out;
 }

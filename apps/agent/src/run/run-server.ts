@@ -9,6 +9,7 @@ import { newToken, tokensEqual } from '../server/token.ts';
 import { ProgramBridge } from './program-bridge.ts';
 import { RunRecord } from './run-record.ts';
 import { type Mapping, readMaps } from './sites.ts';
+import { TraceRecord } from './trace-record.ts';
 
 /*
  * The agent's local channel for interposed programs: a Unix-domain socket in a private directory
@@ -38,13 +39,23 @@ export interface RunServer {
   close(): Promise<void>;
 }
 
+/** A program in trace mode: its calls went to the real library; the agent only observes them. */
+export interface TraceSession {
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly record: TraceRecord;
+  readonly maps: readonly Mapping[];
+  readonly closed: Promise<void>;
+}
+
 export interface RunServerOptions {
   readonly backend: Backend;
   readonly log: Logger;
   readonly onProgram: (session: ProgramSession) => void;
+  readonly onTrace?: (session: TraceSession) => void;
 }
 
-function parseHello(line: string): { pid: number; token: string; argv: string[] } | undefined {
+function parseHello(line: string): { pid: number; token: string; argv: string[]; trace: boolean } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -53,7 +64,7 @@ function parseHello(line: string): { pid: number; token: string; argv: string[] 
   }
   if (!isObject(value) || value.hello !== 1 || typeof value.pid !== 'number' || typeof value.token !== 'string') return undefined;
   const argv = Array.isArray(value.argv) ? value.argv.filter((item): item is string => typeof item === 'string') : [];
-  return { pid: value.pid, token: value.token, argv };
+  return { pid: value.pid, token: value.token, argv, trace: value.mode === 'trace' };
 }
 
 export async function startRunServer(options: RunServerOptions): Promise<RunServer> {
@@ -69,6 +80,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     sockets.add(socket);
     let buffered = '';
     let bridge: ProgramBridge | undefined;
+    let trace: TraceRecord | undefined;
     let chain = Promise.resolve();
     let busy = 0;
     let markClosed: () => void = () => {};
@@ -88,6 +100,10 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
       for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
+        if (trace !== undefined) {
+          trace.line(line);
+          continue;
+        }
         if (bridge === undefined && line === 'drain') {
           barriers.shift()?.();
           socket.end();
@@ -99,6 +115,11 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             options.log.warn('refused a program on the run socket: no hello with the session token');
             socket.end('no\n');
             return;
+          }
+          if (hello.trace) {
+            trace = new TraceRecord();
+            options.onTrace?.({ pid: hello.pid, argv: hello.argv, record: trace, maps: readMaps(hello.pid), closed });
+            continue;
           }
           const name = `${basename(hello.argv[0] ?? 'program')} [pid ${hello.pid}]`.slice(0, 64);
           const opened = options.backend.openProcess(name);

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateHeaders } from './header-gen.ts';
 import { generateStructCodecs, generateStubs } from './stub-gen.ts';
+import { generateTraceStubs } from './trace-gen.ts';
 
 /*
  * Builds PageLens's headers and its interposer libascendcl.so with the system C compiler, once per
@@ -15,6 +16,7 @@ import { generateStructCodecs, generateStubs } from './stub-gen.ts';
  */
 
 const SOURCES = fileURLToPath(new URL('../../../native/interposer/', import.meta.url));
+const TRACE_SOURCES = fileURLToPath(new URL('../../../native/trace/', import.meta.url));
 
 export interface NativeBuild {
   /** Holds acl/acl.h. */
@@ -22,6 +24,8 @@ export interface NativeBuild {
   /** Holds libascendcl.so (simulation mode). */
   readonly lib: string;
   readonly library: string;
+  /** Trace mode's preload library (in its own directory, so it is never found as libascendcl.so). */
+  readonly traceLibrary: string;
 }
 
 export class NoCompilerError extends Error {}
@@ -51,38 +55,23 @@ interface Input {
   readonly text: string;
 }
 
-function inputs(): { readonly sources: Input[]; readonly headers: Input[] } {
-  const sources: Input[] = readdirSync(SOURCES)
+function read(dir: string): Input[] {
+  return readdirSync(dir)
     .filter((name) => name.endsWith('.c') || name.endsWith('.h'))
     .sort()
-    .map((name) => ({ path: name, text: readFileSync(join(SOURCES, name), 'utf8') }));
+    .map((name) => ({ path: name, text: readFileSync(join(dir, name), 'utf8') }));
+}
+
+function inputs(): { readonly sources: Input[]; readonly trace: Input[]; readonly headers: Input[] } {
+  const sources = read(SOURCES);
   sources.push({ path: 'pl_stubs.c', text: generateStubs() }, { path: 'pl_structs.h', text: generateStructCodecs() });
-  return { sources, headers: generateHeaders().map((file) => ({ path: file.path, text: file.text })) };
+  const trace = read(TRACE_SOURCES);
+  trace.push({ path: 'pt_stubs.c', text: generateTraceStubs() });
+  return { sources, trace, headers: generateHeaders().map((file) => ({ path: file.path, text: file.text })) };
 }
 
-function write(dir: string, files: readonly Input[]): void {
-  for (const file of files) {
-    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
-    writeFileSync(join(dir, file.path), file.text);
-  }
-}
-
-/** Builds (or finds in the cache) the headers and the interposer. */
-export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
-  const { sources, headers } = inputs();
-  const hash = createHash('sha256');
-  for (const file of [...sources, ...headers]) hash.update(`${file.path}\0${file.text}\0`);
-  const dir = join(cacheRoot(env), hash.digest('hex').slice(0, 16));
-  const build: NativeBuild = { include: join(dir, 'include'), lib: join(dir, 'lib'), library: join(dir, 'lib', 'libascendcl.so') };
-  if (existsSync(build.library)) return build;
-  const cc = findCompiler(env);
-  // Built in a private directory and renamed into place: two builds at once do not see half a cache.
-  const partial = `${dir}.${process.pid}.partial`;
-  rmSync(partial, { recursive: true, force: true });
-  write(join(partial, 'include'), headers);
-  write(join(partial, 'src'), sources);
-  mkdirSync(join(partial, 'lib'), { recursive: true });
-  const cFiles = sources.filter((file) => file.path.endsWith('.c')).map((file) => join(partial, 'src', file.path));
+function compile(cc: string, output: string, include: string, src: string, files: readonly Input[]): void {
+  const cFiles = files.filter((file) => file.path.endsWith('.c')).map((file) => join(src, file.path));
   try {
     execFileSync(
       cc,
@@ -95,11 +84,11 @@ export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
         '-Wextra',
         '-Wno-unused-parameter',
         '-I',
-        join(partial, 'include'),
+        include,
         '-I',
-        join(partial, 'src'),
+        src,
         '-o',
-        join(partial, 'lib', 'libascendcl.so'),
+        output,
         ...cFiles,
         '-lpthread',
         '-ldl',
@@ -108,8 +97,41 @@ export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
     );
   } catch (error) {
     const stderr = error instanceof Error && 'stderr' in error ? String(error.stderr) : String(error);
-    throw new Error(`building the PageLens interposer with ${cc} failed:\n${stderr}`);
+    throw new Error(`building the PageLens native library ${output} with ${cc} failed:\n${stderr}`);
   }
+}
+
+function write(dir: string, files: readonly Input[]): void {
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.text);
+  }
+}
+
+/** Builds (or finds in the cache) the headers and the interposer. */
+export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
+  const { sources, trace, headers } = inputs();
+  const hash = createHash('sha256');
+  for (const file of [...sources, ...trace, ...headers]) hash.update(`${file.path}\0${file.text}\0`);
+  const dir = join(cacheRoot(env), hash.digest('hex').slice(0, 16));
+  const build: NativeBuild = {
+    include: join(dir, 'include'),
+    lib: join(dir, 'lib'),
+    library: join(dir, 'lib', 'libascendcl.so'),
+    traceLibrary: join(dir, 'trace', 'libpagelens_trace.so'),
+  };
+  if (existsSync(build.library) && existsSync(build.traceLibrary)) return build;
+  const cc = findCompiler(env);
+  // Built in a private directory and renamed into place: two builds at once do not see half a cache.
+  const partial = `${dir}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  write(join(partial, 'include'), headers);
+  write(join(partial, 'src'), sources);
+  write(join(partial, 'trace-src'), trace);
+  mkdirSync(join(partial, 'lib'), { recursive: true });
+  mkdirSync(join(partial, 'trace'), { recursive: true });
+  compile(cc, join(partial, 'lib', 'libascendcl.so'), join(partial, 'include'), join(partial, 'src'), sources);
+  compile(cc, join(partial, 'trace', 'libpagelens_trace.so'), join(partial, 'include'), join(partial, 'trace-src'), trace);
   try {
     renameSync(partial, dir);
   } catch {
