@@ -4,7 +4,6 @@ import {
   type AclArgs,
   type AclFunctionName,
   checkArgs,
-  errorName,
   type HostState,
   isAclFunctionName,
   isObject,
@@ -136,7 +135,7 @@ export class ProgramBridge {
       if (param.dir !== 'out' || result[param.name] === undefined) continue;
       out[param.name] = param.value.t === 'ptr' ? this.#toReal(result[param.name]) : result[param.name];
     }
-    if (ret === 0) this.#afterSuccess(fn, programArgs, out, real, raw);
+    if (ret === 0) this.#afterSuccess(fn, programArgs, out, real);
     this.#leaveThread(site.thread);
     this.record.call(site, ret, typeof result.message === 'string' ? this.#realAddresses(result.message) : undefined);
     if (ret === 0) this.#rememberCreation(fn, programArgs, out, site);
@@ -239,13 +238,7 @@ export class ProgramBridge {
     return real === undefined ? value : toHex(real);
   }
 
-  #afterSuccess(
-    fn: AclFunctionName,
-    args: Readonly<Record<string, unknown>>,
-    out: Record<string, unknown>,
-    real: number,
-    simArgs: Readonly<Record<string, unknown>>,
-  ): void {
+  #afterSuccess(fn: AclFunctionName, args: Readonly<Record<string, unknown>>, out: Record<string, unknown>, real: number): void {
     if ((fn === 'aclrtMallocHost' || fn === 'aclrtMallocHostWithCfg') && real !== 0) {
       const name = fn === 'aclrtMallocHost' ? 'hostPtr' : 'ptr';
       const sim = hexNumber(String(out[name]));
@@ -254,7 +247,6 @@ export class ProgramBridge {
     } else if (fn === 'aclrtFreeHost' && typeof args.hostPtr === 'string') {
       this.hostMap.remove(hexNumber(args.hostPtr), 'pinned');
     }
-    void simArgs;
   }
 
   #rememberCreation(
@@ -277,5 +269,3 @@ export function hexNumber(text: string): number {
   const parsed = parseHex(text);
   return parsed.ok ? parsed.value : 0;
 }
-
-export { errorName };

@@ -1,4 +1,4 @@
-import { ACL_FUNCTIONS, type AclFunctionName, type AclStructName, type ValueType } from '@pagelens/core';
+import { ACL_FUNCTIONS, type AclFunctionName, type AclStructName, isObject, type ValueType } from '@pagelens/core';
 import { fieldShapes } from './native/field-shapes.ts';
 
 /*
@@ -10,7 +10,7 @@ import { fieldShapes } from './native/field-shapes.ts';
  */
 
 function record(value: unknown): Readonly<Record<string, unknown>> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isObject(value) ? value : {};
 }
 
 export function hexText(text: string): string {
