@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, STRUCT_LAYOUTS } from '@pagelens/core';
@@ -67,6 +67,8 @@ describe('the interposer build', () => {
       ...EXTRA_FUNCTIONS.map((extra) => extra.name),
     ].sort();
     expect(symbols.filter((name) => !name.startsWith('_')).sort()).toEqual(expected);
+    // A program linked against CANN 8.5's libacl_rt.so finds the same interposer.
+    expect(readlinkSync(join(build.lib, 'libacl_rt.so'))).toBe('libascendcl.so');
   });
 
   it('is reused from the cache while its sources are unchanged', () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,8 @@ import { generateTraceStubs } from './trace-gen.ts';
 /*
  * Builds PageLens's headers and its interposer libascendcl.so with the system C compiler, once per
  * source: the cache directory is named by the hash of every input (the C sources in
- * apps/agent/native/interposer and the generated files), so a changed catalogue makes a new build
- * and an unchanged one is reused. $PAGELENS_CACHE_DIR overrides the cache root.
+ * apps/agent/native/interposer and trace, the generated files, this recipe), so a changed catalogue
+ * makes a new build and an unchanged one is reused. $PAGELENS_CACHE_DIR overrides the cache root.
  */
 
 const SOURCES = fileURLToPath(new URL('../../../native/interposer/', import.meta.url));
@@ -112,6 +112,8 @@ function write(dir: string, files: readonly Input[]): void {
 export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
   const { sources, trace, headers } = inputs();
   const hash = createHash('sha256');
+  // This file is the build recipe (flags, outputs): a change to it makes a new build too.
+  hash.update(readFileSync(fileURLToPath(import.meta.url), 'utf8'));
   for (const file of [...sources, ...trace, ...headers]) hash.update(`${file.path}\0${file.text}\0`);
   const dir = join(cacheRoot(env), hash.digest('hex').slice(0, 16));
   const build: NativeBuild = {
@@ -131,6 +133,8 @@ export function buildNative(env: NodeJS.ProcessEnv = process.env): NativeBuild {
   mkdirSync(join(partial, 'lib'), { recursive: true });
   mkdirSync(join(partial, 'trace'), { recursive: true });
   compile(cc, join(partial, 'lib', 'libascendcl.so'), join(partial, 'include'), join(partial, 'src'), sources);
+  // CANN 8.5 and later also ship the runtime calls as libacl_rt.so (reference/acl-api.md §1).
+  symlinkSync('libascendcl.so', join(partial, 'lib', 'libacl_rt.so'));
   compile(cc, join(partial, 'trace', 'libpagelens_trace.so'), join(partial, 'include'), join(partial, 'trace-src'), trace);
   try {
     renameSync(partial, dir);
