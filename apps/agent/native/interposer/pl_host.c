@@ -83,14 +83,19 @@ static aclError finish_alloc(pl_msg *m, void **out, const char *out_name, void *
 }
 
 aclError aclrtMallocHost(void **hostPtr, size_t size) {
+  void *real = map_real(size);
+  /* The host itself is out of memory: the runtime's answer for a failed host allocation. */
+  if (size != 0 && real == NULL) return ACL_ERROR_RT_MEMORY_ALLOCATION;
   pl_msg m;
   pl_begin(&m, "aclrtMallocHost", __builtin_return_address(0));
   pl_key(&m, "size");
   pl_u64(&m, size);
-  return finish_alloc(&m, hostPtr, "hostPtr", map_real(size), size);
+  return finish_alloc(&m, hostPtr, "hostPtr", real, size);
 }
 
 aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg) {
+  void *real = map_real((size_t)size);
+  if (size != 0 && real == NULL) return ACL_ERROR_RT_MEMORY_ALLOCATION;
   pl_msg m;
   pl_begin(&m, "aclrtMallocHostWithCfg", __builtin_return_address(0));
   pl_key(&m, "size");
@@ -98,7 +103,7 @@ aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cf
   pl_key(&m, "cfg");
   if (cfg == NULL) pl_raw(&m, "null"), m.first = 0;
   else pl_w_aclrtMallocConfig(&m, cfg);
-  return finish_alloc(&m, ptr, "ptr", map_real((size_t)size), (size_t)size);
+  return finish_alloc(&m, ptr, "ptr", real, (size_t)size);
 }
 
 aclError aclrtFreeHost(void *hostPtr) {

@@ -166,7 +166,7 @@ export async function runProgram(
   const traced = await Promise.all(traces);
   const programCode = exitCodeOf(status);
 
-  if (flags.check) {
+  if (flags.check || !spawned) {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     for (const end of finished) process.stdout.write(`${formatSummary(end).join('\n')}\n`);
