@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
 import { handshakeSuite } from './suites/handshake.ts';
+import { runSuite } from './suites/run.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
 import { viewersSuite } from './suites/viewers.ts';
@@ -20,6 +21,7 @@ const SUITES: readonly BenchSuite[] = [
   handshakeSuite,
   agentSuite,
   viewersSuite,
+  runSuite,
   webPageMapSuite,
   webIngestSuite,
   formatsSuite,

@@ -7,6 +7,7 @@ import { aclBackendFactory } from './backends/acl/factory.ts';
 import { BackendRegistry } from './backends/backend.ts';
 import { simBackendFactory } from './backends/sim/sim-backend.ts';
 import { buildProgram } from './cli/program.ts';
+import { runFlags, runProgram } from './cli/run.ts';
 import { serve } from './cli/serve.ts';
 import { replayJournal } from './journal/replay.ts';
 
@@ -45,6 +46,12 @@ export async function main(argv: readonly string[]): Promise<number> {
           out: (text) => process.stdout.write(text),
           err: (text) => process.stderr.write(text),
         }),
+      run: (options, flags, argv) => runProgram(options, flags, argv, createRegistry()),
+      flags: () =>
+        runFlags(
+          (text) => process.stdout.write(text),
+          (text) => process.stderr.write(text),
+        ),
       replay: (file, options) => replayJournal(file, { quiet: options.quiet, out: (line) => process.stdout.write(`${line}\n`) }),
     },
     (code) => {

@@ -75,11 +75,20 @@ function collect<T>(parse: (value: string) => T) {
   return (value: string, previous: T[]): T[] => [...previous, parse(value)];
 }
 
+/** `pagelens run`'s own flags; the agent flags come from the root command. */
+export interface RunFlags {
+  readonly check: boolean;
+  readonly trace: boolean;
+  readonly agent: string | undefined;
+}
+
 export interface Actions {
   serve(options: ServeOptions): Promise<void>;
   replay(file: string, options: { quiet: boolean }): Promise<number>;
   doctor(options: DoctorOptions): Promise<number>;
   stats(file: string, options: StatsOptions): Promise<number>;
+  run(options: ServeOptions, flags: RunFlags, argv: readonly string[]): Promise<number>;
+  flags(): Promise<number>;
 }
 
 /** The `pagelens` command line. Every flag states its default in --help. */
@@ -222,6 +231,26 @@ export function buildProgram(
       // --profile is also the server's flag: commander gives it to the parent wherever it stands.
       const parent = command.parent?.opts<{ profile?: string }>().profile;
       setExitCode(await actions.stats(file, { ...options, profile: options.profile ?? parent }));
+    });
+  program
+    .command('run')
+    .description('run PROGRAM with PageLens’s libascendcl.so (simulation mode) and show its ACL calls live; exits with its status')
+    .argument('<program...>', 'the program and its arguments, after --')
+    .option('--check', 'no web server: print calls, errors, functions not modeled and leaks at exit; non-zero on failure or leak', false)
+    .option(
+      '--trace',
+      'trace mode: preload in front of the real CANN library (found as usual, or in --acl-lib) and observe its calls',
+      false,
+    )
+    .addOption(new Option('--agent <url>', 'a running agent to report to (not available in this build)').env('PAGELENS_AGENT'))
+    .action(async (argv: string[], flags: RunFlags, command: Command) => {
+      setExitCode(await actions.run(command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags, argv));
+    });
+  program
+    .command('flags')
+    .description('print the compiler and linker flags for ACL code against PageLens’s headers and library: cc $(pagelens flags) app.c')
+    .action(async () => {
+      setExitCode(await actions.flags());
     });
   return program;
 }

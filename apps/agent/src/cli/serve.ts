@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import type { BackendRegistry } from '../backends/backend.ts';
+import type { Backend, BackendRegistry } from '../backends/backend.ts';
 import { noJournal } from '../journal/entries.ts';
 import { openFileJournal } from '../journal/file-journal.ts';
 import { startAgentServer } from '../server/http-server.ts';
-import { consoleLogger, redacting } from '../server/logger.ts';
+import { consoleLogger, type Logger, redacting } from '../server/logger.ts';
 import { newToken } from '../server/token.ts';
 import { Hub } from '../session/hub.ts';
 import type { ServeOptions } from './program.ts';
@@ -23,8 +23,16 @@ function openInBrowser(url: string): void {
   child.unref();
 }
 
-/** Starts the agent and resolves once it has shut down after SIGINT or SIGTERM. */
-export async function serve(options: ServeOptions, registry: BackendRegistry): Promise<void> {
+/** A started agent: its backend, the URL to open, and how to stop it (sessions torn down first). */
+export interface StartedAgent {
+  readonly backend: Backend;
+  readonly url: string;
+  readonly log: Logger;
+  stop(): Promise<void>;
+}
+
+/** Starts the agent (backend, hub, HTTP + WebSocket server) and prints the URL. */
+export async function startAgent(options: ServeOptions, registry: BackendRegistry): Promise<StartedAgent> {
   const token = options.token ?? newToken();
   const log = redacting(consoleLogger(options.quiet), [token]);
   const factory = registry.get(options.backend);
@@ -78,22 +86,32 @@ export async function serve(options: ServeOptions, registry: BackendRegistry): P
   if (backend.name !== 'sim' && backend.host.note !== undefined) log.warn(backend.host.note);
   if (journal.path !== undefined) log.info(`journal: ${journal.path}`);
   if (options.open) openInBrowser(url);
+  const stop = () =>
+    hub
+      .shutdown()
+      .then(() => server.close())
+      .then(() => backend.close())
+      .catch((error: unknown) => log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`));
+  return { backend, url, log, stop };
+}
 
-  await new Promise<void>((done) => {
+/** Resolves at the first SIGINT or SIGTERM. */
+export function untilSignal(log: Logger): Promise<void> {
+  return new Promise<void>((done) => {
     const stop = (signal: NodeJS.Signals): void => {
       log.info(`${signal}: tearing down sessions and shutting down`);
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      hub
-        .shutdown()
-        .then(() => server.close())
-        .then(() => backend.close())
-        .then(done, (error: unknown) => {
-          log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`);
-          done();
-        });
+      done();
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** Starts the agent and resolves once it has shut down after SIGINT or SIGTERM. */
+export async function serve(options: ServeOptions, registry: BackendRegistry): Promise<void> {
+  const agent = await startAgent(options, registry);
+  await untilSignal(agent.log);
+  await agent.stop();
 }

@@ -1,0 +1,68 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TestClient } from '../support/ws-client.ts';
+import { BIN, compilers, pagelens, TEST_ENV } from './support.ts';
+
+const SOURCE = fileURLToPath(new URL('./live/wait_stdin.c', import.meta.url));
+
+/** Everything a stream said so far, and a wait for the first match of a pattern in it (past or future). */
+function transcript(stream: NodeJS.ReadableStream) {
+  let text = '';
+  const waiting: { pattern: RegExp; resolve: (match: RegExpExecArray) => void }[] = [];
+  const settle = () => {
+    for (const [index, item] of [...waiting.entries()].reverse()) {
+      const match = item.pattern.exec(text);
+      if (match === null) continue;
+      waiting.splice(index, 1);
+      item.resolve(match);
+    }
+  };
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    settle();
+  });
+  return {
+    printed: (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve) => {
+        waiting.push({ pattern, resolve });
+        settle();
+      }),
+  };
+}
+
+describe('pagelens run without --check', () => {
+  it('serves the explorer: a viewer sees the program’s process and its allocation while it runs, and the run exits with its status after Ctrl-C', async () => {
+    const flags = (await pagelens(['flags'])).stdout.trim().split(/\s+/);
+    const program = join(mkdtempSync(join(tmpdir(), 'pagelens-live-')), 'wait_stdin');
+    execFileSync(compilers().c, [...flags, SOURCE, '-o', program], { stdio: 'pipe' });
+    const child = spawn(process.execPath, [BIN, '--port', '0', '--no-journal', 'run', '--', program], {
+      env: TEST_ENV,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const stdout = transcript(child.stdout);
+    const stderr = transcript(child.stderr);
+    const url = await stdout.printed(/Open: http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/);
+    await stdout.printed(/allocated 0x[0-9a-f]+/);
+    const viewer = await TestClient.connect(Number(url[1]), url[2] ?? '');
+    await viewer.hello('viewer');
+    const running = [...viewer.replica.processes.values()].find((item) => item.name.startsWith('wait_stdin [pid '));
+    expect(running).toBeDefined();
+    const allocations = [...viewer.replica.allocations.values()].filter((item) => item.pid === running?.pid);
+    expect(allocations.map((item) => [item.fn, item.size, item.pageSize])).toEqual([['aclrtMalloc', 5 * 1024 * 1024, 2 * 1024 * 1024]]);
+    // The program frees and exits; the viewer sees the free, and the agent keeps serving.
+    const freed = viewer.waitFor((message) => message.type === 'events' && message.events.some((event) => event.kind === 'free'));
+    const ended = stderr.printed(/wait_stdin, pid \d+\) exited with code 7/);
+    child.stdin.end('go\n');
+    await freed;
+    await ended;
+    expect([...viewer.replica.allocations.values()].filter((item) => item.pid === running?.pid)).toEqual([]);
+    child.kill('SIGINT');
+    expect(await exited).toBe(7);
+    viewer.socket.close();
+  });
+});

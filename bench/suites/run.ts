@@ -1,0 +1,130 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SimHost, SimRuntime } from '@pagelens/core';
+import { type BenchResult, type BenchSuite, quantile } from '../support/result.ts';
+
+/*
+ * `pagelens run` (simulation mode): the round trip of one interposed ACL call from a C program
+ * through the Unix socket to the simulator and back, measured in the program, beside the same call
+ * made directly on the simulator in this process (no socket) and a local C call (the clock's cost).
+ */
+
+const BIN = fileURLToPath(new URL('../../apps/agent/bin/pagelens.mjs', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../native/run-roundtrip.c', import.meta.url));
+const CALLS = 20_000;
+const DOUBLE = fileURLToPath(new URL('../../apps/agent/test/acl-double/', import.meta.url));
+
+/** The C test double of the ACL ABI (apps/agent/test/acl-double), standing in for CANN: no Ascend host here. */
+function buildDouble(dir: string): string {
+  const sources = readdirSync(DOUBLE)
+    .filter((name) => name.startsWith('double_') && name.endsWith('.c'))
+    .map((name) => join(DOUBLE, name));
+  const lib = join(dir, 'double');
+  mkdirSync(lib, { recursive: true });
+  execFileSync('cc', ['-shared', '-fPIC', '-O2', '-o', join(lib, 'libascendcl.so'), ...sources, '-lpthread'], { stdio: 'pipe' });
+  return lib;
+}
+
+function parse(stdout: string, name: string): { p50: number; p99: number } {
+  const match = new RegExp(`^${name} p50_ns=(\\d+) p99_ns=(\\d+)$`, 'm').exec(stdout);
+  if (match === null) throw new Error(`no ${name} line in the bench program's output:\n${stdout}`);
+  return { p50: Number(match[1]) / 1000, p99: Number(match[2]) / 1000 };
+}
+
+async function directSimCall(): Promise<number[]> {
+  const runtime = new SimRuntime(new SimHost(), 'bench');
+  await runtime.aclrtSetDevice({ deviceId: 0 });
+  for (let i = 0; i < 1000; i += 1) await runtime.aclrtGetDevice({});
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const started = performance.now();
+    await runtime.aclrtGetDevice({});
+    samples.push((performance.now() - started) * 1000);
+  }
+  return samples.sort((a, b) => a - b);
+}
+
+/** A plain echo server in this process: what any Node agent's socket round trip costs at least. */
+async function echoFloor(program: string, dir: string, lib: string): Promise<{ p50: number; p99: number }> {
+  const path = join(dir, 'echo.sock');
+  const server = createServer((socket) => socket.on('data', () => socket.write('0 0\n')));
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  // The program is linked against the interposer; this run makes no ACL call through it.
+  const child = spawn(program, [String(CALLS), path], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LD_LIBRARY_PATH: lib },
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (code !== 0) throw new Error(`the echo floor run failed (${code})`);
+  return parse(stdout, 'echo');
+}
+
+export const runSuite: BenchSuite = {
+  name: 'run',
+  async run(): Promise<BenchResult[]> {
+    const flags = execFileSync(process.execPath, [BIN, 'flags'], { encoding: 'utf8' }).trim().split(/\s+/);
+    const dir = mkdtempSync(join(tmpdir(), 'pagelens-bench-run-'));
+    const program = join(dir, 'roundtrip');
+    execFileSync('cc', ['-O2', ...flags, SOURCE, '-o', program], { stdio: 'pipe' });
+    const run = spawnSync(process.execPath, [BIN, 'run', '--check', '--quiet', '--', program, String(CALLS)], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`the bench program failed (${run.status}):\n${run.stdout}\n${run.stderr}`);
+    const interposed = parse(run.stdout, 'interposed');
+    const local = parse(run.stdout, 'local');
+    const direct = await directSimCall();
+    const lib = flags.find((flag) => flag.startsWith('-L'))?.slice(2) ?? '';
+    const floor = await echoFloor(program, dir, lib);
+    const doubleDir = buildDouble(dir);
+    const traceRun = spawnSync(
+      process.execPath,
+      [BIN, 'run', '--trace', '--check', '--quiet', '--acl-lib', doubleDir, '--', program, String(CALLS), 'trace'],
+      { encoding: 'utf8', env: { ...process.env, ACL_DOUBLE_LOG: '' } },
+    );
+    if (traceRun.status !== 0)
+      throw new Error(`the trace bench program failed (${traceRun.status}):\n${traceRun.stdout}\n${traceRun.stderr}`);
+    const traced = parse(traceRun.stdout, 'traced');
+    const plain = parse(traceRun.stdout, 'direct');
+    const detail = `${CALLS} aclrtGetDevice calls from a C program under pagelens run --check, timed in the program (CLOCK_MONOTONIC) after 1000 warm-up calls`;
+    return [
+      { name: 'run.roundtrip.p50', value: interposed.p50, unit: 'µs', higherIsBetter: false, detail, target: 20 },
+      { name: 'run.roundtrip.p99', value: interposed.p99, unit: 'µs', higherIsBetter: false, detail },
+      {
+        name: 'run.direct_sim_call.p50',
+        value: quantile(direct, 0.5),
+        unit: 'µs',
+        higherIsBetter: false,
+        detail: `the same call on SimRuntime in the bench process, no socket (${CALLS} calls), measured in the same run`,
+      },
+      {
+        name: 'run.echo_floor.p50',
+        value: floor.p50,
+        unit: 'µs',
+        higherIsBetter: false,
+        detail: 'the same program’s write and read against a plain Node echo server on a Unix socket, in the same run: the transport alone',
+      },
+      {
+        name: 'run.trace.added_cost.p50',
+        value: traced.p50 - plain.p50,
+        unit: 'µs',
+        higherIsBetter: false,
+        detail: `trace mode: p50 of an intercepted aclrtGetDevice (${traced.p50} µs) minus p50 of the same function called directly in the same run (${plain.p50} µs), ${CALLS} calls each; the real library is the C test double (no Ascend host here)`,
+        target: 1,
+      },
+      {
+        name: 'run.local_c_call.p50',
+        value: local.p50,
+        unit: 'µs',
+        higherIsBetter: false,
+        detail: 'a no-op C function in the same program, timed the same way (the clock’s cost)',
+      },
+    ];
+  },
+};
