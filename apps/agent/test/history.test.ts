@@ -285,6 +285,25 @@ describe('the hub pages the history to clients that join late', () => {
     expect(plain.texts().some((t) => t.startsWith('{"type":"history'))).toBe(false);
   });
 
+  it('a client that packs its snapshots gets the base packed, which parses to the same rows', async () => {
+    const clock = turnClock();
+    const { hub } = makeHub(clock);
+    const driverSocket = memorySocket();
+    const driver = hub.connect(driverSocket, 'driver');
+    driver.message(hello('driver'));
+    await makeCalls(driver, driverSocket, clock, 4);
+    const rows = memorySocket();
+    const packed = memorySocket();
+    hub.connect(rows, 'rows').message(hello('viewer'));
+    hub
+      .connect(packed, 'packed')
+      .message(JSON.stringify({ type: 'hello', protocol: 1, role: 'viewer', snapshots: 'packed', history: true }));
+    drain(clock);
+    const baseText = packed.texts().find((t) => t.startsWith('{"type":"historyBase"'));
+    expect(baseText).toContain('"packed":');
+    expect(encodeSnapshot(rebuild(packed).state)).toEqual(encodeSnapshot(rebuild(rows).state));
+  });
+
   it('a driver that reconnects gets the history of its session too', async () => {
     const clock = turnClock();
     const { hub } = makeHub(clock);
