@@ -19,6 +19,7 @@ async function replica(page: Page): Promise<{ seqs: number[]; calls: string[]; a
     // The app's hooks also carry its store (apps/web/src/app/test-hooks.ts); e2e declares only what it needs.
     const hooks:
       | {
+          idle(): Promise<void>;
           store?: {
             getState(): {
               cursor: 'live' | number;
