@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SimBackend } from '../src/backends/sim/sim-backend.ts';
 import { noJournal } from '../src/journal/entries.ts';
 import { silentLogger } from '../src/server/logger.ts';
-import { type HistoryCaps, PAGE_OVERHEAD_BYTES, SessionHistory } from '../src/session/history.ts';
+import { type HistoryCaps, PAGE_OVERHEAD_BYTES, pageFrame, SessionHistory } from '../src/session/history.ts';
 import { type Clock, Hub } from '../src/session/hub.ts';
 import type { PeerSocket } from '../src/session/peer-socket.ts';
 import { DEFAULT_LIMITS } from '../src/session/quotas.ts';
@@ -203,7 +203,7 @@ describe('SessionHistory', () => {
     const seen: number[] = [];
     for (let page = history.pageAfter(plan.from); page !== undefined; page = history.pageAfter(page.to)) {
       expect(page.count).toBeLessThanOrEqual(caps.pageEvents);
-      const parsed = parseAgentMessage(page.frame.toString('utf8'));
+      const parsed = parseAgentMessage(pageFrame(page).toString('utf8'));
       if (!parsed.ok || parsed.value.type !== 'historyPage') throw new Error('not a page');
       seen.push(...parsed.value.events.map((e) => e.seq));
     }

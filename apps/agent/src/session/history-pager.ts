@@ -1,6 +1,6 @@
 import type { Clock } from './clock.ts';
 import { type Connection, send, sendText } from './connection.ts';
-import type { SessionHistory } from './history.ts';
+import { pageFrame, type SessionHistory } from './history.ts';
 
 /**
  * History bytes sent in one turn of the event loop, all clients together. Between turns the agent
@@ -153,9 +153,10 @@ export class HistoryPager {
     }
     const page = history.pageAfter(job.next);
     if (page === undefined) return 0;
-    sendText(connection, page.frame);
+    const frame = pageFrame(page);
+    sendText(connection, frame);
     job.next = page.to;
     if (job.next >= job.to) this.#jobs.delete(connection);
-    return page.frame.length;
+    return frame.length;
   }
 }

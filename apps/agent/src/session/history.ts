@@ -3,6 +3,7 @@ import { cloneHostState, encodeSnapshot, type HostState, type MemoryEvent, packS
 /**
  * How much history the agent holds for clients that join late. Events in JSON bytes, as sent; each
  * page also counts PAGE_OVERHEAD_BYTES, so many tiny pages cannot hold more memory than the cap says.
+ * The event objects are held beside their JSON (for folding), about as much memory again.
  */
 export interface HistoryCaps {
   /** Events held at most; past it the oldest pages are folded into the base state. */
@@ -30,14 +31,37 @@ export const DEFAULT_HISTORY_CAPS: HistoryCaps = {
 /** What a page costs beside its frame's bytes (its record and the frame's own header), counted in the cap. */
 export const PAGE_OVERHEAD_BYTES = 256;
 
-/** One sealed page: the `historyPage` message for events `from`…`to`, as bytes shared by every client. */
+/**
+ * One sealed page of events `from`…`to`. Its `historyPage` message is made the first time a client
+ * needs it, then shared by every client (a host nobody joins late costs no copying).
+ */
 export interface HistoryPage {
   readonly from: number;
   readonly to: number;
   readonly count: number;
   /** Call events among them (the UI numbers calls from the host's reset). */
   readonly calls: number;
-  readonly frame: Buffer;
+  /** JSON bytes of its events, as the caps count them. */
+  readonly bytes: number;
+  /**
+   * The events themselves (the backend made them; held here, not copied), so that folding a page
+   * into the base costs its reduces only: parsing the JSON back cost six times as much.
+   */
+  readonly events: readonly MemoryEvent[];
+  /** JSON arrays of events, as the fan-out made them; dropped once the frame is made. */
+  arrays: string[] | undefined;
+  frame: Buffer | undefined;
+}
+
+/** The page's `historyPage` message as bytes, made once. */
+export function pageFrame(page: HistoryPage): Buffer {
+  if (page.frame === undefined) {
+    // Each array is "[…]"; their insides, joined by commas, are one array.
+    const inner = (page.arrays ?? []).map((array) => array.slice(1, -1)).filter((part) => part !== '');
+    page.frame = Buffer.from(`{"type":"historyPage","from":${page.from},"to":${page.to},"events":[${inner.join(',')}]}`);
+    page.arrays = undefined;
+  }
+  return page.frame;
 }
 
 /** What a joining client is told: the base seq, the last seq, how many events and calls before. */
@@ -53,15 +77,10 @@ interface OpenPage {
   to: number;
   count: number;
   calls: number;
+  /** JSON bytes of its arrays (their lengths: events are ASCII but for strings a client sent). */
   bytes: number;
-  /** JSON arrays of events, as the fan-out made them. */
   readonly arrays: string[];
-}
-
-function pageFrame(from: number, to: number, arrays: readonly string[]): Buffer {
-  // Each array is "[…]"; their insides, joined by commas, are one array.
-  const inner = arrays.map((array) => array.slice(1, -1)).filter((part) => part !== '');
-  return Buffer.from(`{"type":"historyPage","from":${from},"to":${to},"events":[${inner.join(',')}]}`);
+  readonly events: MemoryEvent[];
 }
 
 /**
@@ -132,13 +151,14 @@ export class SessionHistory {
     if (open !== undefined && (open.count + events.length > this.#caps.pageEvents || open.bytes + array.length > this.#caps.pageBytes)) {
       this.#seal();
     }
-    const page = this.#open ?? { from: first.seq, to: first.seq, count: 0, calls: 0, bytes: 0, arrays: [] };
+    const page = this.#open ?? { from: first.seq, to: first.seq, count: 0, calls: 0, bytes: 0, arrays: [], events: [] };
     this.#open = page;
     page.to = last.seq;
     page.count += events.length;
     page.calls += calls;
     page.bytes += array.length;
     page.arrays.push(array);
+    for (const event of events) page.events.push(event);
     this.#events += events.length;
     this.#bytes += array.length;
     this.#lastSeq = last.seq;
@@ -149,9 +169,8 @@ export class SessionHistory {
     const open = this.#open;
     if (open === undefined) return;
     this.#open = undefined;
-    const frame = pageFrame(open.from, open.to, open.arrays);
-    this.#bytes += frame.length - open.bytes + PAGE_OVERHEAD_BYTES;
-    this.#pages.push({ from: open.from, to: open.to, count: open.count, calls: open.calls, frame });
+    this.#bytes += PAGE_OVERHEAD_BYTES;
+    this.#pages.push({ ...open, frame: undefined });
   }
 
   /** Folds the oldest pages into the base until the caps hold. */
@@ -160,12 +179,11 @@ export class SessionHistory {
       if (this.#pages.length === 0) this.#seal();
       const page = this.#pages.shift();
       if (page === undefined) return;
-      const message = JSON.parse(page.frame.toString('utf8')) as { events: MemoryEvent[] };
-      for (const event of message.events) reduce(this.#base, event);
+      for (const event of page.events) reduce(this.#base, event);
       this.#baseTexts.clear();
       this.#callsBefore += page.calls;
       this.#events -= page.count;
-      this.#bytes -= page.frame.length + PAGE_OVERHEAD_BYTES;
+      this.#bytes -= page.bytes + PAGE_OVERHEAD_BYTES;
     }
   }
 
