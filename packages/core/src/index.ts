@@ -210,7 +210,8 @@ export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
 export { isObject } from './protocol/guards.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
-export { AgentMessage, ClientMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
+export { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './protocol/history-messages.ts';
+export { AgentMessage, ClientMessage, type PackedHistoryBaseMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
 export { jsonNesting, MAX_AGENT_NESTING, MAX_CLIENT_NESTING, nestingProblem } from './protocol/nesting.ts';
 export { type PackedSnapshot, packSnapshot } from './protocol/packed-snapshot.ts';
 export {

@@ -12,6 +12,8 @@ export interface Connection {
   helloTimer: TimerHandle | undefined;
   /** The snapshot form the client asked for in its hello. */
   packedSnapshots: boolean;
+  /** The client asked for the session's history after each snapshot (history-pager.ts). */
+  history: boolean;
   closed: boolean;
 }
 

@@ -4,6 +4,7 @@ import type { JournalSink } from '../journal/entries.ts';
 import type { Clock, TimerHandle } from './clock.ts';
 import { type Connection, send, sendText } from './connection.ts';
 import { eventsFrameText } from './event-frames.ts';
+import type { SessionHistory } from './history.ts';
 import { CloseCode } from './peer-socket.ts';
 import { SnapshotTexts } from './snapshot-texts.ts';
 
@@ -21,12 +22,16 @@ export interface FanOutContext {
   readonly connections: Iterable<Connection>;
   /** What the presence message says now. */
   readonly presence: () => Extract<AgentMessage, { type: 'presence' }>;
+  /** Every event sent is recorded here, in the frames' JSON. */
+  readonly history: SessionHistory;
+  /** A snapshot at `seq` was just sent to the client (its history follows). */
+  readonly snapshotSent: (connection: Connection, seq: number) => void;
 }
 
 /**
  * The agent's outgoing stream: every event batch, serialised once and offered to every client
  * (skipped for one that cannot keep up, which is resynced with a snapshot when it drains); snapshots
- * and presence, whose bytes all clients share; and the journal's copy of the events.
+ * and presence, whose bytes all clients share; the journal's copy of the events; and the history's.
  */
 export class FanOut {
   readonly #context: FanOutContext;
@@ -61,6 +66,7 @@ export class FanOut {
     const state = this.#context.backend.state();
     sendText(connection, this.#snapshots.bytes(state, connection.packedSnapshots, reset));
     connection.outbox.caughtUp(state.seq);
+    this.#context.snapshotSent(connection, state.seq);
   }
 
   /**
@@ -79,7 +85,7 @@ export class FanOut {
   /** Sends pending events in frames of at most EVENTS_PER_FRAME, and resyncs clients that caught up. */
   flush(): void {
     this.#flushScheduled = false;
-    const { clock, journal, connections, backend } = this.#context;
+    const { clock, journal, connections, backend, history } = this.#context;
     const now = clock.now();
     const events = this.#pending;
     this.#pending = [];
@@ -89,8 +95,9 @@ export class FanOut {
       const chunk = events.slice(start, start + EVENTS_PER_FRAME);
       const from = chunk[0]?.seq ?? 0;
       const to = chunk[chunk.length - 1]?.seq ?? 0;
-      let array = journal.path === undefined ? undefined : JSON.stringify(chunk);
-      if (array !== undefined) journaled.push(array);
+      const array = JSON.stringify(chunk);
+      if (journal.path !== undefined) journaled.push(array);
+      history.record(chunk, array);
       let frame: Buffer | undefined;
       for (const c of connections) {
         if (c.role === undefined || c.closed) continue;
@@ -100,7 +107,6 @@ export class FanOut {
           c.outbox.offer(JSON.stringify({ type: 'events', from: rest[0]?.seq ?? to, to, events: rest }), rest[0]?.seq ?? to, to, now);
           continue;
         }
-        array ??= JSON.stringify(chunk);
         frame ??= Buffer.from(eventsFrameText(from, to, array));
         c.outbox.offer(frame, from, to, now);
       }

@@ -17,6 +17,8 @@ import { type Connection, holderOf, send, sendError } from './connection.ts';
 import { DriverRegistry } from './driver-registry.ts';
 import type { CallRecorder, DriverSession } from './driver-session.ts';
 import { FanOut } from './fan-out.ts';
+import { DEFAULT_HISTORY_CAPS, type HistoryCaps, SessionHistory } from './history.ts';
+import { HistoryPager } from './history-pager.ts';
 import { parseInbound } from './inbound.ts';
 import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
@@ -37,6 +39,10 @@ export interface HubOptions {
   readonly helloTimeoutMs?: number;
   readonly clock?: Clock;
   readonly watermarks?: Watermarks;
+  /** How much history late joiners can get (DEFAULT_HISTORY_CAPS). */
+  readonly historyCaps?: HistoryCaps;
+  /** History bytes paged out per event-loop turn, all clients together (HISTORY_TURN_BYTES). */
+  readonly historyTurnBytes?: number;
 }
 
 export const RESUME_GRACE_MS = 30_000;
@@ -58,6 +64,8 @@ export class Hub {
   readonly #usage = new UsageTracker();
   readonly #registry: DriverRegistry;
   readonly #fanOut: FanOut;
+  readonly #history: SessionHistory;
+  readonly #pager: HistoryPager;
   readonly #turn: TurnContext;
   #stopped = false;
   readonly #unsubscribe: () => void;
@@ -78,7 +86,21 @@ export class Hub {
       resumeGraceMs: options.resumeGraceMs,
       expired: (session) => void this.#endSession(session, 'its driver did not come back within the grace period'),
     });
-    this.#fanOut = new FanOut({ backend, journal, clock, connections, presence: () => this.#presence() });
+    this.#history = new SessionHistory(backend.state(), options.historyCaps ?? DEFAULT_HISTORY_CAPS);
+    this.#pager = new HistoryPager({
+      history: this.#history,
+      clock,
+      ...(options.historyTurnBytes === undefined ? {} : { turnBytes: options.historyTurnBytes }),
+    });
+    this.#fanOut = new FanOut({
+      backend,
+      journal,
+      clock,
+      connections,
+      presence: () => this.#presence(),
+      history: this.#history,
+      snapshotSent: (connection, seq) => this.#pager.start(connection, seq),
+    });
     this.#turn = {
       backend,
       journal,
@@ -105,6 +127,7 @@ export class Hub {
       session: undefined,
       helloTimer: undefined,
       packedSnapshots: false,
+      history: false,
       closed: false,
     };
     this.#connections.add(connection);
@@ -167,8 +190,11 @@ export class Hub {
     }
     if (hello.role === 'driver' && !this.#registry.attach(connection, hello)) return;
     if (connection.helloTimer !== undefined) this.#clock.clearTimeout(connection.helloTimer);
+    // Events still waiting go out (and into the history) first, so the history reaches the snapshot's seq.
+    this.#fanOut.flush();
     connection.role = hello.role;
     connection.packedSnapshots = hello.snapshots === 'packed';
+    connection.history = hello.history === true;
     this.#welcome(connection);
     this.#fanOut.presenceChanged();
   }
@@ -255,6 +281,7 @@ export class Hub {
       this.#options.journal.write({ type: 'reset', config: this.backend.config() });
       session.process(0, this.backend, this.#options.journal);
       this.#fanOut.discardPending();
+      this.#history.reset(this.backend.state());
       for (const c of this.#connections) {
         if (c.role === undefined) continue;
         send(c, {
@@ -271,6 +298,7 @@ export class Hub {
   #disconnected(connection: Connection): void {
     connection.closed = true;
     this.#connections.delete(connection);
+    this.#pager.cancel(connection);
     if (connection.helloTimer !== undefined) this.#clock.clearTimeout(connection.helloTimer);
     const session = connection.session;
     if (session !== undefined && !this.#stopped && holderOf(this.#connections, session) === undefined) this.#registry.detached(session);
@@ -307,6 +335,7 @@ export class Hub {
       this.#registry.ended(session);
     }
     this.#fanOut.stop();
+    this.#pager.stop();
     this.#unsubscribe();
     for (const c of this.#connections) c.outbox.socket.close(CloseCode.goingAway, 'agent shutting down');
     await this.#options.journal.close();

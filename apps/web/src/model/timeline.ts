@@ -53,6 +53,12 @@ export class Timeline {
   /** Events dropped from the front so far: an event's ordinal is its index plus this. */
   #dropped = 0;
   #calls: number[] = [];
+  /**
+   * Calls of this host (since its last reset) before the first held event: the agent's history cap
+   * (told in its `history` message) and this timeline's own folds. The first call held is call
+   * `callsBefore + 1`.
+   */
+  callsBefore = 0;
 
   constructor(snapshot: Snapshot, history: HistoryLimits = DEFAULT_HISTORY) {
     this.#history = history;
@@ -70,6 +76,7 @@ export class Timeline {
     this.#stories.clear();
     this.#dropped = 0;
     this.#calls = [];
+    this.callsBefore = 0;
   }
 
   get live(): HostState {
@@ -124,6 +131,7 @@ export class Timeline {
     this.#events = this.#events.slice(count);
     this.#dropped += count;
     const firstCall = lowerBound(this.#calls, count);
+    this.callsBefore += firstCall;
     this.#calls = this.#calls.slice(firstCall).map((index) => index - count);
     this.#checkpoints = this.#checkpoints.filter((c) => c.index > count).map((c) => ({ index: c.index - count, state: c.state }));
     if (this.#cursor !== undefined && this.#cursor.seq < base.seq) this.#cursor = undefined;

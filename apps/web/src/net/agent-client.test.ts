@@ -90,7 +90,13 @@ describe('AgentClient', () => {
     const socket = sockets[0];
     expect(socket?.url).toBe('ws://127.0.0.1:7070/ws?token=t');
     socket?.open();
-    expect(JSON.parse(socket?.sent[0] ?? '{}')).toEqual({ type: 'hello', protocol: PROTOCOL_VERSION, role: 'driver', snapshots: 'packed' });
+    expect(JSON.parse(socket?.sent[0] ?? '{}')).toEqual({
+      type: 'hello',
+      protocol: PROTOCOL_VERSION,
+      role: 'driver',
+      snapshots: 'packed',
+      history: true,
+    });
     socket?.receive(welcome);
     expect(store.getState().connection).toMatchObject({ status: 'connected', backend: 'sim', protocol: PROTOCOL_VERSION, role: 'driver' });
   });
@@ -292,7 +298,7 @@ describe("the boot script's early socket", () => {
     expect(socket?.sent).toEqual([]);
     socket?.open();
     expect(socket?.sent.map((text) => JSON.parse(text))).toEqual([
-      { type: 'hello', protocol: PROTOCOL_VERSION, role: 'viewer', snapshots: 'packed' },
+      { type: 'hello', protocol: PROTOCOL_VERSION, role: 'viewer', snapshots: 'packed', history: true },
     ]);
     expect(early?.received).toEqual([]);
   });

@@ -167,6 +167,15 @@ export class AgentClient {
       case 'resync':
         // A snapshot follows and replaces the replica.
         return;
+      case 'history':
+        state.beginHistory(message);
+        return;
+      case 'historyBase':
+        state.applyHistoryBase(message.seq, message.snapshot);
+        return;
+      case 'historyPage':
+        state.applyHistoryPage(message.from, message.events);
+        return;
       case 'result': {
         const pending = this.#pending.get(message.id);
         if (pending === undefined) return;

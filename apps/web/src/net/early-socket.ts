@@ -1,8 +1,18 @@
 import { type Hello, PROTOCOL_VERSION, type Role } from '@pagelens/core';
 
-/** The hello this page sends: the snapshot packed in columns, and the resume token after a reconnect. */
+/**
+ * The hello this page sends: the snapshot packed in columns, the session's history after it (time
+ * travel and the log reach back before the page joined), and the resume token after a reconnect.
+ */
 export function helloMessage(role: Role, resume?: string): Hello {
-  return { type: 'hello', protocol: PROTOCOL_VERSION, role, snapshots: 'packed', ...(resume === undefined ? {} : { resume }) };
+  return {
+    type: 'hello',
+    protocol: PROTOCOL_VERSION,
+    role,
+    snapshots: 'packed',
+    history: true,
+    ...(resume === undefined ? {} : { resume }),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { HistoryLimits } from '../model/timeline.ts';
 import { type ActionsSlice, createActionsSlice } from './actions-slice.ts';
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice.ts';
 import { createReplicaSlice, type PublishScheduler, type ReplicaSlice } from './replica-slice.ts';
@@ -15,6 +16,8 @@ export interface StoreOptions {
   readonly storage?: Pick<Storage, 'setItem'>;
   /** When views hear of new events (default: at once). The app passes `framePublisher`. */
   readonly publish?: PublishScheduler;
+  /** The history the replica keeps (DEFAULT_HISTORY; tests use small ones). */
+  readonly history?: HistoryLimits;
 }
 
 /** A fresh store per app root (and per test). */
@@ -22,7 +25,7 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createConnectionSlice(...args),
     ...createSessionSlice(...args),
-    ...createReplicaSlice(options.publish)(...args),
+    ...createReplicaSlice(options.publish, options.history)(...args),
     ...createSelectionSlice(...args),
     ...createUiSlice(options.prefs ?? DEFAULT_PREFS, options.storage)(...args),
     ...createActionsSlice(...args),

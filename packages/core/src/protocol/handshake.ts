@@ -18,6 +18,11 @@ export const Hello = z.strictObject({
    * `packed` (each table in columns, packed-snapshot.ts; a fifth of the bytes for a large snapshot).
    */
   snapshots: z.enum(['rows', 'packed']).exactOptional(),
+  /**
+   * True: after each snapshot, also send the session's history (`history`, `historyBase`,
+   * `historyPage`), so that time travel and the log reach back before this client joined.
+   */
+  history: z.boolean().exactOptional(),
 });
 export type Hello = z.infer<typeof Hello>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
 import { Hello, Welcome } from './handshake.ts';
+import { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './history-messages.ts';
 import type { PackedSnapshot } from './packed-snapshot.ts';
 import { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './session-messages.ts';
 
@@ -26,6 +27,9 @@ export const AgentMessage = z.discriminatedUnion('type', [
   Pong,
   Notice,
   Presence,
+  HistoryMessage,
+  HistoryBaseMessage,
+  HistoryPageMessage,
 ]);
 export type AgentMessage = DeepReadonly<z.infer<typeof AgentMessage>>;
 
@@ -37,5 +41,12 @@ export interface PackedSnapshotMessage {
   readonly type: 'snapshot';
   readonly seq: number;
   readonly reset: boolean;
+  readonly packed: PackedSnapshot;
+}
+
+/** A history base packed the same way. */
+export interface PackedHistoryBaseMessage {
+  readonly type: 'historyBase';
+  readonly seq: number;
   readonly packed: PackedSnapshot;
 }

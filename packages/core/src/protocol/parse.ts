@@ -82,12 +82,15 @@ export function parseClientMessage(text: string): ParseResult<ParsedClientMessag
   return checked.ok ? validate(ClientMessage, checked.value) : checked;
 }
 
+/** The messages that carry a snapshot, which may come packed. */
+const PACKABLE: ReadonlySet<unknown> = new Set(['snapshot', 'historyBase']);
+
 /**
- * A snapshot message may carry its snapshot packed in columns (`packed`, see packed-snapshot.ts):
+ * A snapshot message (or a history base) may carry its snapshot packed in columns (`packed`, see packed-snapshot.ts):
  * the rows are rebuilt first, and the message is then validated as if they had been sent.
  */
 function unpackMessage(value: unknown): ParseResult<unknown> {
-  if (!isObject(value) || value.type !== 'snapshot' || !Object.hasOwn(value, 'packed') || Object.hasOwn(value, 'snapshot')) {
+  if (!isObject(value) || !PACKABLE.has(value.type) || !Object.hasOwn(value, 'packed') || Object.hasOwn(value, 'snapshot')) {
     return { ok: true, value };
   }
   const unpacked = unpackSnapshot(value.packed);

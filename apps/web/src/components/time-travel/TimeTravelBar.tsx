@@ -9,6 +9,7 @@ import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { CompareMarks, useMarks } from './CompareMarks.tsx';
 import { ComparePanel } from './ComparePanel.tsx';
+import { HistoryStatus } from './HistoryStatus.tsx';
 import { TimeIcon, type TimeIconName } from './TimeIcon.tsx';
 import { usePlayer, useTimeControls } from './useTimeControls.ts';
 import './time-travel.css';
@@ -78,7 +79,8 @@ export function TimeTravelBar() {
   const last = timeline.lastSeq;
   const live = cursor === 'live';
   const ends = callEndsOf(timeline.events, timeline.calls);
-  const callNumber = callAtSeq(ends, seq) + 1;
+  // Calls are numbered from the host's reset: those before the held history count too.
+  const callNumber = callAtSeq(ends, seq) + 1 + timeline.callsBefore;
   // The host clock at the cursor: the latest time any event up to it reached (calls end after their effects start).
   const time = state?.time ?? timeline.live.time;
   const observed = session?.host.provenance === 'observed';
@@ -121,11 +123,15 @@ export function TimeTravelBar() {
       <span className="tt-position mono" data-testid="tt-position">
         <span title={t('timeTravel.seqTitle')}>{t('timeTravel.position', { seq: formatInteger(seq), last: formatInteger(last) })}</span>
         <span className="muted" title={t('timeTravel.callTitle')}>
-          {t('timeTravel.callPosition', { call: formatInteger(callNumber), calls: formatInteger(timeline.calls.length) })}
+          {t('timeTravel.callPosition', {
+            call: formatInteger(callNumber),
+            calls: formatInteger(timeline.calls.length + timeline.callsBefore),
+          })}
         </span>
         <span className="muted" title={t(observed ? 'timeTravel.wallTime' : 'timeTravel.virtualTime')}>
           t = {duration(time)}
         </span>
+        <HistoryStatus timeline={timeline} />
       </span>
       <button
         type="button"
