@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Expr, Stmt } from './ast.ts';
-import type { CType } from './c-type-model.ts';
+import type { CType, StructType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
@@ -37,6 +37,10 @@ export class ParseContext {
   readonly constants = new Map<string, bigint>();
   /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
   pendingDecls: Stmt[] = [];
+  /** Member functions a class declares `static` (`Pool::Instance`): they run without an object. */
+  staticMethods = new Set<string>();
+  /** Member functions defined in a class body, for the parser to convert once the class is complete. */
+  pendingMethods: { readonly ctx: ParseContext; readonly owner: StructType; readonly node: SyntaxNode }[] = [];
   /** Reads an expression (parse-expr's convertExpr), set by the parser: types need it for enumerator values. */
   convertValue: (node: SyntaxNode) => Expr = () => {
     throw new Error('ParseContext.convertValue is not set');
@@ -53,6 +57,8 @@ export class ParseContext {
   derive(text: string, shift: number): ParseContext {
     const derived = new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
     derived.types = this.types;
+    derived.pendingMethods = this.pendingMethods;
+    derived.staticMethods = this.staticMethods;
     derived.convertValue = this.convertValue;
     return derived;
   }

@@ -254,6 +254,9 @@ function convertAtom(ctx: ParseContext, node: SyntaxNode): Expr {
     }
     case 'ScopedIdentifier':
       return { kind: 'name', name: scopedName(ctx, node), span };
+    case 'this':
+      // Bound, inside a member function, to a pointer to the object it runs on (calls.ts).
+      return { kind: 'name', name: 'this', span };
     default:
       return ctx.unsupported(node, `The expression "${ctx.slice(node)}"`);
   }
@@ -278,7 +281,11 @@ function newAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   const declarator = parts.find((p) => p.name === 'NewDeclarator');
   const size = declarator === undefined ? undefined : kids(declarator)[0];
   if (declarator !== undefined && size === undefined) return ctx.fail(declarator, 'syntax', 'new T[] needs a size');
-  return size === undefined ? { kind: 'new', type, span } : { kind: 'new', type, count: convertExpr(ctx, size), span };
+  if (size !== undefined) return { kind: 'new', type, count: convertExpr(ctx, size), span };
+  const list = parts.find((p) => p.name === 'ArgumentList' || p.name === 'InitializerList');
+  return list === undefined
+    ? { kind: 'new', type, span }
+    : { kind: 'new', type, args: kids(list).map((arg) => convertExpr(ctx, arg)), span };
 }
 
 function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {

@@ -1,9 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr } from './ast.ts';
-import { baseType, type CType, type FieldInfo, INT, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
+import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
 import { libraryType } from './library-types.ts';
-import { child, kids, type ParseContext } from './parse-context.ts';
+import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
 
 /*
  * Types as the code writes them: base types, declarators (`*p`, `a[8]`, `&r`), and the types the
@@ -92,12 +92,21 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
   const span = ctx.span(node);
   const name = nameNode === undefined ? `(unnamed struct, line ${span.line})` : ctx.slice(nameNode);
   const members: FieldInfo[] = [];
+  const methods: SyntaxNode[] = [];
   for (const field of list === undefined ? [] : kids(list)) {
     switch (field.name) {
       case 'AccessSpecifier':
         continue;
       case 'FieldDeclaration': {
         const parts = kids(field);
+        if (parts.some((part) => part.name === 'FunctionDeclarator')) {
+          // A member function's prototype: its definition, out of the class (`Foo::Bar`), is what runs.
+          if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
+          const declarator = parts.find((part) => part.name === 'FunctionDeclarator');
+          const method = declarator === undefined ? undefined : child(declarator, 'FieldIdentifier');
+          if (hasQualifier(field, 'static') && method !== undefined) ctx.staticMethods.add(`${name}::${ctx.slice(method)}`);
+          continue;
+        }
         const typeNode = parts.find(isTypeNode);
         if (typeNode === undefined) return ctx.unsupported(field, `The member "${ctx.slice(field).trim()}"`);
         const memberBase = baseOf(ctx, typeNode);
@@ -108,8 +117,6 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
             members[members.length - 1] = { ...last, initial: memberInitial(ctx, part, name) };
             continue;
           }
-          if (part.name === 'FunctionDeclarator')
-            ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
           if (!DECLARATOR_NODES.has(part.name)) return ctx.unsupported(part, `"${ctx.slice(part)}" in the struct ${name}`);
           const declared = declare(ctx, part, memberBase);
           if (declared.ref) return ctx.unsupported(part, `A reference member in the struct ${name}`);
@@ -118,15 +125,29 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         continue;
       }
       case 'FunctionDefinition':
+        if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
+        methods.push(field);
+        continue;
       case 'Declaration':
-        return ctx.outOfScope(field, `The member function "${ctx.slice(field).split('{')[0]?.trim()}" of ${name}`);
+        // `Foo();`, `explicit Foo(int id);`: a constructor's prototype.
+        if (kids(field).some((part) => part.name === 'FunctionDeclarator')) continue;
+        return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the class ${name}`);
       default:
         return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the struct ${name}`);
     }
   }
   const type: StructType = { k: 'struct', name, union: node.name === 'UnionSpecifier', members };
   if (nameNode !== undefined) ctx.types.set(name, type);
+  // Converted by the parser once the class is complete, so a body may name members declared after it.
+  for (const method of methods) ctx.pendingMethods.push({ ctx, owner: type, node: method });
   return type;
+}
+
+/** Virtual functions need inheritance to mean anything: left to `pagelens run`, as inheritance is. */
+function virtualMember(ctx: ParseContext, field: SyntaxNode, owner: string): never {
+  const declarator = kids(field).find((part) => part.name === 'FunctionDeclarator');
+  const what = declarator === undefined ? ctx.slice(field) : ctx.slice(declarator).split('(')[0]?.trim();
+  return ctx.outOfScope(field, `The virtual member function ${what}() of ${owner} (virtual functions and inheritance)`);
 }
 
 /** The base type a type node names (`auto` is handled by the declaration). */
@@ -164,10 +185,11 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
   const type = baseType(words);
   if (type === undefined) {
     const name = words.join(' ');
+    const at = ctx.span(node);
     return ctx.fail(
       node,
       'unsupported',
-      `unknown type "${name}": PageLens knows the C integer and float types, pointers, the ACL types (${KNOWN_TYPE_NAMES.filter((n) => n.startsWith('aclrt')).join(', ')}), and the structs and typedefs the code defines before using them`,
+      `unknown type "${name}" at line ${at.line}, column ${at.column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
     );
   }
   return type;

@@ -59,6 +59,7 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
       if (!(error instanceof ParseFailure)) throw error;
       into.diagnostics.push(error.diagnostic);
     }
+    classMethods(ctx, into);
     // An enum's constants are declared before the item that defined them runs.
     const pending = ctx.pendingDecls;
     ctx.pendingDecls = [];
@@ -67,13 +68,38 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
   return statements;
 }
 
+/**
+ * A second function of one name is an overload by its number of parameters (`Foo::Foo()` and
+ * `Foo::Foo(int32_t id)`), stored as `name/count` (resolve-function.ts); one with the same count is
+ * an error, as PageLens does not tell parameter types apart.
+ */
+function addFunction(ctx: ParseContext, node: SyntaxNode, name: string, fn: FunctionDef, into: Collected): void {
+  const known = into.functions.get(name);
+  const key = known === undefined ? name : `${name}/${fn.params.length}`;
+  if (known?.params.length === fn.params.length || into.functions.has(key))
+    ctx.fail(node, 'redeclared', `the function ${name} is defined twice with ${fn.params.length} parameter(s)`);
+  into.functions.set(key, { ...fn, name });
+}
+
+/** Member functions a class body defined: converted once the class is complete. */
+function classMethods(ctx: ParseContext, into: Collected): void {
+  const pending = ctx.pendingMethods.splice(0);
+  for (const { ctx: at, owner, node } of pending) {
+    try {
+      const fn = convertFunction(at, node, owner);
+      addFunction(at, node, fn.name, fn, into);
+    } catch (error) {
+      if (!(error instanceof ParseFailure)) throw error;
+      into.diagnostics.push(error.diagnostic);
+    }
+  }
+}
+
 function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, counted: (statements: number) => void): void {
   switch (node.name) {
     case 'FunctionDefinition': {
       const fn = convertFunction(ctx, node);
-      const name = fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::');
-      if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
-      into.functions.set(name, { ...fn, name });
+      addFunction(ctx, node, fn.owner !== undefined || fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::'), fn, into);
       break;
     }
     case 'Declaration': {

@@ -9,7 +9,8 @@ import { expandMacros, type MacroDiagnostic } from './macros.ts';
  * - Placeholder lines of the documentation samples (`...`, `......`, `……`, optionally followed by
  *   a `//` comment) are blanked, and comment-only placeholders (`// ...`) are noted: both become
  *   visible notes on their line.
- * - `~name` becomes `~(name)`: @lezer/cpp reads `~name` as a C++ destructor name.
+ * - `~name` becomes `~(name)` in an expression: @lezer/cpp reads `~name` as a C++ destructor name
+ *   (a destructor, `~Foo()` in its class or `Foo::~Foo()`, is left as it is).
  * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
  *   the interpreter can tell it apart from an ordinary call.
  */
@@ -81,6 +82,24 @@ function skipNonCode(text: string, i: number): number {
   return i;
 }
 
+/**
+ * True when the `~Name` at `tilde` (its name ending at `end`) names a destructor: after `::`
+ * (`Foo::~Foo()`), or starting a member declaration (after `;`, `{`, `}`, an access specifier's
+ * `:` or `virtual`) and followed by `(`. In an expression `~mask` follows an operator or `(`.
+ */
+function isDestructorName(text: string, tilde: number, end: number): boolean {
+  let before = tilde - 1;
+  while (before >= 0 && /\s/.test(text[before] ?? '')) before -= 1;
+  if (text.startsWith('::', before - 1)) return true;
+  let after = end;
+  while (/\s/.test(text[after] ?? '')) after += 1;
+  if (text[after] !== '(') return false;
+  const previous = text[before] ?? ';';
+  if (previous === ';' || previous === '{' || previous === '}') return true;
+  if (previous === ':') return /\b(?:public|private|protected)\s*$/.test(text.slice(Math.max(0, before - 10), before));
+  return /\b(?:virtual|inline)$/.test(text.slice(Math.max(0, before - 7), before + 1));
+}
+
 /** Finds `>>>` closing a launch config that starts at `from`; counts its top-level arguments. */
 function launchEnd(text: string, from: number): { close: number; count: number } | undefined {
   let depth = 0;
@@ -138,6 +157,11 @@ export function preprocess(source: string): Preprocessed {
       if (isIdentStart(text[j] ?? '')) {
         let end = j;
         while (isIdentPart(text[end] ?? '')) end += 1;
+        if (isDestructorName(text, i, end)) {
+          copy(i, end);
+          i = end;
+          continue;
+        }
         emit('~', i);
         emit('(', j);
         copy(j, end);
