@@ -6,7 +6,7 @@ import { SimHost } from '../src/sim/sim-host.ts';
 import { SimRuntime } from '../src/sim/sim-runtime.ts';
 
 const SUPPORTED =
-  'PageLens runs declarations, expressions, calls, if/else, for, while, do/while, break, continue and return, inside functions or as a plain list of statements.';
+  'PageLens runs declarations, expressions, calls, if/else, switch, for, while, do/while, break, continue and return, classes with member functions, inside functions or as a plain list of statements.';
 
 const errorsOf = (code: string, inputs: readonly string[] = []) =>
   compile(code, { inputs }).diagnostics.filter((d) => d.severity === 'error');

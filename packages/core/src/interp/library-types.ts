@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import { baseType, type CType, VOID } from './c-type-model.ts';
-import { child, kids, type ParseContext } from './parse-context.ts';
+import { child, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
  * Types of the C++ library as ACL programs use them: `std::vector<T>` as a host buffer,
@@ -19,6 +19,8 @@ const THREAD_TYPES: Readonly<Record<string, string>> = {
   condition_variable: 'Thread synchronisation (std::condition_variable)',
   atomic: 'Atomics for threads (std::atomic)',
   future: 'A thread (std::future)',
+  shared_future: 'A thread (std::shared_future)',
+  promise: 'A thread (std::promise)',
   once_flag: 'std::call_once (its std::once_flag)',
   function: 'A function object (std::function)',
 };
@@ -48,7 +50,8 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);
   if (known !== undefined) return known;
-  return ctx.unsupported(node, `The type "${text}"`);
+  const at = ctx.span(node);
+  return ctx.fail(node, 'unsupported', unknownTypeMessage(text, at.line, at.column));
 }
 
 /** Calls the playground leaves to `pagelens run`, by the name the code writes (qualified or, after `using namespace std`, plain). */

@@ -81,7 +81,8 @@ export function pointee(m: Machine, pointer: Value, span: Span, what: string): L
           span,
           `reading ${typeName(type)} at ${where} is not modeled: PageLens tracks allocations, not their contents; it reads as 0`,
         );
-        return zeroValue(type, true);
+        const zero = zeroValue(type, true);
+        return zero.k === 'int' ? { ...zero, unmodeled: { line: span.line, what: `the ${typeName(type)} at ${where}` } } : zero;
       },
       write: () =>
         m.marks.note(span, `writing ${typeName(type)} at ${where} is not modeled: PageLens tracks allocations, not their contents`),

@@ -111,6 +111,8 @@ export class Machine {
   steps = 0;
   /** Set once this execution's aclInit succeeded (or was answered as in a fresh process). */
   initialized = false;
+  /** How many opaque handles not-modeled model-execution calls (aclmdlCreateDesc…) have handed out. */
+  opaqueHandles = 0;
   /** Text printed by printf/puts, in order. */
   readonly output: string[] = [];
   readonly #targets = new WeakMap<object, RefTarget>();

@@ -97,8 +97,13 @@ export function outOfScopeMessage(what: string, line: number, column: number): s
   return `${what} at line ${line}, column ${column} is outside what the playground runs: build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
 }
 
+/** A type neither C, ACL nor the code's own: a header or another library defines it (ggml_backend_t, C_Status, at::Tensor). */
+export function unknownTypeMessage(name: string, line: number, column: number): string {
+  return `unknown type "${name}" at line ${line}, column ${column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
+}
+
 export const SUPPORTED =
-  'PageLens runs declarations, expressions, calls, if/else, for, while, do/while, break, continue and return, inside functions or as a plain list of statements.';
+  'PageLens runs declarations, expressions, calls, if/else, switch, for, while, do/while, break, continue and return, classes with member functions, inside functions or as a plain list of statements.';
 
 /** The children that matter: no punctuation or comments. */
 export function kids(node: SyntaxNode): SyntaxNode[] {

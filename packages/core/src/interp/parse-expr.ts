@@ -343,6 +343,9 @@ function callAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
     // `std::printf`, `std::malloc`: the C library's functions under their std:: names.
     name = text.replace(/^std::/, '');
   } else if (callee.name === 'Identifier') name = ctx.slice(callee);
+  else if ((callee.name === 'PrimitiveType' || callee.name === 'SizedTypeSpecifier') && args.length === 1 && args[0] !== undefined)
+    // `int(npu_id / 2)`, `size_t(n)`: a functional cast, as `(int)(npu_id / 2)`.
+    return castTo(baseOf(ctx, callee), 'c', args[0], span);
   else return ctx.unsupported(callee, `Calling "${ctx.slice(callee)}" (only named functions can be called)`);
   const outOfScope = OUT_OF_SCOPE_CALLS.get(name);
   if (outOfScope !== undefined) return ctx.outOfScope(callee, outOfScope);

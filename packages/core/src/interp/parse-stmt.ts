@@ -39,6 +39,11 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     if (part === typeNode) continue;
     if (!DECLARATOR_NODES.has(part.name)) {
       if (SKIPPED_QUALIFIERS.has(part.name)) continue;
+      if (part.name === 'thread_local') {
+        // The playground runs one thread, whose copy is the only one: an ordinary variable.
+        ctx.note(part, 'unsupported', 'thread_local: the playground runs one thread, so this is an ordinary variable (its one copy)');
+        continue;
+      }
       return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
     }
     if (part.name === 'FunctionDeclarator') {

@@ -1,9 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr } from './ast.ts';
-import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType } from './c-type-model.ts';
+import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType, VOID } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
-import { libraryType } from './library-types.ts';
-import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
+import { FILE_STREAM_TYPES, libraryType } from './library-types.ts';
+import { child, hasQualifier, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
  * Types as the code writes them: base types, declarators (`*p`, `a[8]`, `&r`), and the types the
@@ -150,6 +150,21 @@ function virtualMember(ctx: ParseContext, field: SyntaxNode, owner: string): nev
   return ctx.outOfScope(field, `The virtual member function ${what}() of ${owner} (virtual functions and inheritance)`);
 }
 
+/**
+ * An ACL type outside PageLens's model (`aclmdlDesc`, `aclDataBuffer`, `aclmdlIODims`: model
+ * execution and operators): an opaque object with no members that handles point to; a note says so once.
+ */
+function opaqueAclType(ctx: ParseContext, node: SyntaxNode, name: string): CType {
+  const type: StructType = { k: 'struct', name, union: false };
+  ctx.types.set(name, type);
+  ctx.note(
+    node,
+    'unsupported',
+    `${name} is an ACL type of model execution or operators, which PageLens does not model: its objects are opaque here, and the calls that use them are notes`,
+  );
+  return type;
+}
+
 /** The base type a type node names (`auto` is handled by the declaration). */
 export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
   let words: string[];
@@ -182,15 +197,15 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     default:
       return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
   }
+  // `string` after `using namespace std;`.
+  if (words.length === 1 && words[0] === 'string') return { k: 'string' };
+  if (words.length === 1 && FILE_STREAM_TYPES.has(words[0] ?? '')) return { k: 'ptr', to: VOID, name: `std::${words[0]}` };
   const type = baseType(words);
   if (type === undefined) {
     const name = words.join(' ');
+    if (/^acl[a-zA-Z]/.test(name)) return opaqueAclType(ctx, node, name);
     const at = ctx.span(node);
-    return ctx.fail(
-      node,
-      'unsupported',
-      `unknown type "${name}" at line ${at.line}, column ${at.column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
-    );
+    return ctx.fail(node, 'unsupported', unknownTypeMessage(name, at.line, at.column));
   }
   return type;
 }

@@ -82,14 +82,36 @@ function skipNonCode(text: string, i: number): number {
   return i;
 }
 
+/** Index of the last character at or before `from` that is code: whitespace and comments (a doc comment above a destructor) are passed over. */
+function previousCode(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    while (at >= 0 && /\s/.test(text[at] ?? '')) {
+      if (text[at] === '\n') {
+        // A `// …` comment ending the line above: continue from before it.
+        const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        const comment = text.slice(lineStart, at).indexOf('//');
+        if (comment !== -1) at = lineStart + comment;
+      }
+      at -= 1;
+    }
+    if (at > 0 && text[at] === '/' && text[at - 1] === '*') {
+      const open = text.lastIndexOf('/*', at - 2);
+      if (open === -1) return at;
+      at = open - 1;
+      continue;
+    }
+    return at;
+  }
+}
+
 /**
  * True when the `~Name` at `tilde` (its name ending at `end`) names a destructor: after `::`
  * (`Foo::~Foo()`), or starting a member declaration (after `;`, `{`, `}`, an access specifier's
  * `:` or `virtual`) and followed by `(`. In an expression `~mask` follows an operator or `(`.
  */
 function isDestructorName(text: string, tilde: number, end: number): boolean {
-  let before = tilde - 1;
-  while (before >= 0 && /\s/.test(text[before] ?? '')) before -= 1;
+  const before = previousCode(text, tilde - 1);
   if (text.startsWith('::', before - 1)) return true;
   let after = end;
   while (/\s/.test(text[after] ?? '')) after += 1;
