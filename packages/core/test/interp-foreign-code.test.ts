@@ -85,6 +85,26 @@ describe('types of other libraries name themselves (issue 15)', () => {
     ]);
   });
 
+  it.each([
+    [
+      'a std::map after using namespace std',
+      'using namespace std;\nint main() {\n    map<float, unsigned int, greater<float>> top;\n    return 0;\n}',
+      'The C++ library type "map<float, unsigned int, greater<float>>" (PageLens models std::vector and std::string of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
+      "another library's template",
+      'ska::flat_hash_map<void*, size_t> g_sizes;',
+      'The template type "ska::flat_hash_map<void*, size_t>" (from a header or another library) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
+      'a static member of a class in a header',
+      '#include "sample_process.h"\naclrtStream SampleProcess::stream_ = nullptr;',
+      `SampleProcess::stream_ at line 2, column 13 is a static member of SampleProcess, a class the code does not define (its definition is in a header, and PageLens reads no headers): paste the class definition above it, ${runTail}`,
+    ],
+  ])('%s', (_, code, message) => {
+    expect(errorsOf(code).map((d) => d.message)).toEqual([message]);
+  });
+
   it('string and ifstream after using namespace std are the library types', async () => {
     const code =
       'using namespace std;\nint main() {\n    string path = "a.bin";\n    ifstream file(path);\n    size_t n = path.size();\n    return 0;\n}';

@@ -269,6 +269,19 @@ export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { nam
       const length = arrayLength(ctx, size);
       return declare(ctx, inner, { k: 'array', of: type, length });
     }
+    case 'ScopedIdentifier': {
+      // `aclrtContext SampleProcess::context_ = nullptr;`: a static member, defined out of its class.
+      const qualified = ctx.slice(node).replace(/\s+/g, '');
+      const owner = qualified.split('::').at(-2) ?? '';
+      const at = ctx.span(node);
+      if (ctx.types.get(owner)?.k === 'struct')
+        return ctx.unsupported(node, `The static data member ${qualified} (a variable shared by every ${owner}; write it as a global)`);
+      return ctx.fail(
+        node,
+        'unsupported',
+        `${qualified} at line ${at.line}, column ${at.column} is a static member of ${owner}, a class the code does not define (its definition is in a header, and PageLens reads no headers): paste the class definition above it, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+      );
+    }
     default:
       return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);
   }
