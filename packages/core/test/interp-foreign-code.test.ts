@@ -197,3 +197,35 @@ int main() {
     expect(h.ex.aclErrors).toBe(0);
   });
 });
+
+describe('brace initialisers on members (issue 15)', () => {
+  it('void* ptr_{}; and int32_t device_{-1}; are members with initialisers, not function definitions', async () => {
+    const code = `class Segment final {
+public:
+    Segment() {}
+    void Map() { (void)aclrtMalloc(&ptr_, size_, ACL_MEM_MALLOC_HUGE_ONLY); }
+    void* ptr_{};
+    size_t size_{2097152};
+};
+struct Empty {};
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    Segment segment;
+    segment.Map();
+    int32_t count{3};
+    void* base = segment.ptr_;
+    aclrtFree(base);
+    return count;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((c) => [c.fn, c.retName])).toEqual([
+      ['aclInit', 'ACL_SUCCESS'],
+      ['aclrtSetDevice', 'ACL_SUCCESS'],
+      ['aclrtMalloc', 'ACL_SUCCESS'],
+      ['aclrtFree', 'ACL_SUCCESS'],
+    ]);
+    expect(h.events.find((e) => e.kind === 'alloc')).toMatchObject({ size: 2097152 });
+    expect(h.ex.exitCode).toBe(3);
+  });
+});

@@ -122,6 +122,30 @@ function isDestructorName(text: string, tilde: number, end: number): boolean {
   return /\b(?:virtual|inline)$/.test(text.slice(Math.max(0, before - 7), before + 1));
 }
 
+const NOT_A_NAME = new Set(['final', 'override', 'const', 'noexcept', 'mutable', 'try', 'else', 'do']);
+const NOT_A_TYPE = new Set(['return', 'throw', 'new', 'else', 'do', 'case', 'struct', 'class', 'union', 'enum', 'namespace']);
+
+/**
+ * `void* ptr_{};`, `int count{0};`: a declarator with a brace initialiser on one line, which
+ * @lezer/cpp reads as a function definition; it gets ` =` before its brace (`ptr_ = {}` means the
+ * same). A type or `*`/`&` must come before the name, so `struct A {};` and `return T{};` stay.
+ */
+function isBraceInitDeclarator(text: string, from: number, end: number): boolean {
+  if (text[end] !== '{' || NOT_A_NAME.has(text.slice(from, end))) return false;
+  const close = text.indexOf('}', end);
+  if (close === -1 || /[\n{;]/.test(text.slice(end + 1, close))) return false;
+  let after = close + 1;
+  while (text[after] === ' ') after += 1;
+  if (text[after] !== ';' && text[after] !== ',') return false;
+  const before = previousCode(text, from - 1);
+  const previous = text[before] ?? '';
+  if (previous === '*' || previous === '&' || previous === '>') return true;
+  if (!isIdentPart(previous)) return false;
+  let start = before;
+  while (start > 0 && isIdentPart(text[start - 1] ?? '')) start -= 1;
+  return !NOT_A_TYPE.has(text.slice(start, before + 1));
+}
+
 /** Finds `>>>` closing a launch config that starts at `from`; counts its top-level arguments. */
 function launchEnd(text: string, from: number): { close: number; count: number } | undefined {
   let depth = 0;
@@ -218,6 +242,7 @@ export function preprocess(source: string): Preprocessed {
         }
       }
       copy(i, end);
+      if (isBraceInitDeclarator(text, i, end)) emit(' =', end);
       i = end;
       continue;
     }
