@@ -229,3 +229,17 @@ int main() {
     expect(h.ex.exitCode).toBe(3);
   });
 });
+
+describe('statements in the arguments of a macro from a header (issue 15)', () => {
+  it('names the macro instead of a bare syntax error', () => {
+    const code =
+      'bool Init() {\n    void* dev = nullptr;\n    ACL_REQUIRES_OK(aclrtMalloc(&dev, 64, ACL_MEM_MALLOC_NORMAL_ONLY), return false);\n    return true;\n}';
+    expect(errorsOf(code).map((d) => [d.line, d.column, d.message])).toEqual([
+      [
+        3,
+        72,
+        `syntax error at line 3, column 72: "return" inside the arguments of ACL_REQUIRES_OK(…), a macro the code does not define (its #define is in a header, and PageLens reads no headers): paste the #define above its first use, ${runTail}`,
+      ],
+    ]);
+  });
+});
