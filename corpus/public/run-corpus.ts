@@ -1,7 +1,8 @@
 /**
  * Runs every corpus entry through the playground's interpreter on a fresh simulated host and
  * reports what happened: compiled or not (the first error, with its line), and for an entry with
- * `main` (or the one function it keeps) how the run ended and how many ACL calls failed.
+ * `main` (or the one function it keeps) how the run ended and how many ACL calls failed. An entry
+ * without main (framework code) runs the function `entries.json` names for it, with its inputs.
  *
  *   node corpus/public/check-manifest.mjs --from /work/.mirror   # bring the files in first
  *   npx tsx corpus/public/run-corpus.ts [--markdown]
@@ -14,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from '../../packages/core/src/interp/compile.ts';
 import { Execution } from '../../packages/core/src/interp/execution.ts';
+import type { InputDecl } from '../../packages/core/src/interp/inputs.ts';
 import { SimHost } from '../../packages/core/src/sim/sim-host.ts';
 import { SimRuntime } from '../../packages/core/src/sim/sim-runtime.ts';
 
@@ -25,12 +27,20 @@ interface Entry {
 
 interface Outcome {
   readonly id: string;
-  readonly result: 'clean' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'missing';
+  readonly result: 'clean' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'empty' | 'missing';
   readonly detail: string;
+}
+
+/** How to run an entry that has no main (entries.json): the function, its inputs, and setup statements. */
+interface EntryRun {
+  readonly entry: string;
+  readonly inputs?: readonly InputDecl[];
+  readonly setup?: string;
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const entries = JSON.parse(readFileSync(join(HERE, 'manifest.json'), 'utf8')) as Entry[];
+const runs = JSON.parse(readFileSync(join(HERE, 'entries.json'), 'utf8')) as Record<string, EntryRun>;
 
 /** Headers first, so the sources see their declarations, as an #include would put them. */
 function sourceOf(entry: Entry): string | undefined {
@@ -48,7 +58,9 @@ function sourceOf(entry: Entry): string | undefined {
 async function runEntry(entry: Entry): Promise<Outcome> {
   const code = sourceOf(entry);
   if (code === undefined) return { id: entry.id, result: 'missing', detail: 'files not brought in' };
-  const compiled = compile(code, { inputs: [] });
+  const run = runs[entry.id];
+  const inputs = run?.inputs ?? [];
+  const compiled = compile(code, { inputs: inputs.map((input) => input.name), ...(run === undefined ? {} : { entry: run.entry }) });
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   const entryError = errors.find((d) => d.kind === 'entry');
   if (errors.length > 0 && entryError !== undefined && errors.length === 1) {
@@ -57,8 +69,15 @@ async function runEntry(entry: Entry): Promise<Outcome> {
   const first = errors.find((d) => d.kind !== 'entry');
   if (first !== undefined)
     return { id: entry.id, result: 'compile', detail: `${first.line}:${first.column} ${first.message}`.slice(0, 200) };
+  if (compiled.program.functions.size === 0 && compiled.program.topLevel.length === 0)
+    return { id: entry.id, result: 'empty', detail: "nothing to run: every line sits inside a build flag's #ifdef that is not defined" };
   const host = new SimHost({});
-  const ex = new Execution(compiled.program, new SimRuntime(host), { stepLimit: 2_000_000 });
+  const ex = new Execution(compiled.program, new SimRuntime(host), {
+    stepLimit: 2_000_000,
+    inputs,
+    ...(run === undefined ? {} : { entry: run.entry }),
+    ...(run?.setup === undefined ? {} : { setup: run.setup }),
+  });
   const outcome = await ex.run();
   if (outcome.state !== 'finished') {
     return { id: entry.id, result: 'runtime', detail: `${outcome.state}: ${outcome.error?.message ?? ''}`.slice(0, 200) };
@@ -74,7 +93,8 @@ async function runEntry(entry: Entry): Promise<Outcome> {
         .join(', '),
     };
   }
-  return { id: entry.id, result: 'clean', detail: `${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
+  const ran = run === undefined ? '' : `${run.entry}(): `;
+  return { id: entry.id, result: 'clean', detail: `${ran}${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
 }
 
 /** One line of the report on stdout. */

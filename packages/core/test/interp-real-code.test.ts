@@ -49,12 +49,12 @@ int memory::AllocDevice(void** ptr, size_t size) {
     expect(h.events.some((e) => e.kind === 'alloc' && e.size === 4 * 1024 * 1024)).toBe(true);
   });
 
-  it('a member function defined outside its class is out of scope', () => {
-    const member = 'struct Buffer { void* ptr; };\nsize_t Buffer::Size() { return 0; }';
+  it('a member function of a class the code does not define (its header is not pasted) says so', () => {
+    const member = '#include "buffer.h"\nsize_t Buffer::Size() { return 0; }';
     expect(errorsOf(member).map((d) => [d.line, d.message])).toEqual([
       [
         2,
-        'The member function Buffer::Size (classes with member functions) at line 2, column 8 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+        'Buffer::Size at line 2, column 8 is a member function of Buffer, a class the code does not define (its definition is in a header, and PageLens reads no headers): paste the class definition above it, or build the program and run it with `pagelens run`, which records the memory calls of the real process',
       ],
     ]);
   });
@@ -285,9 +285,9 @@ describe('out of scope, with a designed message (issue 15)', () => {
     ['try', 'int main() {\n    try { aclInit(nullptr); } catch (...) {}\n}', 'An exception handler (try/catch)', 2, 5],
     ['throw', 'int main() {\n  throw 1;\n}', 'Throwing an exception (throw)', 2, 3],
     [
-      'a member function',
-      'struct Buffer {\n    void* ptr;\n    size_t Size() { return 0; }\n};',
-      'The member function "size_t Size()" of Buffer',
+      'a virtual member function',
+      'class Model {\npublic:\n    virtual int Load() { return 0; }\n};',
+      'The virtual member function Load() of Model (virtual functions and inheritance)',
       3,
       5,
     ],

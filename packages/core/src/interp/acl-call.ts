@@ -6,12 +6,13 @@ import { isHex, parseHex } from '../units/hex.ts';
 import { type ArgContext, argName, outTargetProblem, toAclArg, writeOut, writeText } from './acl-values.ts';
 import type { CallExpr } from './ast.ts';
 import { baseType, CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
+import type { Span } from './diagnostics.ts';
 import { evaluate } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
 import { hostAddress } from './host-memory.ts';
 import { label } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
-import { type Cell, intValue, isNullPointer, type Value } from './values.ts';
+import { type Cell, intValue, isNullPointer, type UnmodeledRead, type Value } from './values.ts';
 
 const ACL_ERROR = baseType(['aclError']);
 /** An aclError code as the value of the call expression. */
@@ -66,6 +67,19 @@ export function catalogueArity(fn: AclFunctionName): { count: number; names: rea
  * parameters by position, `&var` out-arguments receive the result's field of the same name, and
  * the return code is recorded on the call's line.
  */
+/**
+ * An argument that comes from memory contents PageLens does not model (a size read out of a file's
+ * bytes) would send the runtime a made-up 0: the run stops here with a message saying so, rather
+ * than charge the code with the error that 0 causes.
+ */
+function unmodeledArgument(fn: string, position: number, text: string, from: UnmodeledRead, span: Span): never {
+  throw new InterpError(
+    'unsupported',
+    `argument ${position} of ${fn} ("${text}") comes from memory contents PageLens does not model (line ${from.line} reads ${from.what}, which holds what the program put there, such as a file's bytes; PageLens read 0): the playground cannot know this value, so it stops rather than pass a made-up one. Set it in the code, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+    span,
+  );
+}
+
 export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallExpr, scope: Scope): Promise<Value> {
   const { spec, params, returnsOut } = cParameters(fn);
   if (call.args.length !== params.length) {
@@ -80,6 +94,8 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     const expr = call.args[index];
     if (expr === undefined) continue;
     const evaluated = await evaluate(m, expr, scope);
+    if (evaluated.k === 'int' && evaluated.unmodeled !== undefined)
+      unmodeledArgument(fn, index + 1, label(expr), evaluated.unmodeled, expr.span);
     // A C object given as memory (`&num`, `float a[8]`) is host memory of the process (HM-1).
     const value =
       param.dir === 'in' && param.value.t === 'ptr' && evaluated.k === 'ref' ? await hostAddress(m, evaluated, expr.span) : evaluated;

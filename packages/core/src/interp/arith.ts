@@ -2,7 +2,7 @@ import type { BinaryOp, UnaryOp } from './ast.ts';
 import { DOUBLE, FLOAT, INT, type IntType, LONG, sizeOf, UINT, ULONG } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { boolValue, describeValue, floatValue, intValue, refLabel, type Value } from './values.ts';
+import { boolValue, carryUnmodeled, describeValue, floatValue, intValue, refLabel, type Value } from './values.ts';
 
 /*
  * C's arithmetic on LP64 (C11 6.3.1): integer promotion to int, the usual arithmetic conversions
@@ -112,6 +112,10 @@ function floatArith(op: BinaryOp, a: number, b: number, single: boolean, span: S
 
 /** Every binary operator but `&&` and `||`, which short-circuit in the evaluator. */
 export function binary(op: BinaryOp, a: Value, b: Value, span: Span, warn: Warn): Value {
+  return carryUnmodeled(binaryOf(op, a, b, span, warn), a, b);
+}
+
+function binaryOf(op: BinaryOp, a: Value, b: Value, span: Span, warn: Warn): Value {
   const pointer = pointerArith(op, a, b, span);
   if (pointer !== undefined) return pointer;
   if ((a.k === 'float' || a.k === 'int') && (b.k === 'float' || b.k === 'int') && (a.k === 'float' || b.k === 'float')) {
@@ -159,6 +163,10 @@ export function binary(op: BinaryOp, a: Value, b: Value, span: Span, warn: Warn)
 }
 
 export function unary(op: UnaryOp, a: Value, span: Span, warn: Warn): Value {
+  return carryUnmodeled(unaryOf(op, a, span, warn), a);
+}
+
+function unaryOf(op: UnaryOp, a: Value, span: Span, warn: Warn): Value {
   if (op === '!') {
     if (a.k === 'struct' || a.k === 'array' || a.k === 'union' || a.k === 'void') {
       throw new InterpError('type', `"!" cannot apply to ${describeValue(a)}`, span);

@@ -1,4 +1,4 @@
-import type { CType, IntType } from './c-type-model.ts';
+import type { CType, IntType, StructType } from './c-type-model.ts';
 import type { Diagnostic, Span } from './diagnostics.ts';
 
 /**
@@ -51,8 +51,8 @@ export type Expr =
       readonly arrow: boolean;
       readonly args: readonly Expr[];
     })
-  /** `new T`, `new T[n]`, `new T(v)`: heap memory of the process, from malloc. */
-  | (Node & { readonly kind: 'new'; readonly type: CType; readonly count?: Expr })
+  /** `new T`, `new T[n]`, `new T(v)`: heap memory of the process, from malloc; `args` go to a class's constructor. */
+  | (Node & { readonly kind: 'new'; readonly type: CType; readonly count?: Expr; readonly args?: readonly Expr[] })
   | (Node & { readonly kind: 'delete'; readonly operand: Expr; readonly array: boolean })
   | (Node & { readonly kind: 'index'; readonly target: Expr; readonly index: Expr })
   | (Node & { readonly kind: 'field'; readonly target: Expr; readonly name: string; readonly arrow: boolean })
@@ -85,6 +85,17 @@ export type Stmt =
   | (Node & { readonly kind: 'rangeFor'; readonly item: Declarator; readonly range: Expr; readonly body: Stmt })
   | (Node & { readonly kind: 'block'; readonly body: readonly Stmt[] })
   | (Node & { readonly kind: 'return'; readonly value?: Expr })
+  /**
+   * `switch (test) { case 1: …; default: … }`: the body's statements in order, flattened, and where
+   * each label points into them; control falls through from one label's statements to the next.
+   */
+  | (Node & {
+      readonly kind: 'switch';
+      readonly test: Expr;
+      readonly body: readonly Stmt[];
+      /** `value` is absent for `default`. */
+      readonly labels: readonly { readonly at: number; readonly value?: Expr; readonly span: Span }[];
+    })
   | (Node & { readonly kind: 'break' })
   | (Node & { readonly kind: 'continue' })
   | (Node & { readonly kind: 'empty' });
@@ -96,12 +107,26 @@ export interface Param {
   readonly ref?: boolean;
 }
 
+/** `: stream_(nullptr), deviceId_(id)` of a constructor: a member and what it starts with. */
+export interface MemberInit {
+  readonly name: string;
+  readonly args: readonly Expr[];
+  readonly span: Span;
+}
+
 export interface FunctionDef {
+  /** A member function is named `Class::Name` (`Class::Class` constructs, `Class::~Class` destroys). */
   readonly name: string;
   readonly returnType: CType;
   readonly params: readonly Param[];
   readonly body: Stmt;
   readonly span: Span;
+  /** The class of a member function: its calls run on an object, whose members the body names directly. */
+  readonly owner?: StructType;
+  /** A `static` member function: no object. */
+  readonly isStatic?: boolean;
+  /** A constructor's member initialisers, run before its body. */
+  readonly inits?: readonly MemberInit[];
 }
 
 /** A compiled snippet: what `compile` hands to `Execution`. */

@@ -116,6 +116,9 @@ function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Val
   return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
 }
 
+/** Where the opaque handles of model-execution calls start (the text "MDL"): no memory of the process or the device. */
+const OPAQUE_HANDLES = 0x4d444c_0000n;
+
 export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): Promise<Value> {
   const values = await evaluateAll(m, call.args, scope);
   const name = call.callee;
@@ -135,6 +138,17 @@ export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): P
     const text = template?.k === 'str' ? (name === 'puts' ? `${template.text}\n` : format(template.text, rest)) : '';
     m.output.push(text);
     m.marks.note(call.span, `${name} is not modeled; it would print ${JSON.stringify(text)}`);
+  } else if (/^acl(?:mdl|op)[A-Z]|^acl(?:Create|Destroy|Get|Update)(?:DataBuffer|TensorDesc)/.test(name)) {
+    // Model execution and operators: beyond memory, as kernel launches are.
+    const handle = /^acl(?:mdl)?Create/.test(name);
+    m.marks.note(
+      call.span,
+      `${name} is model execution (or an operator), which is not modeled: PageLens tracks memory, not models; its arguments were evaluated and it ${handle ? 'returned an opaque handle' : 'returned 0'}`,
+    );
+    if (handle) {
+      m.opaqueHandles += 1;
+      return { k: 'ptr', type: VOID_PTR, addr: OPAQUE_HANDLES + BigInt(m.opaqueHandles) * 0x10n };
+    }
   } else if (/^acl/.test(name)) {
     m.marks.warning(
       call.span,

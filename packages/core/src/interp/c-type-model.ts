@@ -233,4 +233,3 @@ export function typeName(type: CType): string {
 }
 
 /** The names a declaration can use, for messages. */
-export const KNOWN_TYPE_NAMES = [...NAMED.keys(), ...Object.keys(STRUCT_LAYOUTS)];

@@ -2,11 +2,11 @@ import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { isAclFunctionName } from '../acl/functions.ts';
 import { catalogueArity } from './acl-call.ts';
 import type { Expr, Program, Stmt } from './ast.ts';
-import { baseType } from './c-type-model.ts';
+import { baseType, fieldsOf } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './exec-errors.ts';
 import { LIBRARY_NAMES } from './library-names.ts';
-import { resolveFunction } from './resolve-function.ts';
+import { memberFunction, resolveFunction } from './resolve-function.ts';
 
 /**
  * Static checks before anything runs: every name is declared (in scope, in order), an ACL
@@ -43,7 +43,9 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
       case 'call': {
         e.args.forEach(expr);
         if (declared(e.callee) || e.launch !== undefined) return;
-        const defined = resolveFunction(program.functions, e.callee, current);
+        const defined =
+          (owner === undefined ? undefined : memberFunction(program.functions, owner, e.callee, e.args.length)) ??
+          resolveFunction(program.functions, e.callee, current, e.args.length);
         const arity =
           defined !== undefined
             ? { count: defined.params.length, names: defined.params.map((p) => p.name) }
@@ -97,6 +99,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
         return;
       case 'new':
         if (e.count !== undefined) expr(e.count);
+        e.args?.forEach(expr);
         return;
       case 'delete':
         expr(e.operand);
@@ -155,17 +158,27 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
       case 'return':
         if (s.value !== undefined) expr(s.value);
         return;
+      case 'switch':
+        expr(s.test);
+        for (const label of s.labels) if (label.value !== undefined) expr(label.value);
+        scoped(() => s.body.forEach(stmt));
+        return;
       default:
         return;
     }
   };
 
   let current: string | undefined;
+  let owner: string | undefined;
   program.topLevel.forEach(stmt);
   for (const fn of program.functions.values()) {
     current = fn.name;
+    owner = fn.owner?.name;
     scoped(() => {
+      // A member function names its object's members directly, and `this`.
+      if (fn.owner !== undefined && fn.isStatic !== true) for (const member of [...fieldsOf(fn.owner), { name: 'this' }]) add(member.name);
       for (const param of fn.params) add(param.name);
+      for (const init of fn.inits ?? []) init.args.forEach(expr);
       stmt(fn.body);
     });
   }

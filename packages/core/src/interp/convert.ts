@@ -1,7 +1,7 @@
 import { type CType, type IntType, type PtrType, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';
+import { carryUnmodeled, copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';
 
 /**
  * C conversions (C11 6.3) between the interpreter's values: on assignment, initialisation,
@@ -10,6 +10,10 @@ import { copyValue, describeValue, floatValue, intValue, type Value } from './va
  * a pointer is expected) with a message that names both types.
  */
 export function convert(value: Value, to: CType, span: Span, explicit: boolean, what = 'value'): Value {
+  return carryUnmodeled(convertOf(value, to, span, explicit, what), value);
+}
+
+function convertOf(value: Value, to: CType, span: Span, explicit: boolean, what: string): Value {
   const refuse = (): never => {
     throw new InterpError('type', `${what}: cannot convert ${describeValue(value)} to ${typeName(to)}`, span);
   };

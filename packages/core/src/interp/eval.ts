@@ -1,15 +1,31 @@
 import { ACL_CONSTANTS } from '../acl/enums.ts';
 import { binary, unary } from './arith.ts';
 import type { Expr } from './ast.ts';
-import { baseType, CHAR_PTR, DOUBLE, FLOAT, INT, pointerTo, SIZE_T, sizeOf, typeName, UINT, VOID_PTR } from './c-type-model.ts';
+import {
+  baseType,
+  CHAR_PTR,
+  DOUBLE,
+  FLOAT,
+  INT,
+  pointerTo,
+  SIZE_T,
+  type StructType,
+  sizeOf,
+  typeName,
+  UINT,
+  VOID_PTR,
+} from './c-type-model.ts';
 import { convert } from './convert.ts';
+import type { Span } from './diagnostics.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
 import { heapAlloc, heapFree } from './host-memory.ts';
 import { callMethod } from './library-calls.ts';
 import { libraryName, OUTPUT_STREAMS } from './library-names.ts';
 import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
-import { boolValue, describeValue, floatValue, intValue, showValue, truthy, type Value } from './values.ts';
+import { construct, definedClass, destroy } from './objects.ts';
+import { memberFunction } from './resolve-function.ts';
+import { boolValue, describeValue, floatValue, intValue, newCell, showValue, truthy, type Value } from './values.ts';
 
 /** The value of a read: arrays decay to a pointer to their first element (C11 6.3.2.1). */
 function rvalue(m: Machine, lv: LValue, span: Expr['span']): Value {
@@ -212,9 +228,18 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       const target = expr.arrow
         ? pointee(m, await evaluate(m, expr.target, scope), expr.span, label(expr.target))
         : await lvalueOf(expr.target);
+      const owner = definedClass(target.type);
+      const method = owner === undefined ? undefined : memberFunction(m.functions, owner.name, expr.name, expr.args.length);
+      if (method !== undefined && target.cell !== undefined) {
+        if (method.isStatic === true)
+          return m.call({ kind: 'call', callee: method.name, calleeSpan: expr.span, args: expr.args, span: expr.span }, scope);
+        return m.member(m, method, target.cell, expr.args, scope, expr.span, target.label);
+      }
       return callMethod(m, target, expr.name, await evaluateAll(m, expr.args, scope), expr.span);
     }
     case 'new': {
+      const made = expr.count === undefined ? definedClass(expr.type) : undefined;
+      if (made !== undefined) return newObject(m, made, expr.args ?? [], scope, expr.span);
       const count = expr.count === undefined ? 1n : await evaluate(m, expr.count, scope);
       const n = typeof count === 'bigint' ? count : count.k === 'int' ? count.v : -1n;
       if (n < 0n || n >= 2n ** 53n) throw new InterpError('type', `new ${typeName(expr.type)}[…] needs a size`, expr.span);
@@ -225,8 +250,23 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'delete': {
       const pointer = await evaluate(m, expr.operand, scope);
       if (pointer.k !== 'ptr') throw new InterpError('type', `delete ${label(expr.operand)}: not a pointer from new`, expr.span);
+      const object = m.heapObjects.get(pointer.addr);
+      if (object !== undefined) {
+        await destroy(m, object, expr.span, `*${label(expr.operand)}`);
+        m.heapObjects.delete(pointer.addr);
+      }
       await heapFree(m, pointer.addr, expr.span, `delete${expr.array ? '[]' : ''} ${label(expr.operand)}`);
       return { k: 'void' };
     }
   }
+}
+
+/** `new Foo(args)`: its bytes from malloc, its members kept by the interpreter under that address, its constructor run. */
+async function newObject(m: Machine, type: StructType, args: readonly Expr[], scope: Scope, span: Span): Promise<Value> {
+  const what = `new ${type.name}`;
+  const addr = await heapAlloc(m, Math.max(1, sizeOf(type) ?? 1), span, what);
+  const cell = newCell(type, false);
+  m.heapObjects.set(addr, cell);
+  await construct(m, cell, args, scope, span, `*(${what})`);
+  return { k: 'ptr', type: pointerTo(type), addr };
 }

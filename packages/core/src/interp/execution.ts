@@ -1,6 +1,6 @@
 import type { AclRuntime } from '../acl/runtime.ts';
 import type { Program, Stmt } from './ast.ts';
-import { callExpression } from './calls.ts';
+import { callExpression, callMember } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
@@ -96,6 +96,7 @@ export class Execution {
       runtime,
       program.functions,
       callExpression,
+      callMember,
       new Scope(this.#inputs),
       gate,
       this.#marks,

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import { baseType, type CType, VOID } from './c-type-model.ts';
-import { child, kids, type ParseContext } from './parse-context.ts';
+import { child, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
  * Types of the C++ library as ACL programs use them: `std::vector<T>` as a host buffer,
@@ -19,9 +19,17 @@ const THREAD_TYPES: Readonly<Record<string, string>> = {
   condition_variable: 'Thread synchronisation (std::condition_variable)',
   atomic: 'Atomics for threads (std::atomic)',
   future: 'A thread (std::future)',
+  shared_future: 'A thread (std::shared_future)',
+  promise: 'A thread (std::promise)',
   once_flag: 'std::call_once (its std::once_flag)',
   function: 'A function object (std::function)',
 };
+
+/** Class templates of the C++ library that ACL programs use besides std::vector, by the plain name `using namespace std` allows. */
+const STD_TEMPLATES: ReadonlySet<string> = new Set([
+  ...['map', 'unordered_map', 'multimap', 'set', 'unordered_set', 'list', 'deque', 'queue', 'stack', 'array', 'pair', 'tuple'],
+  ...['shared_ptr', 'unique_ptr', 'weak_ptr', 'optional', 'variant', 'greater', 'less', 'function'],
+]);
 
 /** File streams: declared and used as not modeled (PageLens runs no file system). */
 export const FILE_STREAM_TYPES: ReadonlySet<string> = new Set(['ifstream', 'ofstream', 'fstream']);
@@ -40,15 +48,19 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       if (element === undefined || element.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
       return { k: 'vector', of: descriptorOf(element) };
     }
-    if (std === undefined && ctx.types.get(last) === undefined)
-      return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (templates the code defines)`);
-    return ctx.unsupported(node, `The library type "${ctx.slice(node)}" (PageLens knows std::vector and std::string)`);
+    // `map<…>` after `using namespace std;` is the library's.
+    const plain = scoped === undefined ? ctx.slice(child(node, 'TypeIdentifier') ?? node) : text;
+    if (std !== undefined || STD_TEMPLATES.has(plain))
+      return ctx.outOfScope(node, `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector and std::string of the library)`);
+    // A template the code defines stops at its definition; one used here comes from a header or another library.
+    return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
   }
   if (std === 'string') return { k: 'string' };
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);
   if (known !== undefined) return known;
-  return ctx.unsupported(node, `The type "${text}"`);
+  const at = ctx.span(node);
+  return ctx.fail(node, 'unsupported', unknownTypeMessage(text, at.line, at.column));
 }
 
 /** Calls the playground leaves to `pagelens run`, by the name the code writes (qualified or, after `using namespace std`, plain). */

@@ -63,6 +63,9 @@ export function pointee(m: Machine, pointer: Value, span: Span, what: string): L
     const label = target.isArray ? `${target.label}[${index}]` : `*&${target.label}`;
     return cellLValue(m, cell, target.isArray ? label : target.label, false, { target, index });
   }
+  const object = pointer.k === 'ptr' ? m.heapObjects.get(pointer.addr) : undefined;
+  if (object !== undefined)
+    return cellLValue(m, object, `*(${typeName(object.type)}*)0x${pointer.k === 'ptr' ? pointer.addr.toString(16) : ''}`, false);
   if (pointer.k === 'ptr' || pointer.k === 'str') {
     if (pointer.k === 'ptr' && pointer.addr === 0n)
       throw new InterpError('runtime', `${what} dereferences a NULL pointer (undefined behaviour in C)`, span);
@@ -78,7 +81,8 @@ export function pointee(m: Machine, pointer: Value, span: Span, what: string): L
           span,
           `reading ${typeName(type)} at ${where} is not modeled: PageLens tracks allocations, not their contents; it reads as 0`,
         );
-        return zeroValue(type, true);
+        const zero = zeroValue(type, true);
+        return zero.k === 'int' ? { ...zero, unmodeled: { line: span.line, what: `the ${typeName(type)} at ${where}` } } : zero;
       },
       write: () =>
         m.marks.note(span, `writing ${typeName(type)} at ${where} is not modeled: PageLens tracks allocations, not their contents`),

@@ -1,6 +1,6 @@
 import type { AclRuntime } from '../acl/runtime.ts';
 import { formatInteger } from '../units/bytes.ts';
-import type { CallExpr, FunctionDef } from './ast.ts';
+import type { CallExpr, Expr, FunctionDef } from './ast.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
 import type { Cell, RefTarget, Value } from './values.ts';
@@ -38,6 +38,8 @@ export interface Frame {
   readonly name: string;
   /** The innermost scope of the statement running in this frame. */
   scope: Scope;
+  /** The object a member function runs on (`this`). */
+  readonly self?: Cell;
 }
 
 export interface CallRecord {
@@ -68,6 +70,20 @@ export interface MarkSink {
  */
 export type CallHandler = (m: Machine, call: CallExpr, scope: Scope) => Promise<Value>;
 
+/**
+ * Runs the member function `fn` on the object in `self` with the arguments `args` (evaluated in
+ * `scope`); `label` names the object in messages. calls.ts's `callMember`, passed in as `CallHandler` is.
+ */
+export type MemberHandler = (
+  m: Machine,
+  fn: FunctionDef,
+  self: Cell,
+  args: readonly Expr[],
+  scope: Scope,
+  span: Span,
+  label: string,
+) => Promise<Value>;
+
 export interface Gate {
   /** Awaited before each statement: where stepping pauses. `depth` counts active user function calls. */
   beforeStatement(span: Span, depth: number): Promise<void> | undefined;
@@ -95,6 +111,8 @@ export class Machine {
   steps = 0;
   /** Set once this execution's aclInit succeeded (or was answered as in a fresh process). */
   initialized = false;
+  /** How many opaque handles not-modeled model-execution calls (aclmdlCreateDesc…) have handed out. */
+  opaqueHandles = 0;
   /** Text printed by printf/puts, in order. */
   readonly output: string[] = [];
   readonly #targets = new WeakMap<object, RefTarget>();
@@ -102,12 +120,16 @@ export class Machine {
   readonly owners = new WeakMap<object, Scope>();
   /** Host memory backing an object whose address the code gave the runtime (host-memory.ts). */
   readonly backing = new Map<RefTarget, bigint>();
+  /** Objects of the code's structs and classes made by `new`, by the address malloc gave them, so `p->f` reaches their members. */
+  readonly heapObjects = new Map<bigint, Cell>();
   readonly #calls: CallHandler;
+  readonly member: MemberHandler;
 
   constructor(
     runtime: AclRuntime,
     functions: ReadonlyMap<string, FunctionDef>,
     calls: CallHandler,
+    member: MemberHandler,
     globals: Scope,
     gate: Gate,
     marks: MarkSink,
@@ -116,6 +138,7 @@ export class Machine {
     this.runtime = runtime;
     this.functions = functions;
     this.#calls = calls;
+    this.member = member;
     this.globals = globals;
     this.gate = gate;
     this.marks = marks;

@@ -1,6 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Expr, Stmt } from './ast.ts';
-import type { CType } from './c-type-model.ts';
+import type { CType, StructType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
@@ -37,6 +37,10 @@ export class ParseContext {
   readonly constants = new Map<string, bigint>();
   /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
   pendingDecls: Stmt[] = [];
+  /** Member functions a class declares `static` (`Pool::Instance`): they run without an object. */
+  staticMethods = new Set<string>();
+  /** Member functions defined in a class body, for the parser to convert once the class is complete. */
+  pendingMethods: { readonly ctx: ParseContext; readonly owner: StructType; readonly node: SyntaxNode }[] = [];
   /** Reads an expression (parse-expr's convertExpr), set by the parser: types need it for enumerator values. */
   convertValue: (node: SyntaxNode) => Expr = () => {
     throw new Error('ParseContext.convertValue is not set');
@@ -53,6 +57,8 @@ export class ParseContext {
   derive(text: string, shift: number): ParseContext {
     const derived = new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
     derived.types = this.types;
+    derived.pendingMethods = this.pendingMethods;
+    derived.staticMethods = this.staticMethods;
     derived.convertValue = this.convertValue;
     return derived;
   }
@@ -91,8 +97,13 @@ export function outOfScopeMessage(what: string, line: number, column: number): s
   return `${what} at line ${line}, column ${column} is outside what the playground runs: build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
 }
 
+/** A type neither C, ACL nor the code's own: a header or another library defines it (ggml_backend_t, C_Status, at::Tensor). */
+export function unknownTypeMessage(name: string, line: number, column: number): string {
+  return `unknown type "${name}" at line ${line}, column ${column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
+}
+
 export const SUPPORTED =
-  'PageLens runs declarations, expressions, calls, if/else, for, while, do/while, break, continue and return, inside functions or as a plain list of statements.';
+  'PageLens runs declarations, expressions, calls, if/else, switch, for, while, do/while, break, continue and return, classes with member functions, inside functions or as a plain list of statements.';
 
 /** The children that matter: no punctuation or comments. */
 export function kids(node: SyntaxNode): SyntaxNode[] {

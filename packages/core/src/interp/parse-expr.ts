@@ -254,6 +254,9 @@ function convertAtom(ctx: ParseContext, node: SyntaxNode): Expr {
     }
     case 'ScopedIdentifier':
       return { kind: 'name', name: scopedName(ctx, node), span };
+    case 'this':
+      // Bound, inside a member function, to a pointer to the object it runs on (calls.ts).
+      return { kind: 'name', name: 'this', span };
     default:
       return ctx.unsupported(node, `The expression "${ctx.slice(node)}"`);
   }
@@ -278,7 +281,11 @@ function newAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   const declarator = parts.find((p) => p.name === 'NewDeclarator');
   const size = declarator === undefined ? undefined : kids(declarator)[0];
   if (declarator !== undefined && size === undefined) return ctx.fail(declarator, 'syntax', 'new T[] needs a size');
-  return size === undefined ? { kind: 'new', type, span } : { kind: 'new', type, count: convertExpr(ctx, size), span };
+  if (size !== undefined) return { kind: 'new', type, count: convertExpr(ctx, size), span };
+  const list = parts.find((p) => p.name === 'ArgumentList' || p.name === 'InitializerList');
+  return list === undefined
+    ? { kind: 'new', type, span }
+    : { kind: 'new', type, args: kids(list).map((arg) => convertExpr(ctx, arg)), span };
 }
 
 function sizeofAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
@@ -336,6 +343,9 @@ function callAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
     // `std::printf`, `std::malloc`: the C library's functions under their std:: names.
     name = text.replace(/^std::/, '');
   } else if (callee.name === 'Identifier') name = ctx.slice(callee);
+  else if ((callee.name === 'PrimitiveType' || callee.name === 'SizedTypeSpecifier') && args.length === 1 && args[0] !== undefined)
+    // `int(npu_id / 2)`, `size_t(n)`: a functional cast, as `(int)(npu_id / 2)`.
+    return castTo(baseOf(ctx, callee), 'c', args[0], span);
   else return ctx.unsupported(callee, `Calling "${ctx.slice(callee)}" (only named functions can be called)`);
   const outOfScope = OUT_OF_SCOPE_CALLS.get(name);
   if (outOfScope !== undefined) return ctx.outOfScope(callee, outOfScope);

@@ -1,7 +1,8 @@
 import type { SyntaxNode } from '@lezer/common';
-import type { Declarator, Expr, FunctionDef, Param, Stmt } from './ast.ts';
-import { type CType, pointerTo, VOID } from './c-type-model.ts';
+import type { Declarator, Expr, FunctionDef, MemberInit, Param, Stmt } from './ast.ts';
+import { type CType, pointerTo, type StructType, VOID } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
+import type { Span } from './diagnostics.ts';
 import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
 import { baseOf, DECLARATOR_NODES, declare, isTypeNode } from './parse-types.ts';
@@ -38,11 +39,17 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     if (part === typeNode) continue;
     if (!DECLARATOR_NODES.has(part.name)) {
       if (SKIPPED_QUALIFIERS.has(part.name)) continue;
+      if (part.name === 'thread_local') {
+        // The playground runs one thread, whose copy is the only one: an ordinary variable.
+        ctx.note(part, 'unsupported', 'thread_local: the playground runs one thread, so this is an ordinary variable (its one copy)');
+        continue;
+      }
       return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
     }
     if (part.name === 'FunctionDeclarator') {
       // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
-      const vexing = base?.k === 'vector' || base?.k === 'string' ? constructorCall(ctx, part) : undefined;
+      const isObject = base?.k === 'vector' || base?.k === 'string' || (base?.k === 'struct' && base.members !== undefined);
+      const vexing = isObject ? constructorCall(ctx, part) : undefined;
       if (vexing === undefined) return PROTOTYPE;
       declarators.push({ name: vexing.name, type: base ?? VOID, ctorArgs: vexing.args, span: ctx.span(part), isConst: constant });
       continue;
@@ -126,6 +133,31 @@ function rangeFor(ctx: ParseContext, node: SyntaxNode): Stmt {
   return { kind: 'rangeFor', item, range: convertExpr(ctx, range), body: convertStatement(ctx, body), span: ctx.span(node) };
 }
 
+/** `switch (x) { case A: …; default: … }`: the labels' statements in one list, each label pointing into it. */
+function switchStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
+  const parts = kids(node).filter((p) => p.name !== 'switch');
+  const [test, block] = parts;
+  if (test === undefined || block?.name !== 'CompoundStatement') return ctx.fail(node, 'syntax', 'incomplete switch statement');
+  const body: Stmt[] = [];
+  const labels: { at: number; value?: Expr; span: Span }[] = [];
+  for (const item of kids(block)) {
+    if (item.name !== 'CaseStatement') {
+      // Before the first label: never reached, but C allows it.
+      body.push(convertStatement(ctx, item));
+      continue;
+    }
+    const [keyword, ...rest] = kids(item);
+    const isDefault = keyword?.name === 'default';
+    const value = isDefault ? undefined : rest.shift();
+    if (!isDefault && value === undefined) return ctx.fail(item, 'syntax', 'a case label needs a value');
+    if (isDefault && labels.some((label) => label.value === undefined)) return ctx.fail(item, 'syntax', 'a switch has two default labels');
+    const span = ctx.span(item);
+    labels.push(value === undefined ? { at: body.length, span } : { at: body.length, value: convertExpr(ctx, value), span });
+    for (const stmt of rest) body.push(convertStatement(ctx, stmt));
+  }
+  return { kind: 'switch', test: condition(ctx, test, node), body, labels, span: ctx.span(node) };
+}
+
 export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
   const span = ctx.span(node);
   const parts = kids(node);
@@ -173,7 +205,7 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     case 'ContinueStatement':
       return { kind: 'continue', span };
     case 'SwitchStatement':
-      return ctx.unsupported(node, 'switch (write it as if/else)');
+      return switchStatement(ctx, node);
     case 'GotoStatement':
     case 'LabeledStatement':
       return ctx.unsupported(node, 'goto and labels');
@@ -186,14 +218,33 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
   }
 }
 
-export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDef {
+/** `: stream_(nullptr), size_{n}`: the member initialisers of a constructor. */
+function memberInits(ctx: ParseContext, list: SyntaxNode | undefined): MemberInit[] {
+  const inits: MemberInit[] = [];
+  for (const item of list === undefined ? [] : kids(list)) {
+    const [field, args] = kids(item);
+    if (field === undefined || args === undefined) return ctx.unsupported(item, `The member initialiser "${ctx.slice(item)}"`);
+    if (field.name !== 'FieldIdentifier') return ctx.outOfScope(item, `Initialising the base class ${ctx.slice(field)} (inheritance)`);
+    inits.push({ name: ctx.slice(field), args: kids(args).map((arg) => convertExpr(ctx, arg)), span: ctx.span(item) });
+  }
+  return inits;
+}
+
+/** The class a qualified name `Foo::Bar` (or `ns::Foo::Bar`) belongs to, when the code defines it with members. */
+function classOf(ctx: ParseContext, qualified: string): StructType | undefined {
+  const name = qualified.split('::').at(-2);
+  const type = name === undefined ? undefined : ctx.types.get(name);
+  return type?.k === 'struct' && type.members !== undefined ? type : undefined;
+}
+
+/** A function definition; `owner` is the class whose body holds it (a member function defined in the class). */
+export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: StructType): FunctionDef {
   const parts = kids(node);
   const typeNode = parts.find(isTypeNode);
   const body = parts.find((p) => p.name === 'CompoundStatement');
   let declarator = parts.find((p) => p.name === 'FunctionDeclarator' || p.name === 'PointerDeclarator' || p.name === 'ReferenceDeclarator');
-  if (typeNode === undefined || body === undefined || declarator === undefined)
-    return ctx.unsupported(node, 'This kind of function definition');
-  let returnType = baseOf(ctx, typeNode);
+  if (body === undefined || declarator === undefined) return ctx.unsupported(node, 'This kind of function definition');
+  let returnType = typeNode === undefined ? VOID : baseOf(ctx, typeNode);
   while (declarator?.name === 'PointerDeclarator' || declarator?.name === 'ReferenceDeclarator') {
     if (declarator.name === 'ReferenceDeclarator') return ctx.unsupported(declarator, 'A function that returns a reference');
     returnType = pointerTo(returnType);
@@ -202,13 +253,27 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
   const scoped = declarator === undefined ? undefined : child(declarator, 'ScopedIdentifier');
   // `int memory::Alloc(…) {…}` defines a function of a namespace; `int Buffer::Size() {…}` a member function.
   const qualified = scoped === undefined ? undefined : ctx.slice(scoped).replace(/\s+/g, '').replace(/^::/, '');
-  const owner = qualified?.slice(0, qualified.lastIndexOf('::'));
-  if (scoped !== undefined && (owner === undefined || !ctx.namespaces.has(owner)))
-    return ctx.outOfScope(scoped, `The member function ${ctx.slice(scoped)} (classes with member functions)`);
-  const nameNode = declarator === undefined ? undefined : child(declarator, 'Identifier');
+  const namespace = qualified?.slice(0, qualified.lastIndexOf('::'));
+  const owner = inClass ?? (qualified === undefined ? undefined : classOf(ctx, qualified));
+  if (scoped !== undefined && owner === undefined && (namespace === undefined || !ctx.namespaces.has(namespace))) {
+    const at = ctx.span(scoped);
+    const className = qualified?.split('::').at(-2) ?? '';
+    return ctx.fail(
+      scoped,
+      'unsupported',
+      `${qualified} at line ${at.line}, column ${at.column} is a member function of ${className}, a class the code does not define (its definition is in a header, and PageLens reads no headers): paste the class definition above it, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+    );
+  }
+  const nameNode =
+    declarator === undefined
+      ? undefined
+      : kids(declarator).find((k) => k.name === 'Identifier' || k.name === 'FieldIdentifier' || k.name === 'DestructorName');
   const list = declarator === undefined ? undefined : child(declarator, 'ParameterList');
   if ((nameNode === undefined && qualified === undefined) || list === undefined)
     return ctx.unsupported(node, 'This kind of function declarator');
+  const short = qualified?.split('::').at(-1) ?? (nameNode === undefined ? '' : ctx.slice(nameNode));
+  if (typeNode === undefined && (owner === undefined || (short !== owner.name && short !== `~${owner.name}`)))
+    return ctx.unsupported(node, `The function ${short} without a return type`);
   const params: Param[] = [];
   for (const param of kids(list)) {
     if (param.name !== 'ParameterDeclaration') return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
@@ -226,6 +291,19 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode): FunctionDe
     const type = declared.type.k === 'array' ? pointerTo(declared.type.of) : declared.type;
     params.push(declared.ref ? { name: declared.name, type, ref: true } : { name: declared.name, type });
   }
-  const name = qualified ?? (nameNode === undefined ? '' : ctx.slice(nameNode));
-  return { name, returnType, params, body: convertStatement(ctx, body), span: ctx.span(node) };
+  const span = ctx.span(node);
+  if (owner === undefined) return { name: qualified ?? short, returnType, params, body: convertStatement(ctx, body), span };
+  const name = `${owner.name}::${short}`;
+  const inits = memberInits(ctx, child(node, 'FieldInitializerList'));
+  const isStatic = hasQualifier(node, 'static') || ctx.staticMethods.has(name);
+  return {
+    name,
+    returnType,
+    params,
+    body: convertStatement(ctx, body),
+    span,
+    owner,
+    ...(isStatic ? { isStatic } : {}),
+    ...(inits.length > 0 ? { inits } : {}),
+  };
 }

@@ -1,9 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr } from './ast.ts';
-import { baseType, type CType, type FieldInfo, INT, KNOWN_TYPE_NAMES, pointerTo, type StructType } from './c-type-model.ts';
+import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType, VOID } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
-import { libraryType } from './library-types.ts';
-import { child, kids, type ParseContext } from './parse-context.ts';
+import { FILE_STREAM_TYPES, libraryType } from './library-types.ts';
+import { child, hasQualifier, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
  * Types as the code writes them: base types, declarators (`*p`, `a[8]`, `&r`), and the types the
@@ -92,12 +92,21 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
   const span = ctx.span(node);
   const name = nameNode === undefined ? `(unnamed struct, line ${span.line})` : ctx.slice(nameNode);
   const members: FieldInfo[] = [];
+  const methods: SyntaxNode[] = [];
   for (const field of list === undefined ? [] : kids(list)) {
     switch (field.name) {
       case 'AccessSpecifier':
         continue;
       case 'FieldDeclaration': {
         const parts = kids(field);
+        if (parts.some((part) => part.name === 'FunctionDeclarator')) {
+          // A member function's prototype: its definition, out of the class (`Foo::Bar`), is what runs.
+          if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
+          const declarator = parts.find((part) => part.name === 'FunctionDeclarator');
+          const method = declarator === undefined ? undefined : child(declarator, 'FieldIdentifier');
+          if (hasQualifier(field, 'static') && method !== undefined) ctx.staticMethods.add(`${name}::${ctx.slice(method)}`);
+          continue;
+        }
         const typeNode = parts.find(isTypeNode);
         if (typeNode === undefined) return ctx.unsupported(field, `The member "${ctx.slice(field).trim()}"`);
         const memberBase = baseOf(ctx, typeNode);
@@ -108,8 +117,6 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
             members[members.length - 1] = { ...last, initial: memberInitial(ctx, part, name) };
             continue;
           }
-          if (part.name === 'FunctionDeclarator')
-            ctx.outOfScope(field, `The member function ${ctx.slice(part).split('(')[0]?.trim()}() of ${name}`);
           if (!DECLARATOR_NODES.has(part.name)) return ctx.unsupported(part, `"${ctx.slice(part)}" in the struct ${name}`);
           const declared = declare(ctx, part, memberBase);
           if (declared.ref) return ctx.unsupported(part, `A reference member in the struct ${name}`);
@@ -118,14 +125,43 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         continue;
       }
       case 'FunctionDefinition':
+        if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
+        methods.push(field);
+        continue;
       case 'Declaration':
-        return ctx.outOfScope(field, `The member function "${ctx.slice(field).split('{')[0]?.trim()}" of ${name}`);
+        // `Foo();`, `explicit Foo(int id);`: a constructor's prototype.
+        if (kids(field).some((part) => part.name === 'FunctionDeclarator')) continue;
+        return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the class ${name}`);
       default:
         return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the struct ${name}`);
     }
   }
   const type: StructType = { k: 'struct', name, union: node.name === 'UnionSpecifier', members };
   if (nameNode !== undefined) ctx.types.set(name, type);
+  // Converted by the parser once the class is complete, so a body may name members declared after it.
+  for (const method of methods) ctx.pendingMethods.push({ ctx, owner: type, node: method });
+  return type;
+}
+
+/** Virtual functions need inheritance to mean anything: left to `pagelens run`, as inheritance is. */
+function virtualMember(ctx: ParseContext, field: SyntaxNode, owner: string): never {
+  const declarator = kids(field).find((part) => part.name === 'FunctionDeclarator');
+  const what = declarator === undefined ? ctx.slice(field) : ctx.slice(declarator).split('(')[0]?.trim();
+  return ctx.outOfScope(field, `The virtual member function ${what}() of ${owner} (virtual functions and inheritance)`);
+}
+
+/**
+ * An ACL type outside PageLens's model (`aclmdlDesc`, `aclDataBuffer`, `aclmdlIODims`: model
+ * execution and operators): an opaque object with no members that handles point to; a note says so once.
+ */
+function opaqueAclType(ctx: ParseContext, node: SyntaxNode, name: string): CType {
+  const type: StructType = { k: 'struct', name, union: false };
+  ctx.types.set(name, type);
+  ctx.note(
+    node,
+    'unsupported',
+    `${name} is an ACL type of model execution or operators, which PageLens does not model: its objects are opaque here, and the calls that use them are notes`,
+  );
   return type;
 }
 
@@ -161,14 +197,15 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     default:
       return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
   }
+  // `string` after `using namespace std;`.
+  if (words.length === 1 && words[0] === 'string') return { k: 'string' };
+  if (words.length === 1 && FILE_STREAM_TYPES.has(words[0] ?? '')) return { k: 'ptr', to: VOID, name: `std::${words[0]}` };
   const type = baseType(words);
   if (type === undefined) {
     const name = words.join(' ');
-    return ctx.fail(
-      node,
-      'unsupported',
-      `unknown type "${name}": PageLens knows the C integer and float types, pointers, the ACL types (${KNOWN_TYPE_NAMES.filter((n) => n.startsWith('aclrt')).join(', ')}), and the structs and typedefs the code defines before using them`,
-    );
+    if (/^acl[a-zA-Z]/.test(name)) return opaqueAclType(ctx, node, name);
+    const at = ctx.span(node);
+    return ctx.fail(node, 'unsupported', unknownTypeMessage(name, at.line, at.column));
   }
   return type;
 }
@@ -231,6 +268,19 @@ export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { nam
       if (size === undefined) return declare(ctx, inner, { k: 'array', of: type, length: -1 });
       const length = arrayLength(ctx, size);
       return declare(ctx, inner, { k: 'array', of: type, length });
+    }
+    case 'ScopedIdentifier': {
+      // `aclrtContext SampleProcess::context_ = nullptr;`: a static member, defined out of its class.
+      const qualified = ctx.slice(node).replace(/\s+/g, '');
+      const owner = qualified.split('::').at(-2) ?? '';
+      const at = ctx.span(node);
+      if (ctx.types.get(owner)?.k === 'struct')
+        return ctx.unsupported(node, `The static data member ${qualified} (a variable shared by every ${owner}; write it as a global)`);
+      return ctx.fail(
+        node,
+        'unsupported',
+        `${qualified} at line ${at.line}, column ${at.column} is a static member of ${owner}, a class the code does not define (its definition is in a header, and PageLens reads no headers): paste the class definition above it, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+      );
     }
     default:
       return ctx.unsupported(node, `The declarator "${ctx.slice(node)}"`);

@@ -23,6 +23,20 @@ function syntaxErrors(ctx: ParseContext, top: SyntaxNode, source: string, origin
     const bad = ctx.text.slice(cursor.from, cursor.to).trim();
     const where = `syntax error at line ${span.line}, column ${span.column}`;
     let message: string;
+    const macro = enclosingMacro(ctx.text, cursor.from);
+    if (macro !== undefined) {
+      const shown =
+        bad !== '' ? bad.split('\n')[0] : (/^(?:[A-Za-z_0-9]+|\S)/.exec(source.slice(origin(cursor.from)).trimStart())?.[0] ?? '');
+      found.push(
+        diagnostic(
+          'error',
+          'syntax',
+          span,
+          `${where}: "${shown}" inside the arguments of ${macro}(…), a macro the code does not define (its #define is in a header, and PageLens reads no headers): paste the #define above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+        ),
+      );
+      continue;
+    }
     if (bad !== '') message = `${where}: unexpected "${bad.split('\n')[0]}".`;
     else {
       const rest = source.slice(origin(cursor.from)).trimStart();
@@ -33,6 +47,28 @@ function syntaxErrors(ctx: ParseContext, top: SyntaxNode, source: string, origin
     found.push(diagnostic('error', 'syntax', span, `${message} ${SUPPORTED}`));
   } while (found.length < MAX_SYNTAX_ERRORS && cursor.next());
   return found;
+}
+
+/**
+ * The macro-style name (`ACL_REQUIRES_SUCCESS`) whose still-open argument list holds `offset`, when
+ * there is one: a macro no #define defined, whose arguments are statements (`…, return false)`)
+ * that only its header's expansion makes C.
+ */
+function enclosingMacro(text: string, offset: number): string | undefined {
+  let depth = 0;
+  for (let i = offset - 1; i >= 0 && i > offset - 4000; i -= 1) {
+    const c = text[i];
+    if (c === ')') depth += 1;
+    else if (c === '(') {
+      if (depth > 0) {
+        depth -= 1;
+        continue;
+      }
+      const name = /([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(text.slice(Math.max(0, i - 80), i))?.[1];
+      return name !== undefined && /^[A-Z][A-Z0-9_]*_[A-Z0-9_]*$/.test(name) ? name : undefined;
+    } else if ((c === ';' || c === '{' || c === '}') && depth === 0) return undefined;
+  }
+  return undefined;
 }
 
 interface Collected {
@@ -59,6 +95,7 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
       if (!(error instanceof ParseFailure)) throw error;
       into.diagnostics.push(error.diagnostic);
     }
+    classMethods(ctx, into);
     // An enum's constants are declared before the item that defined them runs.
     const pending = ctx.pendingDecls;
     ctx.pendingDecls = [];
@@ -67,13 +104,38 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
   return statements;
 }
 
+/**
+ * A second function of one name is an overload by its number of parameters (`Foo::Foo()` and
+ * `Foo::Foo(int32_t id)`), stored as `name/count` (resolve-function.ts); one with the same count is
+ * an error, as PageLens does not tell parameter types apart.
+ */
+function addFunction(ctx: ParseContext, node: SyntaxNode, name: string, fn: FunctionDef, into: Collected): void {
+  const known = into.functions.get(name);
+  const key = known === undefined ? name : `${name}/${fn.params.length}`;
+  if (known?.params.length === fn.params.length || into.functions.has(key))
+    ctx.fail(node, 'redeclared', `the function ${name} is defined twice with ${fn.params.length} parameter(s)`);
+  into.functions.set(key, { ...fn, name });
+}
+
+/** Member functions a class body defined: converted once the class is complete. */
+function classMethods(ctx: ParseContext, into: Collected): void {
+  const pending = ctx.pendingMethods.splice(0);
+  for (const { ctx: at, owner, node } of pending) {
+    try {
+      const fn = convertFunction(at, node, owner);
+      addFunction(at, node, fn.name, fn, into);
+    } catch (error) {
+      if (!(error instanceof ParseFailure)) throw error;
+      into.diagnostics.push(error.diagnostic);
+    }
+  }
+}
+
 function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, counted: (statements: number) => void): void {
   switch (node.name) {
     case 'FunctionDefinition': {
       const fn = convertFunction(ctx, node);
-      const name = fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::');
-      if (into.functions.has(name)) ctx.fail(node, 'redeclared', `the function ${name} is defined twice`);
-      into.functions.set(name, { ...fn, name });
+      addFunction(ctx, node, fn.owner !== undefined || fn.name.includes('::') ? fn.name : [...ctx.namespace, fn.name].join('::'), fn, into);
       break;
     }
     case 'Declaration': {

@@ -9,7 +9,8 @@ import { expandMacros, type MacroDiagnostic } from './macros.ts';
  * - Placeholder lines of the documentation samples (`...`, `......`, `……`, optionally followed by
  *   a `//` comment) are blanked, and comment-only placeholders (`// ...`) are noted: both become
  *   visible notes on their line.
- * - `~name` becomes `~(name)`: @lezer/cpp reads `~name` as a C++ destructor name.
+ * - `~name` becomes `~(name)` in an expression: @lezer/cpp reads `~name` as a C++ destructor name
+ *   (a destructor, `~Foo()` in its class or `Foo::~Foo()`, is left as it is).
  * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
  *   the interpreter can tell it apart from an ordinary call.
  */
@@ -81,6 +82,70 @@ function skipNonCode(text: string, i: number): number {
   return i;
 }
 
+/** Index of the last character at or before `from` that is code: whitespace and comments (a doc comment above a destructor) are passed over. */
+function previousCode(text: string, from: number): number {
+  let at = from;
+  for (;;) {
+    while (at >= 0 && /\s/.test(text[at] ?? '')) {
+      if (text[at] === '\n') {
+        // A `// …` comment ending the line above: continue from before it.
+        const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        const comment = text.slice(lineStart, at).indexOf('//');
+        if (comment !== -1) at = lineStart + comment;
+      }
+      at -= 1;
+    }
+    if (at > 0 && text[at] === '/' && text[at - 1] === '*') {
+      const open = text.lastIndexOf('/*', at - 2);
+      if (open === -1) return at;
+      at = open - 1;
+      continue;
+    }
+    return at;
+  }
+}
+
+/**
+ * True when the `~Name` at `tilde` (its name ending at `end`) names a destructor: after `::`
+ * (`Foo::~Foo()`), or starting a member declaration (after `;`, `{`, `}`, an access specifier's
+ * `:` or `virtual`) and followed by `(`. In an expression `~mask` follows an operator or `(`.
+ */
+function isDestructorName(text: string, tilde: number, end: number): boolean {
+  const before = previousCode(text, tilde - 1);
+  if (text.startsWith('::', before - 1)) return true;
+  let after = end;
+  while (/\s/.test(text[after] ?? '')) after += 1;
+  if (text[after] !== '(') return false;
+  const previous = text[before] ?? ';';
+  if (previous === ';' || previous === '{' || previous === '}') return true;
+  if (previous === ':') return /\b(?:public|private|protected)\s*$/.test(text.slice(Math.max(0, before - 10), before));
+  return /\b(?:virtual|inline)$/.test(text.slice(Math.max(0, before - 7), before + 1));
+}
+
+const NOT_A_NAME = new Set(['final', 'override', 'const', 'noexcept', 'mutable', 'try', 'else', 'do']);
+const NOT_A_TYPE = new Set(['return', 'throw', 'new', 'else', 'do', 'case', 'struct', 'class', 'union', 'enum', 'namespace']);
+
+/**
+ * `void* ptr_{};`, `int count{0};`: a declarator with a brace initialiser on one line, which
+ * @lezer/cpp reads as a function definition; it gets ` =` before its brace (`ptr_ = {}` means the
+ * same). A type or `*`/`&` must come before the name, so `struct A {};` and `return T{};` stay.
+ */
+function isBraceInitDeclarator(text: string, from: number, end: number): boolean {
+  if (text[end] !== '{' || NOT_A_NAME.has(text.slice(from, end))) return false;
+  const close = text.indexOf('}', end);
+  if (close === -1 || /[\n{;]/.test(text.slice(end + 1, close))) return false;
+  let after = close + 1;
+  while (text[after] === ' ') after += 1;
+  if (text[after] !== ';' && text[after] !== ',') return false;
+  const before = previousCode(text, from - 1);
+  const previous = text[before] ?? '';
+  if (previous === '*' || previous === '&' || previous === '>') return true;
+  if (!isIdentPart(previous)) return false;
+  let start = before;
+  while (start > 0 && isIdentPart(text[start - 1] ?? '')) start -= 1;
+  return !NOT_A_TYPE.has(text.slice(start, before + 1));
+}
+
 /** Finds `>>>` closing a launch config that starts at `from`; counts its top-level arguments. */
 function launchEnd(text: string, from: number): { close: number; count: number } | undefined {
   let depth = 0;
@@ -138,6 +203,11 @@ export function preprocess(source: string): Preprocessed {
       if (isIdentStart(text[j] ?? '')) {
         let end = j;
         while (isIdentPart(text[end] ?? '')) end += 1;
+        if (isDestructorName(text, i, end)) {
+          copy(i, end);
+          i = end;
+          continue;
+        }
         emit('~', i);
         emit('(', j);
         copy(j, end);
@@ -172,6 +242,7 @@ export function preprocess(source: string): Preprocessed {
         }
       }
       copy(i, end);
+      if (isBraceInitDeclarator(text, i, end)) emit(' =', end);
       i = end;
       continue;
     }

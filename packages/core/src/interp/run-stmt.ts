@@ -8,6 +8,7 @@ import { closingSpan } from './host-memory.ts';
 import { constructVector, freeVectors, holdsVector } from './library-calls.ts';
 import { type LValue, resolveLValue } from './lvalue.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
+import { construct, destroy, hasLifecycle } from './objects.ts';
 import {
   type Cell,
   copyValue,
@@ -112,9 +113,21 @@ async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scop
   return undefined;
 }
 
+/** `Foo obj;`, `Foo obj(a, b);`, `Foo obj{a, b};` of a class with a constructor or destructor: constructed now, destroyed when its block ends. */
+async function declareObject(m: Machine, d: Declarator, type: CType, scope: Scope, kind: BindingKind): Promise<void> {
+  const cell = newCell(type, kind === 'global');
+  const args = d.init?.kind === 'initList' ? d.init.items : (d.ctorArgs ?? []);
+  m.declare(scope, d.name, cell, d.isConst, kind, d.span);
+  if (holdsVector(type)) scope.cleanups.push((end) => freeVectors(m, cell.value, end, d.name));
+  await construct(m, cell, args, scope, d.span, d.name);
+  scope.cleanups.push((end) => destroy(m, cell, end, d.name));
+}
+
 export async function declare(m: Machine, d: Declarator, scope: Scope, kind: BindingKind): Promise<void> {
   let cell: Cell;
   const init = d.init;
+  if (d.type !== undefined && d.ref !== true && (init === undefined || init.kind === 'initList') && hasLifecycle(m, d.type))
+    return declareObject(m, d, d.type, scope, kind);
   const library = d.type === undefined ? undefined : await libraryObject(m, d, d.type, scope);
   if (library !== undefined) cell = library;
   else if (d.ref === true) {
@@ -187,6 +200,9 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
       return loop(m, stmt, scope, enter, body);
     case 'rangeFor':
       return rangeFor(m, stmt, scope, enter, body);
+    case 'switch':
+      await enter();
+      return switchStatement(m, stmt, scope);
     case 'return':
       await enter();
       return { k: 'return', value: stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope), span: stmt.span };
@@ -195,6 +211,32 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
       await enter();
       return { k: stmt.kind, span: stmt.span };
   }
+}
+
+/** Runs from the label that matches (else `default`, else nothing) to the end or a `break`, falling through the labels between. */
+async function switchStatement(m: Machine, stmt: Extract<Stmt, { kind: 'switch' }>, scope: Scope): Promise<Completion> {
+  const value = await evaluate(m, stmt.test, scope);
+  if (value.k !== 'int') throw new InterpError('type', `switch needs an integer, not ${describeValue(value)}`, stmt.test.span);
+  let start: number | undefined;
+  for (const label of stmt.labels) {
+    if (label.value === undefined) continue;
+    const candidate = await evaluate(m, label.value, scope);
+    if (candidate.k !== 'int') throw new InterpError('type', `a case label needs an integer, not ${describeValue(candidate)}`, label.span);
+    if (candidate.v === value.v) {
+      start = label.at;
+      break;
+    }
+  }
+  start ??= stmt.labels.find((label) => label.value === undefined)?.at;
+  if (start === undefined) return NORMAL;
+  const inner = new Scope(scope);
+  let done = NORMAL;
+  for (const item of stmt.body.slice(start)) {
+    done = await execStmt(m, item, inner);
+    if (done.k !== 'normal') break;
+  }
+  await m.leave(inner, closingSpan(stmt.span));
+  return done.k === 'break' ? NORMAL : done;
 }
 
 type Loop = Extract<Stmt, { kind: 'while' | 'do' | 'for' }>;
@@ -280,8 +322,15 @@ function leftover(done: Completion, where: string): void {
 }
 
 /** `onExit` sees the frame before it goes, so a driver can keep showing the entry's variables once it has returned. */
-export async function runFunction(m: Machine, fn: FunctionDef, scope: Scope, span: Span, onExit?: (frame: Frame) => void): Promise<Value> {
-  const frame: Frame = { name: fn.name, scope };
+export async function runFunction(
+  m: Machine,
+  fn: FunctionDef,
+  scope: Scope,
+  span: Span,
+  onExit?: (frame: Frame) => void,
+  self?: Cell,
+): Promise<Value> {
+  const frame: Frame = self === undefined ? { name: fn.name, scope } : { name: fn.name, scope, self };
   m.frames.push(frame);
   const done = await execStmt(m, fn.body, scope);
   leftover(done, fn.name);

@@ -22,7 +22,8 @@ import {
  * out-parameters and struct pointers reach ACL calls.
  */
 export type Value =
-  | { readonly k: 'int'; readonly type: IntType; readonly v: bigint }
+  /** `unmodeled`: the number derives from memory contents PageLens does not model (read as 0), so it is not the program's. */
+  | { readonly k: 'int'; readonly type: IntType; readonly v: bigint; readonly unmodeled?: UnmodeledRead }
   | { readonly k: 'float'; readonly type: FloatType; readonly v: number }
   | { readonly k: 'ptr'; readonly type: PtrType; readonly addr: bigint }
   | { readonly k: 'ref'; readonly type: PtrType; readonly target: RefTarget; readonly index: number }
@@ -47,6 +48,20 @@ export type Value =
     }
   | { readonly k: 'string'; readonly type: StringType; readonly text: string }
   | { readonly k: 'void' };
+
+/** A read of memory contents PageLens does not model (`*(const uint32_t*)tilingHost` after a file read): where, and what. */
+export interface UnmodeledRead {
+  readonly line: number;
+  readonly what: string;
+}
+
+/** `result`, marked as unmodeled when an integer operand was (so `blockDim * 2048` keeps where blockDim came from). */
+export function carryUnmodeled(result: Value, ...operands: readonly Value[]): Value {
+  if (result.k !== 'int' || result.unmodeled !== undefined) return result;
+  for (const operand of operands)
+    if (operand.k === 'int' && operand.unmodeled !== undefined) return { ...result, unmodeled: operand.unmodeled };
+  return result;
+}
 
 /** Storage for one object; aggregates hold cells for their members. */
 export interface Cell {
