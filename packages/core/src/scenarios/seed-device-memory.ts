@@ -68,7 +68,7 @@ const CODE = `int main(void)
 
 export const SEED_DEVICE_MEMORY: Scenario = {
   id: 'seed-device-memory',
-  title: { en: 'Device memory (CANN guide sample)', zh: 'Device内存使用（CANN指南示例）' },
+  title: { en: 'Device memory', zh: 'Device内存使用' },
   description: {
     en: "The guide's first sample: three 64-byte tensors in pinned host memory and on the device (HUGE_FIRST), copied there and back, then everything released in the documented order. Each 64-byte aclrtMalloc pads to 96 B and takes one 4 KiB normal page.",
     zh: '指南中的第一个示例：三个64字节的张量分别申请在锁页Host内存和Device内存（HUGE_FIRST）上，往返拷贝后按文档顺序释放全部资源。每个64字节的aclrtMalloc补齐到96字节，占用一个4 KiB普通页。',

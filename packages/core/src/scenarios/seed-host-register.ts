@@ -20,7 +20,7 @@ free(hostPtr);`;
 
 export const SEED_HOST_REGISTER: Scenario = {
   id: 'seed-host-register',
-  title: { en: 'Registering malloc memory (CANN guide fragment)', zh: '注册malloc内存（CANN指南片段）' },
+  title: { en: 'Registering malloc memory (fragment)', zh: '注册malloc内存（片段）' },
   description: {
     en: "The guide's fragment for aclrtHostRegisterV2: pageable memory from malloc is pinned and mapped to the device (ACL_HOST_REG_PINNED | ACL_HOST_REG_MAPPED), its device address is read with aclrtHostGetDevicePointer, then it is unregistered and freed. Needs a host kernel newer than 5.10.",
     zh: '指南中aclrtHostRegisterV2的片段：将malloc申请的Pageable内存注册为锁页内存并映射到Device（ACL_HOST_REG_PINNED | ACL_HOST_REG_MAPPED），通过aclrtHostGetDevicePointer获取Device地址，然后取消注册并释放。要求Host内核版本高于5.10。',

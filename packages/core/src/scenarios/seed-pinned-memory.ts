@@ -28,7 +28,7 @@ if (hostPtr) (void)aclrtFreeHost(hostPtr);
 
 export const SEED_PINNED_MEMORY: Scenario = {
   id: 'seed-pinned-memory',
-  title: { en: 'Pinned host memory and an async copy (CANN guide fragment)', zh: '锁页内存与异步拷贝（CANN指南片段）' },
+  title: { en: 'Pinned host memory and an async copy (fragment)', zh: '锁页内存与异步拷贝（片段）' },
   description: {
     en: "The guide's fragment for aclrtMallocHost: pinned host memory, a NORMAL_ONLY device buffer, an asynchronous host-to-device copy and a stream synchronisation. The fragment leaves out initialisation (the setup does it) and uses `size` and `stream` without declaring them: they are inputs.",
     zh: '指南中aclrtMallocHost的片段：锁页Host内存、NORMAL_ONLY的Device内存、异步H2D拷贝与Stream同步。片段省略了资源初始化（由setup完成），并直接使用未声明的`size`和`stream`：它们是输入。',

@@ -59,7 +59,7 @@ const CODE = `void SampleTest()
 
 export const SEED_VMM: Scenario = {
   id: 'seed-vmm',
-  title: { en: 'Virtual memory management (CANN guide sample)', zh: '虚拟内存管理（CANN指南示例）' },
+  title: { en: 'Virtual memory management', zh: '虚拟内存管理' },
   description: {
     en: "The guide's VMM sample: query the granularity, round 4 KiB up to it (2 MiB), allocate physical memory, reserve a virtual range, map, grant access, copy device-to-host through the mapping, then unmap, release and free in that order. The sample never calls aclInit: the setup does.",
     zh: '指南中的虚拟内存管理示例：查询申请粒度并把4 KiB对齐到该粒度（2 MiB），申请物理内存、预留虚拟地址、建立映射、设置访问权限，通过映射地址做D2H拷贝，再依次取消映射、释放虚拟地址、释放物理内存。示例本身没有调用aclInit：由setup完成。',
