@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
+import { formatsImportSuite } from './suites/formats-import.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
@@ -23,6 +24,7 @@ const SUITES: readonly BenchSuite[] = [
   webPageMapSuite,
   webIngestSuite,
   formatsSuite,
+  formatsImportSuite,
 ];
 
 /** A result as stored: which suite measured it, and when. */

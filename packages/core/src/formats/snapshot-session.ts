@@ -68,6 +68,17 @@ const HUGE_FIRST = aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST;
 
 const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
 
+/** Streams repeat entry after entry: their text is made once. */
+const streamText = new Map<bigint, string>();
+function streamHex(stream: bigint): string {
+  let text = streamText.get(stream);
+  if (text === undefined) {
+    text = hex(stream);
+    if (streamText.size < 4096) streamText.set(stream, text);
+  }
+  return text;
+}
+
 /** Appends events and reduces each into a scratch state, so placement sees the frames as they are. */
 class Builder {
   readonly events: MemoryEvent[] = [];
@@ -88,9 +99,11 @@ class Builder {
 
   emit(body: EventBody, provenance: Provenance, call?: number): number {
     this.seq += 1;
-    // The body is one of the event table's kinds; the base fields complete it.
-    const event = (
-      call === undefined ? { ...body, seq: this.seq, t: this.t, provenance } : { ...body, seq: this.seq, t: this.t, provenance, call }
+    // The body is a fresh literal of one of the event table's kinds: the base fields complete it in
+    // place rather than in a spread copy.
+    const event = Object.assign(
+      body,
+      call === undefined ? { seq: this.seq, t: this.t, provenance } : { seq: this.seq, t: this.t, provenance, call },
     ) as MemoryEvent;
     this.events.push(event);
     reduce(this.state, event);
@@ -309,7 +322,7 @@ function applyEntry(
   blocks: BlockIndex,
   entry: TraceEntry,
 ): { seq: number; ok: boolean } {
-  const args: Record<string, unknown> = { addr: hex(entry.addr), size: entry.size, stream: hex(entry.stream), device: replay.device };
+  const args: Record<string, unknown> = { addr: hex(entry.addr), size: entry.size, stream: streamHex(entry.stream), device: replay.device };
   const modelAddr = toModelAddress(replay.map, entry.addr);
   if (modelAddr !== undefined) args.modelAddr = `0x${modelAddr.toString(16)}`;
   if (entry.poolId !== undefined) args.pool_id = entry.poolId;
