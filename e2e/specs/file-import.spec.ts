@@ -80,6 +80,10 @@ test('a dropped torch_npu snapshot opens read-only: its segments are huge pages 
   const inspector = page.getByTestId('inspector');
   await expect(inspector).toHaveAttribute('data-kind', 'allocation');
   await expect(inspector.getByTestId('segment-blocks')).toBeVisible();
+  // A block's recorded stack, from the interned table: the generator's frames live under model/layers/.
+  const block = inspector.getByTestId('segment-block').first();
+  await block.locator('summary').click();
+  await expect(block.getByTestId('block-stack')).toContainText('/home/user/project/model/layers/');
   await snap(page, 'file-import-dropped');
 });
 

@@ -127,6 +127,7 @@ export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
 export { type ImportedSession, type ImportOptions, importSnapshot } from './formats/snapshot-session.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
+export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
 export type { Program } from './interp/ast.ts';
 // The C interpreter (playground) and its scenarios
 export { type CompileOptions, type CompileResult, compile, type EntryChoice, resolveEntry } from './interp/compile.ts';

@@ -1,4 +1,4 @@
-import { ASCEND_910B2, importSnapshot, openMemoryFile } from '@pagelens/core';
+import { ASCEND_910B2, type ImportedBlock, importSnapshot, internStacks, openMemoryFile, stackFrames } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -66,8 +66,14 @@ function doneReply(): Extract<ImportReply, { type: 'done' }> {
     },
     initial: session.initial,
     events: session.events,
-    blocks: session.blocks.all(0),
+    ...interned(session.blocks.all(0)),
   };
+}
+
+/** As the worker sends them: blocks without frames, stacks interned. */
+function interned(blocks: readonly ImportedBlock[]) {
+  const { table, ids } = internStacks(blocks.map((block) => block.frames));
+  return { blocks: blocks.map((block) => ({ ...block, frames: [] })), stacks: table, stackIds: ids };
 }
 
 describe('FileImporter', () => {
@@ -120,5 +126,12 @@ describe('FileImporter', () => {
     state.setCursor('live');
     expect(cursorState(store.getState())?.allocations.size).toBe(reply.facts.segments);
     expect(store.getState().importedBlocks?.count).toBe(reply.blocks.length);
+    // Each block's stack comes back from the interned table: the generator's stacks have 4 frames.
+    const stacks = store.getState().importedStacks;
+    const block = store.getState().importedBlocks?.all(0)[0];
+    if (stacks === undefined || block === undefined) throw new Error('no blocks');
+    const frames = stackFrames(stacks.table, stacks.stackOf(block));
+    expect(frames).toHaveLength(4);
+    expect(frames[0]?.filename).toMatch(/^\/home\/user\/project\/model\/layers\//);
   });
 });

@@ -72,7 +72,7 @@ export class FileImporter {
       case 'done':
         this.#stop();
         this.#onLoaded();
-        store.loadImported(reply.facts, reply.initial, reply.events, reply.blocks);
+        store.loadImported(reply.facts, reply.initial, reply.events, reply.blocks, reply.stacks, reply.stackIds);
         return;
     }
   }

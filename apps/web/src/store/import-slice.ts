@@ -1,4 +1,4 @@
-import { BlockIndex, type ImportedBlock, type MemoryEvent, type Snapshot } from '@pagelens/core';
+import { BlockIndex, type ImportedBlock, type MemoryEvent, NO_STACK, type Snapshot, type StackTable } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 import type { ImportedFacts } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
@@ -22,12 +22,21 @@ export interface ImportSlice {
   imported: ImportedFacts | undefined;
   /** Its blocks over time (formats/block-index.ts). */
   importedBlocks: BlockIndex | undefined;
+  /** Their stacks, interned (formats/stack-table.ts); `stackOf` gives a block's stack id. */
+  importedStacks: { readonly table: StackTable; readonly stackOf: (block: ImportedBlock) => number } | undefined;
   importing: ImportProgress | undefined;
   importProblem: ImportProblem | undefined;
   setImporting(progress: ImportProgress | undefined): void;
   setImportProblem(problem: ImportProblem | undefined): void;
   /** Replaces what the explorer shows with the imported session: its own timeline, a viewer's session, no agent. */
-  loadImported(facts: ImportedFacts, initial: Snapshot, events: readonly MemoryEvent[], blocks: readonly ImportedBlock[]): void;
+  loadImported(
+    facts: ImportedFacts,
+    initial: Snapshot,
+    events: readonly MemoryEvent[],
+    blocks: readonly ImportedBlock[],
+    stacks: StackTable,
+    stackIds: Int32Array,
+  ): void;
 }
 
 /** The session an imported file stands in for: a viewer with no functions, so nothing can call a driver. */
@@ -46,20 +55,26 @@ function importedSession(facts: ImportedFacts): Session {
 export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice, [], [], ImportSlice> = (set, get) => ({
   imported: undefined,
   importedBlocks: undefined,
+  importedStacks: undefined,
   importing: undefined,
   importProblem: undefined,
   setImporting: (importing) => set({ importing }),
   setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
-  loadImported: (facts, initial, events, blocks) => {
+  loadImported: (facts, initial, events, blocks, stacks, stackIds) => {
     // The whole file stays reachable by time travel: no folding of old events.
     const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
     timeline.append(events);
     const index = new BlockIndex();
-    for (const block of blocks) index.add(block);
+    const stackOfBlock = new Map<ImportedBlock, number>();
+    blocks.forEach((block, i) => {
+      index.add(block);
+      stackOfBlock.set(block, stackIds[i] ?? NO_STACK);
+    });
     index.seal();
     set({
       imported: facts,
       importedBlocks: index,
+      importedStacks: { table: stacks, stackOf: (block) => stackOfBlock.get(block) ?? NO_STACK },
       importing: undefined,
       importProblem: undefined,
       session: importedSession(facts),

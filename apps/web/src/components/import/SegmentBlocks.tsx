@@ -1,4 +1,4 @@
-import { blockStateAt, FormatError, framesOf, type ImportedBlock } from '@pagelens/core';
+import { BAD_STACK, blockStateAt, type ImportedBlock, NO_STACK, stackFrames } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { bytes } from '../../model/format.ts';
 import type { Target } from '../../model/log/effects.ts';
@@ -9,14 +9,11 @@ const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)
 
 function Stack({ block }: { block: ImportedBlock }) {
   const { t } = useTranslation();
-  if (block.frames.length === 0) return <span className="muted">{t('fileImport.blocks.noStack')}</span>;
-  let frames: ReturnType<typeof framesOf>;
-  try {
-    frames = framesOf(block.frames);
-  } catch (error) {
-    if (error instanceof FormatError) return <span className="muted">{t('fileImport.blocks.badStack', { message: error.message })}</span>;
-    throw error;
-  }
+  const stacks = useAppStore((state) => state.importedStacks);
+  const id = stacks?.stackOf(block) ?? NO_STACK;
+  if (id === BAD_STACK) return <span className="muted">{t('fileImport.blocks.badStack')}</span>;
+  const frames = stacks === undefined ? [] : stackFrames(stacks.table, id);
+  if (frames.length === 0) return <span className="muted">{t('fileImport.blocks.noStack')}</span>;
   return (
     <details>
       <summary>{t('fileImport.blocks.stack', { count: frames.length })}</summary>

@@ -46,7 +46,7 @@ export const fileImport = defineMessages(
       stack: 'Stack ({{count}} frames)',
       noStack: 'no stack recorded',
       recorded: 'recorded address',
-      badStack: 'stack unreadable: {{message}}',
+      badStack: 'stack unreadable: its frames are not {filename, line, name}',
     },
   },
   {
@@ -93,7 +93,7 @@ export const fileImport = defineMessages(
       stack: '调用栈（{{count}} 帧）',
       noStack: '未记录调用栈',
       recorded: '记录的地址',
-      badStack: '调用栈无法读取：{{message}}',
+      badStack: '调用栈无法读取：其帧不是 {filename, line, name}',
     },
   },
 );

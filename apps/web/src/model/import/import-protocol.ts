@@ -1,4 +1,4 @@
-import type { ImportedBlock, MemoryEvent, Snapshot } from '@pagelens/core';
+import type { ImportedBlock, MemoryEvent, Snapshot, StackTable } from '@pagelens/core';
 
 /**
  * Messages between the page and the import worker (import-worker.ts): the page sends a File; the
@@ -35,7 +35,11 @@ export type ImportReply =
       readonly facts: ImportedFacts;
       readonly initial: Snapshot;
       readonly events: readonly MemoryEvent[];
+      /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
       readonly blocks: readonly ImportedBlock[];
+      readonly stacks: StackTable;
+      /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
+      readonly stackIds: Int32Array;
     }
   /** The reader's own message (English, from core): what was expected and where it broke. */
   | { readonly type: 'error'; readonly message: string; readonly at: number | undefined }

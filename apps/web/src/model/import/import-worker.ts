@@ -2,15 +2,15 @@
 // chunk by chunk (so a large file never freezes the tab and progress can be shown), then the
 // snapshot becomes a recorded session of the model (importSnapshot). The page cancels by
 // terminating this worker.
-import { ASCEND_910B2, FormatError, findProfile, importSnapshot, openMemoryFile, SnapshotLoader } from '@pagelens/core';
+import { ASCEND_910B2, FormatError, findProfile, importSnapshot, internStacks, openMemoryFile, SnapshotLoader } from '@pagelens/core';
 import type { ImportReply, ImportRequest } from './import-protocol.ts';
 
 const PROTO = 0x80;
 /** At most this many progress messages per second's worth of chunks: one per 1 MiB read. */
 const PROGRESS_EVERY = 1024 * 1024;
 
-function reply(message: ImportReply): void {
-  postMessage(message);
+function reply(message: ImportReply, transfer: Transferable[] = []): void {
+  postMessage(message, { transfer });
 }
 
 async function readAll(file: File, onChunk: (chunk: Uint8Array) => void): Promise<void> {
@@ -45,27 +45,35 @@ async function open(request: ImportRequest): Promise<void> {
   reply({ type: 'progress', bytesRead: file.size, total: file.size });
   const snapshot = loader.finish();
   const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
-  const blocks = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
-  reply({
-    type: 'done',
-    facts: {
-      name: file.name,
-      bytes: file.size,
-      format: session.format,
-      formatEvidence: session.formatEvidence,
-      profile: profile.name,
-      pageSize1g,
-      timeBasis: session.timeBasis,
-      traceEntries: snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
-      segments: snapshot.segments.length,
-      inconsistent: session.inconsistent,
-      finalMismatch: session.finalMismatch,
-      devices: session.final.devices.length,
+  const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
+  // Stacks go interned, in typed arrays: cloning their frame references took seconds on the page's thread.
+  const { table, ids } = internStacks(all.map((block) => block.frames));
+  const blocks = all.map((block) => ({ ...block, frames: [] }));
+  reply(
+    {
+      type: 'done',
+      facts: {
+        name: file.name,
+        bytes: file.size,
+        format: session.format,
+        formatEvidence: session.formatEvidence,
+        profile: profile.name,
+        pageSize1g,
+        timeBasis: session.timeBasis,
+        traceEntries: snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
+        segments: snapshot.segments.length,
+        inconsistent: session.inconsistent,
+        finalMismatch: session.finalMismatch,
+        devices: session.final.devices.length,
+      },
+      initial: session.initial,
+      events: session.events,
+      blocks,
+      stacks: table,
+      stackIds: ids,
     },
-    initial: session.initial,
-    events: session.events,
-    blocks,
-  });
+    [table.starts.buffer, table.frameIds.buffer, ids.buffer],
+  );
 }
 
 addEventListener('message', (event: MessageEvent<ImportRequest>) => {
