@@ -70,6 +70,13 @@ test('a dropped torch_npu snapshot opens read-only: its segments are huge pages 
   await expect(legend.getByTestId('legend-count-huge')).toHaveText(((file.reserved[1] ?? 0) / (2 * MiB)).toLocaleString('en-US'));
   await page.getByTestId('device-select').selectOption('0');
 
+  // Time travel works on the recording: before its first segment nothing is placed; Live brings them back.
+  const slider = page.getByTestId('tt-slider');
+  await slider.fill(String(await slider.getAttribute('min')));
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText('0');
+  await page.getByTestId('tt-live').click();
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText(((file.reserved[0] ?? 0) / (2 * MiB)).toLocaleString('en-US'));
+
   // Huge pages come from the top: the highest frame belongs to the first segment placed. Clicking it
   // selects that allocation, and the inspector lists the segment's blocks.
   const top = Math.floor(ASCEND_910B2.capacityBytes / (2 * MiB)) - 1;
