@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
+import { formatsImportSuite } from './suites/formats-import.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { runSuite } from './suites/run.ts';
 import { simSuite } from './suites/sim.ts';
@@ -25,6 +26,7 @@ const SUITES: readonly BenchSuite[] = [
   webPageMapSuite,
   webIngestSuite,
   formatsSuite,
+  formatsImportSuite,
 ];
 
 /** A result as stored: which suite measured it, and when. */

@@ -6,9 +6,11 @@ import { installTestHooks } from './app/test-hooks.ts';
 import { createI18n, initialLanguage } from './i18n/setup.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
 import type { EarlySocket } from './net/early-socket.ts';
+import { FileImporter } from './net/file-importer.ts';
 import { createAppStore } from './store/app-store.ts';
 import { type AgentActions, ClientProvider } from './store/ClientContext.tsx';
 import { framePublisher } from './store/frame-publisher.ts';
+import { ImportProvider } from './store/ImportContext.tsx';
 import { StoreProvider } from './store/StoreProvider.tsx';
 import { loadPrefs } from './store/ui-slice.ts';
 import './styles/app.css';
@@ -49,6 +51,13 @@ export function start(early: EarlySocket | undefined): void {
     },
   };
   installTestHooks(window, store, actions);
+  // An opened file replaces the agent's session: the link is closed so no live event mixes into the recording.
+  const importer = new FileImporter(
+    store,
+    () => new Worker(new URL('./model/import/import-worker.ts', import.meta.url), { type: 'module' }),
+    () => client.stop(),
+  );
+  const fileActions = { open: (file: File) => importer.open(file), cancel: () => importer.cancel() };
 
   const root = document.getElementById('root');
   if (root === null) throw new Error('index.html has no #root element');
@@ -57,7 +66,9 @@ export function start(early: EarlySocket | undefined): void {
       <I18nextProvider i18n={i18n}>
         <StoreProvider store={store}>
           <ClientProvider actions={actions}>
-            <App />
+            <ImportProvider actions={fileActions}>
+              <App />
+            </ImportProvider>
           </ClientProvider>
         </StoreProvider>
       </I18nextProvider>

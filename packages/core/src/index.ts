@@ -106,6 +106,7 @@ export {
   type TlbGeometry,
   type TlbResult,
 } from './analysis/tlb-sim.ts';
+export { type AddressMap, toModelAddress } from './formats/address-map.ts';
 // Imported memory files: snapshot pickles, Ascend CSVs; stats and the Perfetto export
 export {
   type MemoryRecord,
@@ -115,14 +116,18 @@ export {
   readMemScopeDump,
   readOperatorMemory,
 } from './formats/ascend-csv.ts';
+export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
+export { framesOf } from './formats/frames.ts';
 export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
 export { type ChromeTrace, toChromeTrace } from './formats/perfetto.ts';
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
 export type { PickleValue } from './formats/pickle-values.ts';
 export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
+export { type ImportedSession, type ImportOptions, importSnapshot } from './formats/snapshot-session.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
+export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
 export type { Program } from './interp/ast.ts';
 // The C interpreter (playground) and its scenarios
 export { type CompileOptions, type CompileResult, compile, type EntryChoice, resolveEntry } from './interp/compile.ts';

@@ -1,5 +1,7 @@
 import { useEffect } from 'react';
 import { ConnectionPanel } from '../components/ConnectionStatus.tsx';
+import { FileDrop } from '../components/import/FileDrop.tsx';
+import { ImportStatus } from '../components/import/ImportStatus.tsx';
 import { Header } from '../components/shell/Header.tsx';
 import { HelpOverlay } from '../components/shell/HelpOverlay.tsx';
 import { Notices } from '../components/shell/Notices.tsx';
@@ -20,6 +22,7 @@ export function App() {
   const connection = useAppStore(selectConnection);
   const theme = useAppStore((state) => state.theme);
   const hasTimeline = useAppStore((state) => state.timeline !== undefined);
+  const imported = useAppStore((state) => state.imported !== undefined);
   const agent = useAgent();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -27,10 +30,12 @@ export function App() {
   return (
     <div className="app" data-connection={connection.status}>
       <GlobalShortcuts />
+      <FileDrop />
       <Header />
       <Notices />
       <main className="app-main">
-        <ConnectionPanel connection={connection} onRetry={agent.retry} onWatch={watchAsViewer} />
+        <ImportStatus />
+        {!imported && <ConnectionPanel connection={connection} onRetry={agent.retry} onWatch={watchAsViewer} />}
         {(connection.status === 'connected' || hasTimeline) && <Explorer />}
       </main>
       <HelpOverlay />

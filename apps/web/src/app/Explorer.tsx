@@ -1,11 +1,14 @@
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
+import { ImportBanner } from '../components/import/ImportBanner.tsx';
+import { ImportFacts } from '../components/import/ImportFacts.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { useShortcut } from '../hooks/shortcuts.ts';
+import { selectImported } from '../store/import-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
@@ -29,6 +32,7 @@ export function Explorer() {
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
   const ready = useAppStore((state) => state.timeline !== undefined);
+  const imported = useAppStore(selectImported);
   // Once the first view has painted, fetch the others while the page is idle.
   useEffect(() => {
     if (!ready) return undefined;
@@ -48,13 +52,17 @@ export function Explorer() {
       ))}
       <aside className="column left">
         <DeviceOverview />
-        <ActionsPanel />
+        {imported === undefined ? <ActionsPanel /> : <ImportFacts facts={imported} />}
       </aside>
       <section className="column center">
-        <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
-          {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
-          {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
-        </p>
+        {imported !== undefined ? (
+          <ImportBanner facts={imported} />
+        ) : (
+          <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
+            {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
+            {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
+          </p>
+        )}
         <div className="tabs view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
           {VIEWS.map((id, index) => (
             <button

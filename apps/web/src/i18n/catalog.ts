@@ -1,6 +1,7 @@
 import { actions } from './messages/actions.ts';
 import { addressSpace } from './messages/addressSpace.ts';
 import { common } from './messages/common.ts';
+import { fileImport } from './messages/fileImport.ts';
 import { hostCopies } from './messages/hostCopies.ts';
 import { inspector } from './messages/inspector.ts';
 import { log } from './messages/log.ts';
@@ -16,7 +17,21 @@ import { OBSERVED_REASONS, REASON_TEMPLATES_EN_COPY, REASON_TEMPLATES_ZH } from 
  * Every feature's messages, each under its own namespace key: `t('pageMap.legend.free')`.
  * Features own their message files; this list is the only place that names them all.
  */
-const FEATURES = { actions, addressSpace, common, hostCopies, inspector, log, overview, pageMap, playground, shell, timeTravel, tlb };
+const FEATURES = {
+  actions,
+  addressSpace,
+  common,
+  fileImport,
+  hostCopies,
+  inspector,
+  log,
+  overview,
+  pageMap,
+  playground,
+  shell,
+  timeTravel,
+  tlb,
+};
 
 /** Reason codes live under "reasons": `t('reasons.huge-first-large', reason.values)`. */
 function pick(language: 'en' | 'zh'): Record<string, object> {

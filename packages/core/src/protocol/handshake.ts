@@ -37,8 +37,11 @@ export const DeviceInfo = z.strictObject({
 export type DeviceInfo = z.infer<typeof DeviceInfo>;
 
 export const HostInfo = z.strictObject({
-  /** "simulated" for the simulator; "observed" when the data come from a real runtime. */
-  provenance: z.enum(['simulated', 'observed']),
+  /**
+   * "simulated" for the simulator; "observed" when the data come from a real runtime; "modeled" for
+   * a recorded file opened in the explorer (its calls recorded, its frames PageLens's model).
+   */
+  provenance: z.enum(['simulated', 'observed', 'modeled']),
   hostname: z.string(),
   kernelVersion: z.string(),
   hostPageSize: z.number().int().positive(),

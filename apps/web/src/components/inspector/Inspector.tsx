@@ -6,6 +6,7 @@ import { useCursorSeq } from '../../store/hooks.ts';
 import { selectSelection } from '../../store/selection-slice.ts';
 import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { SegmentBlocks } from '../import/SegmentBlocks.tsx';
 import { ArgList, DecisionAndRelated, FactList } from './FactList.tsx';
 import { StoryList } from './StoryList.tsx';
 import { useInspection } from './useInspection.ts';
@@ -97,6 +98,7 @@ function SelectedInspector({ target }: { target: Target }) {
           <FactList facts={model.made.inspection.facts} onSelect={select} />
         </section>
       )}
+      <SegmentBlocks target={target} />
       {target.kind !== 'frame' && <StoryList entries={model.story} cursorSeq={cursorSeq} onJump={setCursor} />}
     </section>
   );

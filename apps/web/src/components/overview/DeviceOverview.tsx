@@ -122,7 +122,7 @@ interface CardProps {
   readonly device: DeviceState;
   readonly info: DeviceInfo | undefined;
   readonly selected: boolean;
-  readonly provenance: 'simulated' | 'observed';
+  readonly provenance: 'simulated' | 'observed' | 'modeled';
   readonly version: number;
   onSelect(): void;
 }

@@ -3,6 +3,7 @@ import { selectConnection } from '../../store/connection-slice.ts';
 import { selectPresence, selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { ConnectionBadge } from '../ConnectionStatus.tsx';
+import { OpenFileButton } from '../import/OpenFileButton.tsx';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
 
 /** Two or more values of one preference as pressed buttons; labels are `shell.prefs.<pref>` and `shell.prefs.<value>`. */
@@ -41,6 +42,8 @@ export function Header() {
   const theme = useAppStore((state) => state.theme);
   const setPrefs = useAppStore((state) => state.setPrefs);
   const setHelpOpen = useAppStore((state) => state.setHelpOpen);
+  // An opened file replaced the agent's session: the link and its presence are not what the page shows.
+  const imported = useAppStore((state) => state.imported !== undefined);
   return (
     <header className="app-header">
       <div className="brand">
@@ -64,8 +67,9 @@ export function Header() {
           </select>
         </label>
       )}
-      <ConnectionBadge connection={connection} />
-      {presence !== undefined && session !== undefined && (
+      <OpenFileButton />
+      {!imported && <ConnectionBadge connection={connection} />}
+      {!imported && presence !== undefined && session !== undefined && (
         <span className="badge presence" data-testid="presence">
           {t('shell.presence.you', { role: t(session.role === 'driver' ? 'common.role.driver' : 'common.role.viewer') })}
           {' · '}

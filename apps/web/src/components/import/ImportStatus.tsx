@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next';
+import { bytes } from '../../model/format.ts';
+import { useFormat } from '../../store/hooks.ts';
+import { useFileActions } from '../../store/ImportContext.tsx';
+import { selectImporting, selectImportProblem } from '../../store/import-slice.ts';
+import { useAppStore } from '../../store/useAppStore.ts';
+import './import.css';
+
+/** While a file is read: its progress (bytes read) and Cancel. After a failure: the reader's message. */
+export function ImportStatus() {
+  const { t } = useTranslation();
+  const progress = useAppStore(selectImporting);
+  const problem = useAppStore(selectImportProblem);
+  const setProblem = useAppStore((state) => state.setImportProblem);
+  const files = useFileActions();
+  const format = useFormat();
+  if (progress !== undefined) {
+    const done = progress.total > 0 && progress.bytesRead >= progress.total;
+    return (
+      <section className="panel import-status" data-testid="import-progress" aria-live="polite">
+        <h2>{t('fileImport.reading', { name: progress.name })}</h2>
+        <progress
+          max={Math.max(1, progress.total)}
+          value={progress.bytesRead}
+          aria-label={t('fileImport.reading', { name: progress.name })}
+        />
+        <p className="muted">
+          {done
+            ? t('fileImport.modeling')
+            : t('fileImport.progress', { read: bytes(progress.bytesRead, format), total: bytes(progress.total, format) })}
+        </p>
+        <button type="button" onClick={files.cancel} data-testid="import-cancel">
+          {t('fileImport.cancel')}
+        </button>
+      </section>
+    );
+  }
+  if (problem === undefined) return null;
+  return (
+    <section className="panel import-status state-error" role="alert" data-testid="import-error">
+      <h2>{t('fileImport.failed', { name: problem.name })}</h2>
+      {problem.kind === 'format' ? (
+        <>
+          <p>
+            <code data-testid="import-error-message">{problem.message}</code>
+          </p>
+          {problem.at !== undefined && <p className="muted">{t('fileImport.at', { at: problem.at.toLocaleString('en-US') })}</p>}
+        </>
+      ) : (
+        <p>{t('fileImport.notSnapshot', { name: problem.name, kind: problem.fileKind })}</p>
+      )}
+      <button type="button" onClick={() => setProblem(undefined)}>
+        {t('fileImport.dismiss')}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ImportedBlock, MemoryEvent, Snapshot, StackTable } from '@pagelens/core';
+
+/**
+ * Messages between the page and the import worker (import-worker.ts): the page sends a File; the
+ * worker reads it in chunks, says how far it got, and answers with the session or the reader's message.
+ */
+export interface ImportRequest {
+  readonly file: File;
+  /** Device profile name the pages are modeled on (default Ascend910B2). */
+  readonly profile?: string;
+  /** PYTORCH_NPU_ALLOC_CONF=page_size:1g, which a snapshot does not record. */
+  readonly pageSize1g?: boolean;
+}
+
+/** What the page keeps of an imported file besides its events. */
+export interface ImportedFacts {
+  readonly name: string;
+  readonly bytes: number;
+  readonly format: 'torch_npu' | 'pytorch_cuda' | 'unknown';
+  readonly formatEvidence: string;
+  readonly profile: string;
+  readonly pageSize1g: boolean;
+  readonly timeBasis: 'time_us' | 'entry order';
+  readonly traceEntries: number;
+  readonly segments: number;
+  readonly inconsistent: number;
+  readonly finalMismatch: number;
+  readonly devices: number;
+}
+
+export type ImportReply =
+  | { readonly type: 'progress'; readonly bytesRead: number; readonly total: number }
+  | {
+      readonly type: 'done';
+      readonly facts: ImportedFacts;
+      readonly initial: Snapshot;
+      readonly events: readonly MemoryEvent[];
+      /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
+      readonly blocks: readonly ImportedBlock[];
+      readonly stacks: StackTable;
+      /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
+      readonly stackIds: Int32Array;
+    }
+  /** The reader's own message (English, from core): what was expected and where it broke. */
+  | { readonly type: 'error'; readonly message: string; readonly at: number | undefined }
+  /** A file PageLens reads, but not as a session (the Ascend CSVs). */
+  | { readonly type: 'not-a-snapshot'; readonly kind: string };

@@ -1,0 +1,84 @@
+// Opens a memory file off the UI thread: the File's stream is fed to the restricted pickle reader
+// chunk by chunk (so a large file never freezes the tab and progress can be shown), then the
+// snapshot becomes a recorded session of the model (importSnapshot). The page cancels by
+// terminating this worker.
+import { ASCEND_910B2, FormatError, findProfile, importSnapshot, internStacks, openMemoryFile, SnapshotLoader } from '@pagelens/core';
+import type { ImportReply, ImportRequest } from './import-protocol.ts';
+
+const PROTO = 0x80;
+/** At most this many progress messages per second's worth of chunks: one per 1 MiB read. */
+const PROGRESS_EVERY = 1024 * 1024;
+
+function reply(message: ImportReply, transfer: Transferable[] = []): void {
+  postMessage(message, { transfer });
+}
+
+async function readAll(file: File, onChunk: (chunk: Uint8Array) => void): Promise<void> {
+  const reader = file.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    onChunk(value);
+  }
+}
+
+async function open(request: ImportRequest): Promise<void> {
+  const { file } = request;
+  const profile = findProfile(request.profile ?? '') ?? ASCEND_910B2;
+  const pageSize1g = request.pageSize1g ?? false;
+  const head = new Uint8Array(await file.slice(0, 1).arrayBuffer());
+  if (head[0] !== PROTO && !/\.(pickle|pkl)$/i.test(file.name)) {
+    // Not a pickle: the CSVs and foreign files are small enough to read whole, and the reader names what it found.
+    const result = openMemoryFile(new Uint8Array(await file.arrayBuffer()), file.name);
+    reply(result.ok ? { type: 'not-a-snapshot', kind: result.file.kind } : { type: 'error', message: result.message, at: result.at });
+    return;
+  }
+  const loader = new SnapshotLoader({ totalBytes: file.size });
+  let reported = 0;
+  await readAll(file, (chunk) => {
+    loader.push(chunk);
+    if (loader.bytesRead - reported >= PROGRESS_EVERY) {
+      reported = loader.bytesRead;
+      reply({ type: 'progress', bytesRead: reported, total: file.size });
+    }
+  });
+  reply({ type: 'progress', bytesRead: file.size, total: file.size });
+  const snapshot = loader.finish();
+  const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
+  const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
+  // Stacks go interned, in typed arrays: cloning their frame references took seconds on the page's thread.
+  const { table, ids } = internStacks(all.map((block) => block.frames));
+  const blocks = all.map((block) => ({ ...block, frames: [] }));
+  reply(
+    {
+      type: 'done',
+      facts: {
+        name: file.name,
+        bytes: file.size,
+        format: session.format,
+        formatEvidence: session.formatEvidence,
+        profile: profile.name,
+        pageSize1g,
+        timeBasis: session.timeBasis,
+        traceEntries: snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
+        segments: snapshot.segments.length,
+        inconsistent: session.inconsistent,
+        finalMismatch: session.finalMismatch,
+        devices: session.final.devices.length,
+      },
+      initial: session.initial,
+      events: session.events,
+      blocks,
+      stacks: table,
+      stackIds: ids,
+    },
+    [table.starts.buffer, table.frameIds.buffer, ids.buffer],
+  );
+}
+
+addEventListener('message', (event: MessageEvent<ImportRequest>) => {
+  open(event.data).catch((error: unknown) => {
+    if (error instanceof FormatError) reply({ type: 'error', message: error.message, at: error.at });
+    else reply({ type: 'error', message: error instanceof Error ? error.message : String(error), at: undefined });
+  });
+});

@@ -1,0 +1,79 @@
+import type { ImportReply, ImportRequest } from '../model/import/import-protocol.ts';
+import type { AppStore } from '../store/app-store.ts';
+
+/** The worker as the importer uses it (a real Worker in the app, a fake in tests). */
+export interface ImportWorker {
+  onmessage: ((event: MessageEvent<ImportReply>) => void) | null;
+  onerror: ((event: ErrorEvent) => void) | null;
+  postMessage(message: ImportRequest): void;
+  terminate(): void;
+}
+
+/**
+ * Opens files in a worker and hands the result to the store; lives outside the store, like the
+ * agent client. One file at a time: opening another, or Cancel, terminates the worker, so a
+ * cancelled parse stops at once and nothing it made reaches the page.
+ */
+export class FileImporter {
+  readonly #store: AppStore;
+  readonly #makeWorker: () => ImportWorker;
+  readonly #onLoaded: () => void;
+  #worker: ImportWorker | undefined;
+
+  constructor(store: AppStore, makeWorker: () => ImportWorker, onLoaded: () => void) {
+    this.#store = store;
+    this.#makeWorker = makeWorker;
+    this.#onLoaded = onLoaded;
+  }
+
+  open(file: File): void {
+    this.#stop();
+    const store = this.#store.getState();
+    store.setImportProblem(undefined);
+    store.setImporting({ name: file.name, bytesRead: 0, total: file.size });
+    const worker = this.#makeWorker();
+    this.#worker = worker;
+    worker.onmessage = (event) => {
+      if (this.#worker !== worker) return;
+      this.#receive(file, event.data);
+    };
+    worker.onerror = (event) => {
+      if (this.#worker !== worker) return;
+      this.#stop();
+      this.#store.getState().setImportProblem({ name: file.name, kind: 'format', message: event.message, at: undefined });
+    };
+    worker.postMessage({ file });
+  }
+
+  cancel(): void {
+    this.#stop();
+    this.#store.getState().setImporting(undefined);
+  }
+
+  #stop(): void {
+    this.#worker?.terminate();
+    this.#worker = undefined;
+  }
+
+  #receive(file: File, reply: ImportReply): void {
+    const store = this.#store.getState();
+    switch (reply.type) {
+      case 'progress':
+        store.setImporting({ name: file.name, bytesRead: reply.bytesRead, total: reply.total });
+        return;
+      case 'error':
+        this.#stop();
+        store.setImportProblem({ name: file.name, kind: 'format', message: reply.message, at: reply.at });
+        return;
+      case 'not-a-snapshot':
+        this.#stop();
+        store.setImportProblem({ name: file.name, kind: 'not-a-snapshot', fileKind: reply.kind });
+        return;
+      case 'done':
+        this.#stop();
+        this.#onLoaded();
+        store.loadImported(reply.facts, reply.initial, reply.events, reply.blocks, reply.stacks, reply.stackIds);
+        return;
+    }
+  }
+}

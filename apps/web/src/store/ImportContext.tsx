@@ -1,0 +1,19 @@
+import { createContext, type ReactNode, useContext } from 'react';
+
+/** What components may ask of the file importer (net/file-importer.ts), which stays outside React. */
+export interface FileActions {
+  open(file: File): void;
+  cancel(): void;
+}
+
+const ImportContext = createContext<FileActions | null>(null);
+
+export function ImportProvider({ actions, children }: { actions: FileActions; children: ReactNode }) {
+  return <ImportContext.Provider value={actions}>{children}</ImportContext.Provider>;
+}
+
+export function useFileActions(): FileActions {
+  const actions = useContext(ImportContext);
+  if (actions === null) throw new Error('useFileActions must be used inside <ImportProvider>');
+  return actions;
+}

@@ -1,0 +1,93 @@
+import { BlockIndex, type ImportedBlock, type MemoryEvent, NO_STACK, type Snapshot, type StackTable } from '@pagelens/core';
+import type { StateCreator } from 'zustand';
+import type { ImportedFacts } from '../model/import/import-protocol.ts';
+import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
+import type { ReplicaSlice } from './replica-slice.ts';
+import type { Session, SessionSlice } from './session-slice.ts';
+
+/** A file being read: how far, for the progress bar. */
+export interface ImportProgress {
+  readonly name: string;
+  readonly bytesRead: number;
+  readonly total: number;
+}
+
+/** Why the last file did not open: the reader's message (English, from core), or a kind PageLens reads only in `pagelens stats`. */
+export type ImportProblem =
+  | { readonly name: string; readonly kind: 'format'; readonly message: string; readonly at: number | undefined }
+  | { readonly name: string; readonly kind: 'not-a-snapshot'; readonly fileKind: string };
+
+export interface ImportSlice {
+  /** The recorded file the explorer shows, read-only; undefined for a live agent session. */
+  imported: ImportedFacts | undefined;
+  /** Its blocks over time (formats/block-index.ts). */
+  importedBlocks: BlockIndex | undefined;
+  /** Their stacks, interned (formats/stack-table.ts); `stackOf` gives a block's stack id. */
+  importedStacks: { readonly table: StackTable; readonly stackOf: (block: ImportedBlock) => number } | undefined;
+  importing: ImportProgress | undefined;
+  importProblem: ImportProblem | undefined;
+  setImporting(progress: ImportProgress | undefined): void;
+  setImportProblem(problem: ImportProblem | undefined): void;
+  /** Replaces what the explorer shows with the imported session: its own timeline, a viewer's session, no agent. */
+  loadImported(
+    facts: ImportedFacts,
+    initial: Snapshot,
+    events: readonly MemoryEvent[],
+    blocks: readonly ImportedBlock[],
+    stacks: StackTable,
+    stackIds: Int32Array,
+  ): void;
+}
+
+/** The session an imported file stands in for: a viewer with no functions, so nothing can call a driver. */
+function importedSession(facts: ImportedFacts): Session {
+  return {
+    sessionId: `file:${facts.name}`,
+    role: 'viewer',
+    backend: 'file',
+    host: { provenance: 'modeled', hostname: facts.name, kernelVersion: '', hostPageSize: 4096 },
+    devices: Array.from({ length: facts.devices }, (_, id) => ({ id, profile: facts.profile, socName: facts.profile, capabilities: [] })),
+    functions: new Set(),
+    limits: { deviceBytes: 0, pinnedHostBytes: 0, pageableHostBytes: 0, liveObjects: 0, callsPerSecond: 0 },
+  };
+}
+
+export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice, [], [], ImportSlice> = (set, get) => ({
+  imported: undefined,
+  importedBlocks: undefined,
+  importedStacks: undefined,
+  importing: undefined,
+  importProblem: undefined,
+  setImporting: (importing) => set({ importing }),
+  setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
+  loadImported: (facts, initial, events, blocks, stacks, stackIds) => {
+    // The whole file stays reachable by time travel: no folding of old events.
+    const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
+    timeline.append(events);
+    const index = new BlockIndex();
+    const stackOfBlock = new Map<ImportedBlock, number>();
+    blocks.forEach((block, i) => {
+      index.add(block);
+      stackOfBlock.set(block, stackIds[i] ?? NO_STACK);
+    });
+    index.seal();
+    set({
+      imported: facts,
+      importedBlocks: index,
+      importedStacks: { table: stacks, stackOf: (block) => stackOfBlock.get(block) ?? NO_STACK },
+      importing: undefined,
+      importProblem: undefined,
+      session: importedSession(facts),
+      timeline,
+      version: get().version + 1,
+      cursor: 'live',
+      compare: undefined,
+      playing: false,
+      hostResets: get().hostResets + 1,
+    });
+  },
+});
+
+export const selectImported = (state: ImportSlice): ImportedFacts | undefined => state.imported;
+export const selectImporting = (state: ImportSlice): ImportProgress | undefined => state.importing;
+export const selectImportProblem = (state: ImportSlice): ImportProblem | undefined => state.importProblem;

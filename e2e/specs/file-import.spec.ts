@@ -1,0 +1,110 @@
+import type { Page } from '@playwright/test';
+import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
+import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
+import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
+import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
+
+const MiB = 1024 * 1024;
+
+/** The page map's test hooks, as page-map.spec.ts declares them (the declarations must agree). */
+interface MapHooks {
+  locate(frame: number, page?: number): { x: number; y: number } | undefined;
+  view(): { k: number; x: number; y: number; level: string };
+}
+
+declare global {
+  interface Window {
+    __pagelensPageMap?: MapHooks;
+  }
+}
+
+/** A small torch_npu-shaped snapshot from the test-only writer, and its segments' bytes per device, summed here. */
+function torchNpuSnapshot(): { bytes: Uint8Array; reserved: number[]; segments: number } {
+  const fixture = makeSnapshot({ flavour: 'torch_npu', events: 400, seed: 5, devices: 2, expandableDevice: 1, liveTarget: 20 });
+  const reserved = [0, 0];
+  const segments = Array.isArray(fixture.data.segments) ? fixture.data.segments : [];
+  for (const segment of segments) {
+    if (typeof segment !== 'object' || segment === null || Array.isArray(segment) || segment instanceof Uint8Array) continue;
+    if (!('device' in segment) || !('total_size' in segment)) continue;
+    const device = Number(segment.device);
+    reserved[device] = (reserved[device] ?? 0) + Number(segment.total_size);
+  }
+  return { bytes: writePickle(fixture.data), reserved, segments: segments.length };
+}
+
+/** Drops a file onto the page as a person dragging it from the desktop would. */
+async function dropFile(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+  await page.evaluate(
+    ({ name, data }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], name, { type: 'application/octet-stream' }));
+      const target = document.querySelector('.app') ?? document.body;
+      for (const type of ['dragenter', 'dragover', 'drop']) {
+        target.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    },
+    { name, data: Array.from(bytes) },
+  );
+}
+
+test('a dropped torch_npu snapshot opens read-only: its segments are huge pages on the page map, its blocks and stacks in the inspector', async ({
+  page,
+  agent,
+}) => {
+  const file = torchNpuSnapshot();
+  await openExplorer(page, agent);
+  await dropFile(page, 'job_oom.pickle', file.bytes);
+  const banner = page.getByTestId('import-banner');
+  await expect(banner).toContainText('job_oom.pickle');
+  await expect(banner).toContainText('torch_npu snapshot');
+  await expect(page.getByTestId('import-banner-modeled')).toContainText('page placement modeled');
+  // Read-only: the actions panel gives way to the file's facts.
+  await expect(page.getByTestId('actions')).toHaveCount(0);
+  await expect(page.getByTestId('import-segments')).toHaveText(String(file.segments));
+
+  // Every segment's bytes are huge pages (the generator's segments are 2 MiB multiples above 1 MiB), on the page map's legend.
+  await page.getByTestId('tab-pages').click();
+  const legend = page.getByTestId('page-map-legend');
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText(((file.reserved[0] ?? 0) / (2 * MiB)).toLocaleString('en-US'));
+  await page.getByTestId('device-select').selectOption('1');
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText(((file.reserved[1] ?? 0) / (2 * MiB)).toLocaleString('en-US'));
+  await page.getByTestId('device-select').selectOption('0');
+
+  // Time travel works on the recording: before its first segment nothing is placed; Live brings them back.
+  const slider = page.getByTestId('tt-slider');
+  await slider.fill(String(await slider.getAttribute('min')));
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText('0');
+  await page.getByTestId('tt-live').click();
+  await expect(legend.getByTestId('legend-count-huge')).toHaveText(((file.reserved[0] ?? 0) / (2 * MiB)).toLocaleString('en-US'));
+
+  // Huge pages come from the top: the highest frame belongs to the first segment placed. Clicking it
+  // selects that allocation, and the inspector lists the segment's blocks.
+  const top = Math.floor(ASCEND_910B2.capacityBytes / (2 * MiB)) - 1;
+  await page.waitForFunction((frame) => window.__pagelensPageMap?.locate(frame) !== undefined, top);
+  const at = await page.evaluate((frame) => window.__pagelensPageMap?.locate(frame), top);
+  if (at === undefined) throw new Error('the segment is not on the page map');
+  await page.mouse.click(at.x, at.y);
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toHaveAttribute('data-kind', 'allocation');
+  await expect(inspector.getByTestId('segment-blocks')).toBeVisible();
+  // A block's recorded stack, from the interned table: the generator's frames live under model/layers/.
+  const block = inspector.getByTestId('segment-block').first();
+  await block.locator('summary').click();
+  await expect(block.getByTestId('block-stack')).toContainText('/home/user/project/model/layers/');
+  await snap(page, 'file-import-dropped');
+});
+
+test("a truncated snapshot shows the reader's message: what it expected and where the file broke", async ({ page, agent }) => {
+  const file = torchNpuSnapshot();
+  await openExplorer(page, agent);
+  const cut = file.bytes.subarray(0, Math.floor(file.bytes.length / 2));
+  await page
+    .getByTestId('open-file-input')
+    .setInputFiles({ name: 'cut.pickle', mimeType: 'application/octet-stream', buffer: Buffer.from(cut) });
+  const error = page.getByTestId('import-error');
+  await expect(error).toContainText('cut.pickle did not open');
+  await expect(page.getByTestId('import-error-message')).toContainText(/truncated|ended/i);
+  // The live session stays as it was: no banner, the actions panel still there.
+  await expect(page.getByTestId('import-banner')).toHaveCount(0);
+  await expect(page.getByTestId('actions')).toBeVisible();
+});

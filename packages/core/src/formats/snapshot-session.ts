@@ -1,0 +1,504 @@
+import { aclrtMemAttr, aclrtMemMallocPolicy } from '../acl/enums.ts';
+import { ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
+import type { EventBody, MemoryEvent, PageClass, Provenance } from '../model/events.ts';
+import { pageBytes } from '../model/malloc-policy.ts';
+import { findPages } from '../model/placement.ts';
+import { reduce } from '../model/reduce.ts';
+import { encodeSnapshot, type Snapshot } from '../model/snapshot.ts';
+import { createHostState, type HostState } from '../model/state.ts';
+import { OPAQUE_BASE, OPAQUE_STRIDE } from '../sim/layout.ts';
+import { type AddressMap, buildAddressMap, clusterOf, type RecordedRange, toModelAddress } from './address-map.ts';
+import { BlockIndex, type ImportedBlock } from './block-index.ts';
+import { FormatError } from './format-error.ts';
+import { type AllocatorModel, segmentPages } from './segment-pages.ts';
+import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
+import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
+
+/**
+ * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
+ * state, then events that reduce into a HostState, so the page map, address space, TLB, log and time
+ * travel work on a real job's memory.
+ *
+ * - Every trace entry is one `call` event named by its action (`alloc`, `segment_map`, …),
+ *   provenance `observed`: recorded by the allocator on the real run. Its time is `time_us` (CUDA)
+ *   or, since torch_npu writes none, the entry's index in µs (devices interleave by index).
+ * - Segments become what torch_npu's caching allocator makes for them (segment-pages.ts cites the
+ *   source): a non-expandable segment is a modeled `aclrtMallocAlign32` call and its `alloc`; an
+ *   expandable one is a reservation of its address range (`aclrtReserveMemAddress`) and, per
+ *   segment_map, physical handles of the allocator's segment size (`aclrtMallocPhysical`,
+ *   ACL_HBM_MEM_HUGE, or HUGE1G with page_size:1g) mapped in it (`aclrtMapMem`). These events are
+ *   `modeled`: the pages and their placement are PageLens's, chosen by the simulator's planners.
+ * - Segments live before the trace began (a ring buffer) are found by walking the trace back from
+ *   the final segments, and made first, at time 0.
+ * - Blocks live in a side index (block-index.ts), not in the HostState.
+ * - Addresses map into the device's model window (address-map.ts); recorded ones stay in the
+ *   call's args and in the blocks.
+ */
+export interface ImportOptions extends AllocatorModel {
+  /** The file's name, shown as the process name. */
+  readonly name: string;
+}
+
+export interface ImportedSession {
+  readonly name: string;
+  readonly format: MemorySnapshot['format'];
+  readonly formatEvidence: string;
+  readonly model: AllocatorModel;
+  /** The state before the first event (seq 0): the devices, nothing allocated. */
+  readonly initial: Snapshot;
+  readonly events: readonly MemoryEvent[];
+  /** The state after every event. */
+  readonly final: HostState;
+  readonly blocks: BlockIndex;
+  readonly addressMaps: readonly AddressMap[];
+  /** Per device, the seq of each trace entry's `call` event (time travel to an entry). */
+  readonly entrySeqs: readonly (readonly number[])[];
+  /** 'time_us' when the file records time, else 'entry order'. */
+  readonly timeBasis: 'time_us' | 'entry order';
+  /** Trace entries that contradict what came before them (a free of nothing, a second alloc at one address): shown in the log, changing nothing. */
+  readonly inconsistent: number;
+  /** Segments of the file's final state the replay did not end with (or the reverse): 0 for a consistent file. */
+  readonly finalMismatch: number;
+}
+
+const PID = 1;
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+const HUGE_FIRST = aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST;
+
+const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
+
+/** Streams repeat entry after entry: their text is made once. */
+const streamText = new Map<bigint, string>();
+function streamHex(stream: bigint): string {
+  let text = streamText.get(stream);
+  if (text === undefined) {
+    text = hex(stream);
+    if (streamText.size < 4096) streamText.set(stream, text);
+  }
+  return text;
+}
+
+/** Appends events and reduces each into a scratch state, so placement sees the frames as they are. */
+class Builder {
+  readonly events: MemoryEvent[] = [];
+  readonly state: HostState;
+  private seq = 0;
+  private nextId = 1;
+  t = 0;
+
+  constructor(state: HostState) {
+    this.state = state;
+  }
+
+  id(): number {
+    const id = this.nextId;
+    this.nextId += 1;
+    return id;
+  }
+
+  emit(body: EventBody, provenance: Provenance, call?: number): number {
+    this.seq += 1;
+    // The body is a fresh literal of one of the event table's kinds: the base fields complete it in
+    // place rather than in a spread copy.
+    const event = Object.assign(
+      body,
+      call === undefined ? { seq: this.seq, t: this.t, provenance } : { seq: this.seq, t: this.t, provenance, call },
+    ) as MemoryEvent;
+    this.events.push(event);
+    reduce(this.state, event);
+    return this.seq;
+  }
+
+  call(fn: string, args: Record<string, unknown>, provenance: Provenance, ret = 0, message?: string): number {
+    const body = { kind: 'call', pid: PID, fn, args, ret, durationNs: 0 } as const;
+    return this.emit(message === undefined ? body : { ...body, message }, provenance);
+  }
+}
+
+interface Handle {
+  readonly recordedStart: bigint;
+  readonly size: number;
+  readonly physical: number;
+  readonly mapping: number;
+}
+
+/** One device's model objects while replaying. */
+class DeviceReplay {
+  readonly segments = new Map<bigint, number>();
+  readonly reservations = new Map<bigint, number>();
+  readonly handles: Handle[] = [];
+  readonly blocks = new Map<bigint, ImportedBlock>();
+  /** segment_type of the final segments, by recorded address (the trace does not say). */
+  readonly types = new Map<bigint, Segment['segmentType']>();
+
+  constructor(
+    readonly device: number,
+    readonly map: AddressMap,
+  ) {}
+}
+
+function placementFor(builder: Builder, device: number, pageClass: PageClass, bytes: number, what: string) {
+  const deviceState = builder.state.devices[device];
+  if (deviceState === undefined) throw new Error(`no device ${device}`);
+  const pageSize = pageBytes(pageClass, deviceState.profile);
+  const pages = Math.ceil(bytes / pageSize);
+  const runs = findPages(deviceState.frames, pageClass, pages);
+  if (runs === undefined) {
+    const { profile } = deviceState;
+    throw new FormatError(
+      `device ${device}: ${what} needs ${pages} ${pageClass} pages, and the modeled ${profile.name} ` +
+        `(${Math.round(profile.capacityBytes / GiB)} GiB) has no room left: this job holds more than the profile; choose a larger profile`,
+    );
+  }
+  return { pageClass, pageSize, pages, runs };
+}
+
+function probe(device: number, address: bigint, size: number, expandable: boolean, type: Segment['segmentType']): Segment {
+  const segmentType = type ?? (size <= 2 * MiB ? 'small' : 'large');
+  return {
+    device,
+    address,
+    totalSize: size,
+    allocatedSize: 0,
+    activeSize: 0,
+    requestedSize: 0,
+    stream: 0n,
+    segmentType,
+    poolId: undefined,
+    isExpandable: expandable,
+    frames: [],
+    blocks: [],
+  };
+}
+
+function allocSegment(builder: Builder, replay: DeviceReplay, model: AllocatorModel, address: bigint, size: number): void {
+  const addr = toModelAddress(replay.map, address);
+  if (addr === undefined || size === 0) return;
+  const plan = segmentPages(probe(replay.device, address, size, false, replay.types.get(address)), model);
+  const policy = plan.policy === 'ACL_MEM_MALLOC_HUGE1G_ONLY' ? aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE1G_ONLY : HUGE_FIRST;
+  const call = builder.call(
+    'aclrtMallocAlign32',
+    { size, policy: plan.policy, devPtr: `0x${addr.toString(16)}`, recorded: hex(address) },
+    'modeled',
+  );
+  const id = builder.id();
+  const placement = placementFor(builder, replay.device, plan.pageClass, plan.padded, `segment ${hex(address)} (${size} bytes)`);
+  builder.emit(
+    {
+      kind: 'alloc',
+      pid: PID,
+      device: replay.device,
+      id,
+      fn: 'aclrtMallocAlign32',
+      addr,
+      size,
+      padded: plan.padded,
+      policy,
+      p2p: false,
+      ...placement,
+    },
+    'modeled',
+    call,
+  );
+  replay.segments.set(address, id);
+}
+
+function freeSegment(builder: Builder, replay: DeviceReplay, address: bigint): boolean {
+  const id = replay.segments.get(address);
+  if (id === undefined) return false;
+  const call = builder.call('aclrtFree', { devPtr: hex(address) }, 'modeled');
+  builder.emit({ kind: 'free', id }, 'modeled', call);
+  replay.segments.delete(address);
+  return true;
+}
+
+/** torch_npu's expandable segment handle size (segment_size_): 2 MiB small pool, 20 MiB large, 1 GiB with page_size:1g. */
+function handleBytes(small: boolean, giant: boolean): number {
+  if (giant) return GiB;
+  return small ? 2 * MiB : 20 * MiB;
+}
+
+function mapRange(builder: Builder, replay: DeviceReplay, model: AllocatorModel, address: bigint, size: number): void {
+  const cluster = clusterOf(replay.map, address);
+  if (cluster === undefined || size === 0) return;
+  let reservation = replay.reservations.get(cluster.recordedStart);
+  if (reservation === undefined) {
+    const extent = Number(cluster.recordedEnd - cluster.recordedStart);
+    const reserved = Math.ceil(extent / (2 * MiB)) * 2 * MiB;
+    const call = builder.call(
+      'aclrtReserveMemAddress',
+      { size: reserved, virPtr: `0x${cluster.modelStart.toString(16)}`, recorded: hex(cluster.recordedStart) },
+      'modeled',
+    );
+    reservation = builder.id();
+    builder.emit(
+      { kind: 'reserve', pid: PID, device: replay.device, id: reservation, addr: cluster.modelStart, size: reserved, flags: 0 },
+      'modeled',
+      call,
+    );
+    replay.reservations.set(cluster.recordedStart, reservation);
+  }
+  const plan = segmentPages(probe(replay.device, address, size, true, replay.types.get(cluster.recordedStart)), model);
+  const memAttrName = plan.policy === 'ACL_HBM_MEM_HUGE1G' ? 'ACL_HBM_MEM_HUGE1G' : 'ACL_HBM_MEM_HUGE';
+  const type = replay.types.get(cluster.recordedStart);
+  const step = handleBytes(type === 'small' || (type === undefined && size <= 2 * MiB), plan.pageClass === 'giant');
+  for (let offset = 0; offset < size; offset += step) {
+    const bytes = Math.min(step, size - offset);
+    const start = address + BigInt(offset);
+    const addr = toModelAddress(replay.map, start);
+    if (addr === undefined) continue;
+    const physCall = builder.call('aclrtMallocPhysical', { size: bytes, memAttr: memAttrName, recorded: hex(start) }, 'modeled');
+    const physical = builder.id();
+    const placement = placementFor(builder, replay.device, plan.pageClass, bytes, `a handle of segment ${hex(address)}`);
+    const handleValue = OPAQUE_BASE + physical * OPAQUE_STRIDE;
+    builder.emit(
+      {
+        kind: 'physAlloc',
+        pid: PID,
+        device: replay.device,
+        id: physical,
+        handle: handleValue,
+        size: bytes,
+        memAttr: aclrtMemAttr.byName[memAttrName],
+        ...placement,
+      },
+      'modeled',
+      physCall,
+    );
+    const mapCall = builder.call('aclrtMapMem', { virPtr: `0x${addr.toString(16)}`, size: bytes, recorded: hex(start) }, 'modeled');
+    const mapping = builder.id();
+    builder.emit(
+      { kind: 'map', pid: PID, id: mapping, reservation, handle: physical, addr, size: bytes, device: replay.device },
+      'modeled',
+      mapCall,
+    );
+    replay.handles.push({ recordedStart: start, size: bytes, physical, mapping });
+  }
+}
+
+function unmapRange(builder: Builder, replay: DeviceReplay, address: bigint, size: number): boolean {
+  const end = address + BigInt(size);
+  let found = false;
+  for (let i = 0; i < replay.handles.length; ) {
+    const handle = replay.handles[i];
+    if (handle === undefined || handle.recordedStart < address || handle.recordedStart >= end) {
+      i += 1;
+      continue;
+    }
+    found = true;
+    const unmapCall = builder.call('aclrtUnmapMem', { recorded: hex(handle.recordedStart) }, 'modeled');
+    builder.emit({ kind: 'unmap', id: handle.mapping }, 'modeled', unmapCall);
+    const freeCall = builder.call('aclrtFreePhysical', { recorded: hex(handle.recordedStart) }, 'modeled');
+    builder.emit({ kind: 'physFree', id: handle.physical, deferred: false }, 'modeled', freeCall);
+    builder.emit({ kind: 'physRelease', id: handle.physical }, 'modeled', freeCall);
+    replay.handles.splice(i, 1);
+  }
+  return found;
+}
+
+function openBlock(replay: DeviceReplay, blocks: BlockIndex, address: bigint, live: LiveBlock, seq: number): void {
+  const block: ImportedBlock = {
+    device: replay.device,
+    recordedAddress: address,
+    addr: toModelAddress(replay.map, address),
+    size: live.size,
+    requestedSize: undefined,
+    stream: live.stream,
+    frames: live.frames,
+    allocSeq: seq,
+    freeRequestedSeq: undefined,
+    freeCompletedSeq: undefined,
+  };
+  replay.blocks.set(address, block);
+  blocks.add(block);
+}
+
+/** One trace entry: its observed call, then what it changes in the model. Returns false when it contradicts the state. */
+function applyEntry(
+  builder: Builder,
+  replay: DeviceReplay,
+  model: AllocatorModel,
+  blocks: BlockIndex,
+  entry: TraceEntry,
+): { seq: number; ok: boolean } {
+  const args: Record<string, unknown> = { addr: hex(entry.addr), size: entry.size, stream: streamHex(entry.stream), device: replay.device };
+  const modelAddr = toModelAddress(replay.map, entry.addr);
+  if (modelAddr !== undefined) args.modelAddr = `0x${modelAddr.toString(16)}`;
+  if (entry.poolId !== undefined) args.pool_id = entry.poolId;
+  if (entry.timeUs !== undefined) args.time_us = entry.timeUs;
+  if (entry.action === 'oom') {
+    args.device_free = entry.deviceFree ?? null;
+    const seq = builder.call(
+      'oom',
+      args,
+      'observed',
+      ACL_ERROR_RT_MEMORY_ALLOCATION,
+      `out of memory: ${entry.size} bytes requested, ${entry.deviceFree ?? '?'} bytes free on the device`,
+    );
+    return { seq, ok: true };
+  }
+  const seq = builder.call(entry.action, args, 'observed');
+  switch (entry.action) {
+    case 'segment_alloc':
+      if (replay.segments.has(entry.addr)) return { seq, ok: false };
+      allocSegment(builder, replay, model, entry.addr, entry.size);
+      return { seq, ok: true };
+    case 'segment_free':
+      return { seq, ok: freeSegment(builder, replay, entry.addr) };
+    case 'segment_map':
+      mapRange(builder, replay, model, entry.addr, entry.size);
+      return { seq, ok: true };
+    case 'segment_unmap':
+      return { seq, ok: unmapRange(builder, replay, entry.addr, entry.size) };
+    case 'alloc':
+      if (replay.blocks.has(entry.addr)) return { seq, ok: false };
+      openBlock(replay, blocks, entry.addr, { size: entry.size, stream: entry.stream, frames: entry.frames, pending: false }, seq);
+      return { seq, ok: true };
+    case 'free_requested': {
+      const block = replay.blocks.get(entry.addr);
+      if (block === undefined || block.freeRequestedSeq !== undefined) return { seq, ok: false };
+      block.freeRequestedSeq = seq;
+      return { seq, ok: true };
+    }
+    case 'free_completed': {
+      const block = replay.blocks.get(entry.addr);
+      if (block === undefined) return { seq, ok: false };
+      block.freeRequestedSeq ??= seq;
+      block.freeCompletedSeq = seq;
+      replay.blocks.delete(entry.addr);
+      return { seq, ok: true };
+    }
+    case 'snapshot':
+    case 'workspace_snapshot':
+      return { seq, ok: true };
+  }
+}
+
+function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
+  const ranges: RecordedRange[] = [];
+  for (const segment of snapshot.segments) if (segment.device === device) ranges.push({ start: segment.address, size: segment.totalSize });
+  for (const entry of snapshot.deviceTraces[device] ?? []) {
+    if (entry.action.startsWith('segment_')) ranges.push({ start: entry.addr, size: entry.size });
+  }
+  return ranges;
+}
+
+/** Trace entries of every device in time order: by time_us when recorded, else by index; ties by device. */
+function mergedOrder(snapshot: MemorySnapshot): { device: number; index: number; t: number }[] {
+  const timed = snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined));
+  let t0 = Number.POSITIVE_INFINITY;
+  if (timed)
+    for (const trace of snapshot.deviceTraces)
+      for (const entry of trace) if (entry.timeUs !== undefined && entry.timeUs < t0) t0 = entry.timeUs;
+  const order: { device: number; index: number; t: number }[] = [];
+  snapshot.deviceTraces.forEach((trace, device) => {
+    let last = 0;
+    trace.forEach((entry, index) => {
+      // ns; a missing or earlier time keeps the device's last, so each device's order is kept.
+      const t = timed ? (entry.timeUs === undefined ? last : Math.max(last, Math.round((entry.timeUs - t0) * 1000))) : (index + 1) * 1000;
+      last = t;
+      order.push({ device, index, t });
+    });
+  });
+  order.sort((a, b) => a.t - b.t || a.device - b.device || a.index - b.index);
+  return order;
+}
+
+export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions): ImportedSession {
+  const model: AllocatorModel = { profile: options.profile, pageSize1g: options.pageSize1g };
+  let deviceCount = snapshot.deviceTraces.length;
+  for (const segment of snapshot.segments) deviceCount = Math.max(deviceCount, segment.device + 1);
+  deviceCount = Math.max(deviceCount, 1);
+  if (deviceCount > 16) throw new FormatError(`the snapshot names ${deviceCount} devices; PageLens models at most 16`);
+  const initialState = createHostState(Array.from({ length: deviceCount }, () => options.profile));
+  const initial = encodeSnapshot(initialState);
+  const builder = new Builder(initialState);
+  const blocks = new BlockIndex();
+  const replays = Array.from(
+    { length: deviceCount },
+    (_, device) => new DeviceReplay(device, buildAddressMap(device, rangesOf(snapshot, device))),
+  );
+  for (const segment of snapshot.segments) replays[segment.device]?.types.set(segment.address, segment.segmentType);
+
+  builder.emit({ kind: 'process', pid: PID, name: options.name.slice(0, 64) }, 'modeled');
+  builder.emit({ kind: 'init', pid: PID }, 'modeled');
+  for (let device = 0; device < deviceCount; device += 1) builder.emit({ kind: 'deviceSet', pid: PID, device, refs: 1 }, 'modeled');
+
+  // What was live when the trace began, then the trace.
+  const live = replays.map((replay) => initialLiveSets(snapshot, replay.device));
+  replays.forEach((replay, device) => {
+    const sets = live[device];
+    if (sets === undefined) return;
+    for (const [address, size] of sets.segments) allocSegment(builder, replay, model, address, size);
+    for (const [start, end] of sets.mapped) mapRange(builder, replay, model, start, Number(end - start));
+  });
+  // Blocks live before the trace are live from the last event of this initial state on.
+  const firstSeq = builder.events.length;
+  replays.forEach((replay, device) => {
+    for (const [address, block] of live[device]?.blocks ?? []) {
+      openBlock(replay, blocks, address, block, firstSeq);
+      if (block.pending) {
+        const opened = replay.blocks.get(address);
+        if (opened !== undefined) opened.freeRequestedSeq = firstSeq;
+      }
+    }
+  });
+  const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
+  let inconsistent = 0;
+  for (const { device, index, t } of mergedOrder(snapshot)) {
+    const entry = snapshot.deviceTraces[device]?.[index];
+    const replay = replays[device];
+    if (entry === undefined || replay === undefined) continue;
+    builder.t = t;
+    const result = applyEntry(builder, replay, model, blocks, entry);
+    const seqs = entrySeqs[device];
+    if (seqs !== undefined) seqs[index] = result.seq;
+    if (!result.ok) inconsistent += 1;
+  }
+  const finalMismatch = attachFinalBlocks(snapshot, replays);
+  blocks.seal();
+  return {
+    name: options.name,
+    format: snapshot.format,
+    formatEvidence: snapshot.formatEvidence,
+    model,
+    initial,
+    events: builder.events,
+    final: builder.state,
+    blocks,
+    addressMaps: replays.map((replay) => replay.map),
+    entrySeqs,
+    timeBasis: snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined)) ? 'time_us' : 'entry order',
+    inconsistent,
+    finalMismatch,
+  };
+}
+
+/** Gives the blocks live at the end the final snapshot's requested sizes and stacks; counts the segments that disagree. */
+function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceReplay[]): number {
+  let mismatch = 0;
+  const expected = replays.map(() => 0);
+  for (const segment of snapshot.segments) {
+    const replay = replays[segment.device];
+    if (replay === undefined) continue;
+    if (!segment.isExpandable) {
+      expected[segment.device] = (expected[segment.device] ?? 0) + 1;
+      if (!replay.segments.has(segment.address)) mismatch += 1;
+    }
+    for (const block of segment.blocks) {
+      if (block.state === 'inactive') continue;
+      const live = replay.blocks.get(block.address);
+      if (live === undefined) {
+        mismatch += 1;
+        continue;
+      }
+      live.requestedSize = block.requestedSize;
+      if (block.frames.length > 0) live.frames = block.frames;
+    }
+  }
+  replays.forEach((replay, device) => {
+    mismatch += Math.max(0, replay.segments.size - (expected[device] ?? 0));
+  });
+  return mismatch;
+}

@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { framesOf } from '../../src/formats/frames.ts';
+import { openMemoryFile } from '../../src/formats/open-file.ts';
+import { importSnapshot } from '../../src/formats/snapshot-session.ts';
+import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
+import type { MemorySnapshot, Segment } from '../../src/formats/snapshot-types.ts';
+import type { MemoryEvent } from '../../src/model/events.ts';
+import { reduce } from '../../src/model/reduce.ts';
+import { decodeSnapshot } from '../../src/model/snapshot.ts';
+import type { HostState } from '../../src/model/state.ts';
+import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
+import { DEVICE_VA_WINDOW, deviceWindowBase } from '../../src/sim/layout.ts';
+import { type Py, PyFloat, PyTuple, writePickle } from './pickle-writer.ts';
+import { type Fixture, type FixtureOptions, makeSnapshot } from './snapshot-fixtures.ts';
+
+const MiB = 1024 * 1024;
+const HUGE = 2 * MiB;
+const MODEL = { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' };
+
+function open(fixture: Fixture): MemorySnapshot {
+  const result = openMemoryFile(writePickle(fixture.data), 'job.pickle');
+  if (!result.ok || result.file.kind !== 'snapshot') throw new Error(result.ok ? result.file.kind : result.message);
+  return result.file;
+}
+
+/** The generator's own segments (not read through PageLens). */
+function rawSegments(fixture: Fixture): { device: number; size: number; allocated: number; expandable: boolean }[] {
+  const segments = fixture.data.segments;
+  if (!Array.isArray(segments)) return [];
+  return segments.map((segment: Py) => {
+    if (typeof segment !== 'object' || segment === null || Array.isArray(segment) || segment instanceof Uint8Array)
+      throw new Error('segment');
+    if (segment instanceof PyTuple || segment instanceof PyFloat) throw new Error('segment');
+    return {
+      device: Number(segment.device),
+      size: Number(segment.total_size),
+      allocated: Number(segment.allocated_size),
+      expandable: segment.is_expandable === true,
+    };
+  });
+}
+
+/** The state at `seq`, replayed from the import's initial state. */
+function stateAt(initial: Parameters<typeof decodeSnapshot>[0], events: readonly MemoryEvent[], seq: number): HostState {
+  const state = decodeSnapshot(initial);
+  for (const event of events) {
+    if (event.seq > seq) break;
+    reduce(state, event);
+  }
+  return state;
+}
+
+/** Bytes the model holds for a device's segments: allocations plus mapped handles. */
+function reservedIn(state: HostState, device: number): number {
+  let bytes = 0;
+  for (const allocation of state.allocations.values()) if (allocation.device === device) bytes += allocation.size;
+  for (const mapping of state.mappings.values()) if (mapping.device === device) bytes += mapping.size;
+  return bytes;
+}
+
+const NPU: FixtureOptions = {
+  flavour: 'torch_npu',
+  events: 3000,
+  seed: 7,
+  devices: 2,
+  expandableDevice: 1,
+  ringDrop: 1000,
+  liveTarget: 20,
+};
+
+describe('importSnapshot: a snapshot as a recorded session of the model', () => {
+  const fixture = makeSnapshot(NPU);
+  const snapshot = open(fixture);
+  const session = importSnapshot(snapshot, MODEL);
+
+  it('ends in the final state the file records: segments, bytes and huge pages per device, counted from the generator', () => {
+    expect(session.inconsistent).toBe(0);
+    expect(session.finalMismatch).toBe(0);
+    const raw = rawSegments(fixture);
+    for (const device of [0, 1]) {
+      const mine = raw.filter((segment) => segment.device === device);
+      const reserved = mine.reduce((sum, segment) => sum + segment.size, 0);
+      const allocated = mine.reduce((sum, segment) => sum + segment.allocated, 0);
+      expect(reserved).toBeGreaterThan(0);
+      expect(reservedIn(session.final, device)).toBe(reserved);
+      // Every generated segment is a multiple of 2 MiB and larger than 1 MiB: HUGE_FIRST (or the HUGE memAttr) takes size / 2 MiB huge pages.
+      expect(session.final.devices[device]?.frames.hugeFrames).toBe(reserved / HUGE);
+      expect(session.final.devices[device]?.frames.normalPagesUsed).toBe(0);
+      expect(session.blocks.totalsAt(device, session.final.seq).allocated).toBe(allocated);
+    }
+    const device0 = [...session.final.allocations.values()].filter((a) => a.device === 0);
+    expect(device0).toHaveLength(raw.filter((s) => s.device === 0).length);
+    expect(device0.every((a) => a.fn === 'aclrtMallocAlign32' && a.pageClass === 'huge')).toBe(true);
+    // Device 1's segments are expandable: a reservation each, mapped with physical handles, no allocation.
+    expect([...session.final.allocations.values()].filter((a) => a.device === 1)).toHaveLength(0);
+    expect([...session.final.mappings.values()].filter((m) => m.device === 1).length).toBeGreaterThanOrEqual(
+      raw.filter((s) => s.device === 1).length,
+    );
+  });
+
+  it('agrees with the modeled page figures of stats', () => {
+    const stats = snapshotStats(snapshot, MODEL);
+    for (const pages of stats.pages.devices) {
+      expect(session.final.devices[pages.device]?.frames.hugeFrames).toBe(pages.byClass.huge.pages);
+    }
+  });
+
+  it('travels to the middle of the trace: reserved, allocated and active bytes match the generator at that entry', () => {
+    for (const device of [0, 1]) {
+      const seqs = session.entrySeqs[device] ?? [];
+      const truth = fixture.truth[device] ?? [];
+      expect(seqs).toHaveLength(truth.length);
+      for (const index of [0, Math.floor(seqs.length / 3), Math.floor(seqs.length / 2), seqs.length - 1]) {
+        const seq = seqs[index] ?? -1;
+        const expected = truth[index];
+        // The modeled segment events of an entry follow its call: the state after the entry is the one before the next call.
+        const next = session.events.find((event) => event.seq > seq && event.kind === 'call' && event.provenance === 'observed');
+        const after = next === undefined ? session.final.seq : next.seq - 1;
+        const state = stateAt(session.initial, session.events, after);
+        expect(reservedIn(state, device), `device ${device} entry ${index}`).toBe(expected?.reserved);
+        const totals = session.blocks.totalsAt(device, after);
+        expect(totals.allocated).toBe(expected?.allocated);
+        expect(totals.active).toBe(expected?.active);
+      }
+    }
+  });
+
+  it('infers what was live before a ring buffer that lost its start', () => {
+    // The kept trace frees segments it never made (on both devices): they were live before it began.
+    for (const trace of snapshot.deviceTraces) {
+      const made = new Set(trace.filter((e) => e.action === 'segment_alloc' || e.action === 'segment_map').map((e) => e.addr));
+      expect(trace.some((e) => (e.action === 'segment_free' || e.action === 'segment_unmap') && !made.has(e.addr))).toBe(true);
+    }
+    const firstCall = Math.min(...session.entrySeqs.map((seqs) => seqs[0] ?? Number.POSITIVE_INFINITY));
+    const state = stateAt(session.initial, session.events, firstCall - 1);
+    for (const device of [0, 1]) {
+      expect(reservedIn(state, device)).toBe(fixture.initial[device]?.reserved);
+      expect(session.blocks.totalsAt(device, firstCall - 1).active).toBe(fixture.initial[device]?.active);
+    }
+    expect(fixture.initial[0]?.reserved).toBeGreaterThan(0);
+  });
+
+  it('marks the page placement modeled and the trace entries observed', () => {
+    const observed = session.events.filter((event) => event.provenance === 'observed');
+    expect(observed).toHaveLength(snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0));
+    expect(observed.every((event) => event.kind === 'call')).toBe(true);
+    const placed = session.events.filter((event) => event.kind === 'alloc' || event.kind === 'physAlloc');
+    expect(placed.length).toBeGreaterThan(0);
+    expect(placed.every((event) => event.provenance === 'modeled')).toBe(true);
+    const oom = observed.find((event) => event.kind === 'call' && event.fn === 'oom');
+    expect(oom?.kind === 'call' ? oom.ret : 0).toBe(207001);
+  });
+
+  it('keeps the blocks of a segment with their recorded sizes, states and stacks', () => {
+    const allocation = [...session.final.allocations.values()].find(
+      (a) => session.blocks.within(0, a.addr, a.size, session.final.seq).length > 0,
+    );
+    expect(allocation).toBeDefined();
+    if (allocation === undefined) return;
+    const blocks = session.blocks.within(0, allocation.addr, allocation.size, session.final.seq);
+    const segment = snapshot.segments.find(
+      (s: Segment) => s.device === 0 && blocks[0] !== undefined && s.blocks.some((b) => b.address === blocks[0]?.recordedAddress),
+    );
+    expect(segment).toBeDefined();
+    for (const block of blocks) {
+      const recorded = segment?.blocks.find((b) => b.address === block.recordedAddress);
+      expect(block.size).toBe(recorded?.size);
+      expect(block.requestedSize).toBe(recorded?.requestedSize);
+      expect(framesOf(block.frames).length).toBe(4);
+      expect(block.addr).toBe(allocation.addr + Number(block.recordedAddress - (segment?.address ?? 0n)));
+    }
+  });
+});
+
+describe('importSnapshot: addresses, CUDA files, limits', () => {
+  it('maps addresses above 2^53 into the device window and keeps the recorded ones exact', () => {
+    const base = (1n << 60n) + 0x1234_5600_0000n;
+    const fixture = makeSnapshot({ ...NPU, base, ringDrop: 0, events: 800 });
+    const session = importSnapshot(open(fixture), MODEL);
+    expect(session.inconsistent).toBe(0);
+    for (const allocation of session.final.allocations.values()) {
+      expect(allocation.addr).toBeGreaterThanOrEqual(deviceWindowBase(allocation.device));
+      expect(allocation.addr + allocation.size).toBeLessThanOrEqual(deviceWindowBase(allocation.device) + DEVICE_VA_WINDOW);
+    }
+    const block = session.blocks.all(0)[0];
+    expect(block?.recordedAddress).toBeGreaterThan(BigInt(Number.MAX_SAFE_INTEGER));
+    // One offset for the whole device: the recorded gaps are kept.
+    const map = session.addressMaps[0];
+    expect(map?.mode).toBe('shifted');
+    const [a, b] = map?.clusters ?? [];
+    if (a !== undefined && b !== undefined) expect(b.modelStart - a.modelStart).toBe(Number(b.recordedStart - a.recordedStart));
+    const alloc = session.events.find((event) => event.kind === 'call' && event.fn === 'alloc');
+    expect(alloc?.kind === 'call' ? String(alloc.args.addr) : '').toMatch(/^0x1[0-9a-f]{15}$/);
+  });
+
+  it('opens a CUDA snapshot with time_us as its clock', () => {
+    const fixture = makeSnapshot({ flavour: 'pytorch_cuda', events: 600, seed: 3, devices: 1 });
+    const session = importSnapshot(open(fixture), MODEL);
+    expect(session.format).toBe('pytorch_cuda');
+    expect(session.timeBasis).toBe('time_us');
+    expect(session.inconsistent).toBe(0);
+    const times = session.events.map((event) => event.t);
+    expect(times.every((t, i) => i === 0 || t >= (times[i - 1] ?? 0))).toBe(true);
+    expect(times[times.length - 1]).toBeGreaterThan(0);
+  });
+
+  it('refuses a job larger than the modeled device, naming the profile', () => {
+    const snapshot: MemorySnapshot = {
+      kind: 'snapshot',
+      format: 'torch_npu',
+      formatEvidence: 'test',
+      segments: [
+        {
+          device: 0,
+          address: 0x12c0_0000_0000n,
+          totalSize: 100 * 1024 * MiB,
+          allocatedSize: 0,
+          activeSize: 0,
+          requestedSize: 0,
+          stream: 0n,
+          segmentType: 'large',
+          poolId: undefined,
+          isExpandable: false,
+          frames: [],
+          blocks: [],
+        },
+      ],
+      deviceTraces: [[]],
+      allocatorSettings: undefined,
+      hostSegments: undefined,
+      hostTraces: undefined,
+      otherKeys: [],
+    };
+    expect(() => importSnapshot(snapshot, { ...MODEL, profile: ASCEND_310P3 })).toThrow(/Ascend310P3.*choose a larger profile/);
+  });
+
+  it('counts entries that contradict the state instead of failing', () => {
+    const fixture = makeSnapshot({ ...NPU, ringDrop: 0, events: 300 });
+    const snapshot = open(fixture);
+    const first = snapshot.deviceTraces[0]?.find((entry) => entry.action === 'alloc');
+    if (first === undefined) throw new Error('no alloc');
+    const doubled: MemorySnapshot = {
+      ...snapshot,
+      deviceTraces: [[first, ...(snapshot.deviceTraces[0] ?? [])], ...snapshot.deviceTraces.slice(1)],
+    };
+    const session = importSnapshot(doubled, MODEL);
+    expect(session.inconsistent).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { BAD_STACK, internStacks, NO_STACK, stackFrames } from '../../src/formats/stack-table.ts';
+
+describe('internStacks', () => {
+  const a = { filename: 'a.py', line: 1, name: 'fa' };
+  const b = { filename: 'b.py', line: 2, name: 'fb' };
+  const shared = [a, b];
+
+  it('keeps each frame and each stack once, and gives every stack back in order', () => {
+    const { table, ids } = internStacks([shared, [b, a, b], shared, []]);
+    expect(table.frames).toHaveLength(2);
+    expect(ids[0]).toBe(ids[2]);
+    expect(ids[3]).toBe(NO_STACK);
+    expect(stackFrames(table, ids[0] ?? -1).map((f) => f.name)).toEqual(['fa', 'fb']);
+    expect(stackFrames(table, ids[1] ?? -1).map((f) => f.name)).toEqual(['fb', 'fa', 'fb']);
+    expect(stackFrames(table, NO_STACK)).toEqual([]);
+  });
+
+  it('marks a stack whose frames are not frames, without throwing', () => {
+    const { ids } = internStacks([[{ filename: 'x.py', name: 'no line' }], shared]);
+    expect(ids[0]).toBe(BAD_STACK);
+    expect(ids[1]).toBe(0);
+  });
+});
