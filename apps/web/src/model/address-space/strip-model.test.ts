@@ -1,6 +1,7 @@
-import { ASCEND_910B2, DEVICE_VA_BASE, DEVICE_VA_WINDOW, SimHost, SimRuntime } from '@pagelens/core';
+import { DEVICE_VA_BASE, DEVICE_VA_WINDOW } from '@pagelens/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
+import { ipcScene } from '../../../test/ipc-scene.ts';
 import { selectedRange } from './selected-range.ts';
 import { hitTest, targetObject } from './strip-hit.ts';
 import { viewOf, zoomToRange } from './strip-layout.ts';
@@ -73,16 +74,7 @@ describe('strip model', () => {
   });
 
   it('IP-3: an IPC import is a range of the importer in the exported allocation’s colour and pages; it selects that allocation', async () => {
-    const host = new SimHost({ devices: [ASCEND_910B2] });
-    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
-    for (const rt of [exporter, importer]) {
-      await rt.aclInit({ configPath: null });
-      await rt.aclrtSetDevice({ deviceId: 0 });
-    }
-    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
-    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
-    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
-    const source = [...host.state.allocations.values()][0];
+    const { host, exporter, importer, addr, source } = await ipcScene();
     const model = buildStripModel(host.state, 0, importer.pid);
     expect(model.blocks.count).toBe(1);
     expect([model.blocks.kind[0], model.blocks.id[0], model.blocks.color[0]]).toEqual([RangeKind.ipcImport, source?.id, source?.id]);

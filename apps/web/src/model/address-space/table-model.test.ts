@@ -1,6 +1,6 @@
-import { ASCEND_910B2, SimHost, SimRuntime } from '@pagelens/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
+import { ipcScene } from '../../../test/ipc-scene.ts';
 import { scrollToRow } from '../log/windowing.ts';
 import { buildRows, frameRuns, type MappingRow, rowTarget } from './table-rows.ts';
 import { applyQuery, DEFAULT_QUERY, filterWords, moveActive, rowSearchText, toggleSort, virtualWindow } from './table-view.ts';
@@ -118,16 +118,7 @@ describe('virtual window math', () => {
 
 describe('IPC imports in the table (IP-3)', () => {
   it('an import is a row of the importer: the exporter’s pages, found by its key, selecting the exported allocation', async () => {
-    const host = new SimHost({ devices: [ASCEND_910B2] });
-    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
-    for (const rt of [exporter, importer]) {
-      await rt.aclInit({ configPath: null });
-      await rt.aclrtSetDevice({ deviceId: 0 });
-    }
-    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
-    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
-    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
-    const source = [...host.state.allocations.values()][0];
+    const { host, exporter, importer, key, addr, source } = await ipcScene();
     const [row, ...others] = buildRows(host.state, 0, importer.pid);
     expect(others).toEqual([]);
     expect(row).toMatchObject({

@@ -1,6 +1,6 @@
-import { ASCEND_910B2, SimHost, SimRuntime } from '@pagelens/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AddressScene, addressScene, MiB } from '../../../test/address-space-scene.ts';
+import { ipcScene } from '../../../test/ipc-scene.ts';
 import { faultLevel, processRanges, tableFigure, walkablePage, walkPanelData } from './walk-model.ts';
 
 let scene: AddressScene;
@@ -75,16 +75,7 @@ describe('walk panel data (PT-2, modeled)', () => {
 
 describe('an IPC import in the walk (IP-3)', () => {
   it('translates to the exported allocation’s pages, and its range counts in the importer’s tables', async () => {
-    const host = new SimHost({ devices: [ASCEND_910B2] });
-    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
-    for (const rt of [exporter, importer]) {
-      await rt.aclInit({ configPath: null });
-      await rt.aclrtSetDevice({ deviceId: 0 });
-    }
-    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
-    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
-    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
-    const source = [...host.state.allocations.values()][0];
+    const { host, exporter, importer, addr, source } = await ipcScene();
     const ranges = processRanges(host.state, importer.pid);
     expect(ranges.ranges).toEqual([{ va: addr, bytes: 4 * MiB, pageSize: source?.pageSize }]);
     const data = walkPanelData(host.state, importer.pid, addr + MiB, ranges.ranges);

@@ -1,6 +1,7 @@
-import { ASCEND_910B2, type CopyRecord, SimHost, SimRuntime } from '@pagelens/core';
+import type { CopyRecord } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { copyScene } from '../../../test/host-copies-scene.ts';
+import { ipcScene } from '../../../test/ipc-scene.ts';
 import { createI18n } from '../../i18n/setup.ts';
 import type { FormatPrefs } from '../format.ts';
 import { barLabel, type CopyFactsContext, copyFacts, endpointOf, type Fact, waitResource } from './copy-facts.ts';
@@ -107,16 +108,8 @@ describe('copy tooltip facts', () => {
   });
 
   it('IP-3: an address of an IPC import is the exported allocation, reached from the importer; freed since once the exporter frees it', async () => {
-    const host = new SimHost({ devices: [ASCEND_910B2] });
-    const [exporter, importer] = [new SimRuntime(host, 'exporter'), new SimRuntime(host, 'importer')];
-    for (const rt of [exporter, importer]) {
-      await rt.aclInit({ configPath: null });
-      await rt.aclrtSetDevice({ deviceId: 0 });
-    }
-    const devPtr = (await exporter.aclrtMalloc({ size: 4 * MiB, policy: 0 })).devPtr ?? '0x0';
-    const key = (await exporter.aclrtIpcMemGetExportKey({ devPtr, size: 4 * MiB, len: 65, flags: 1 })).key ?? '';
-    const addr = Number.parseInt((await importer.aclrtIpcMemImportByKey({ key, flags: 0 })).devPtr ?? '0x0', 16);
-    const source = [...host.state.allocations.values()][0]?.id;
+    const { host, exporter, importer, devPtr, addr, source: exported } = await ipcScene();
+    const source = exported?.id;
     expect(endpointOf(host.state, importer.pid, addr + MiB)).toEqual({ side: 'device', id: source, device: 0, what: 'ipcImport' });
     // Each process has its own VA: in the exporter the same address is not the import.
     expect(endpointOf(host.state, exporter.pid, addr + MiB)).not.toMatchObject({ what: 'ipcImport' });
