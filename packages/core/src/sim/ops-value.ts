@@ -16,20 +16,19 @@ import { liveStream } from './ops-device.ts';
  */
 
 const W = ACL_STREAM_WAIT_VALUE.byName;
-const U64 = 2n ** 64n;
 
 /** The condition of aclrtValueWait's `flag`, on unsigned 64-bit words (acl_rt.h). */
 export function waitMet(flag: number, word: bigint, value: bigint): boolean {
   switch (flag) {
     case W.ACL_STREAM_WAIT_VALUE_GEQ:
       // (int64_t)(*addr - value) >= 0
-      return BigInt.asIntN(64, (word - value + U64) % U64) >= 0n;
+      return BigInt.asIntN(64, word - value) >= 0n;
     case W.ACL_STREAM_WAIT_VALUE_EQ:
       return word === value;
     case W.ACL_STREAM_WAIT_VALUE_AND:
       return (word & value) !== 0n;
     default:
-      return (~(word | value) & (U64 - 1n)) !== 0n;
+      return BigInt.asUintN(64, ~(word | value)) !== 0n;
   }
 }
 
