@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { HistoryLimits } from '../model/timeline.ts';
 import { type ActionsSlice, createActionsSlice } from './actions-slice.ts';
+import { type ClassroomSlice, createClassroomSlice } from './classroom-slice.ts';
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice.ts';
 import { createImportSlice, type ImportSlice } from './import-slice.ts';
 import { createReplicaSlice, type PublishScheduler, type ReplicaSlice } from './replica-slice.ts';
@@ -9,7 +10,7 @@ import { createSessionSlice, type SessionSlice } from './session-slice.ts';
 import { createUiSlice, DEFAULT_PREFS, type UiPrefs, type UiSlice } from './ui-slice.ts';
 
 /** The whole client state: one store made of typed slices. */
-export type AppState = ConnectionSlice & SessionSlice & ReplicaSlice & SelectionSlice & UiSlice & ActionsSlice & ImportSlice;
+export type AppState = ConnectionSlice & SessionSlice & ReplicaSlice & SelectionSlice & UiSlice & ActionsSlice & ImportSlice & ClassroomSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreOptions {
@@ -31,5 +32,6 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
     ...createUiSlice(options.prefs ?? DEFAULT_PREFS, options.storage)(...args),
     ...createActionsSlice(...args),
     ...createImportSlice(...args),
+    ...createClassroomSlice(...args),
   }));
 }
