@@ -10,7 +10,14 @@ import { createSessionSlice, type SessionSlice } from './session-slice.ts';
 import { createUiSlice, DEFAULT_PREFS, type UiPrefs, type UiSlice } from './ui-slice.ts';
 
 /** The whole client state: one store made of typed slices. */
-export type AppState = ConnectionSlice & SessionSlice & ReplicaSlice & SelectionSlice & UiSlice & ActionsSlice & ImportSlice & ClassroomSlice;
+export type AppState = ConnectionSlice &
+  SessionSlice &
+  ReplicaSlice &
+  SelectionSlice &
+  UiSlice &
+  ActionsSlice &
+  ImportSlice &
+  ClassroomSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreOptions {
