@@ -203,12 +203,13 @@ export {
   ASCEND_910_93,
   ASCEND_910B2,
   ASCEND_910B4,
+  BUILTIN_PROFILE_NAMES,
   BUILTIN_PROFILES,
   DEFAULT_PROFILE,
   findProfile,
 } from './profiles/builtin.ts';
 export { loadProfileJson, type ProfileLoad } from './profiles/load.ts';
-export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost } from './profiles/profile.ts';
+export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost, SIMULATED_DEVICES } from './profiles/profile.ts';
 // The wire protocol
 export type { CallAnswer, CallReply } from './protocol/call-reply.ts';
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
@@ -231,6 +232,14 @@ export { clip, QUOTE_LIMIT, quote } from './protocol/quote.ts';
 export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
 export { unpackSnapshot } from './protocol/unpack-snapshot.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
+export {
+  type CurrentHost,
+  declaredDevices,
+  type HostDifference,
+  hostDifferences,
+  type ScenarioHost,
+  scenarioHostProblem,
+} from './scenarios/host.ts';
 export { SCENARIOS, scenarioById } from './scenarios/index.ts';
 export { DEVICE_SETUP, type LocalizedText, type Scenario, STREAM_SETUP } from './scenarios/scenario.ts';
 // The simulator

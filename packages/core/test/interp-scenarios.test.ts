@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
+import { declaredDevices } from '../src/scenarios/host.ts';
 import { SCENARIOS, scenarioById } from '../src/scenarios/index.ts';
 import type { Scenario } from '../src/scenarios/scenario.ts';
 import { MiB } from '../src/units/bytes.ts';
@@ -12,7 +13,13 @@ function scenario(id: string): Scenario {
 }
 
 async function play(s: Scenario) {
-  const h = harness(s.code, { inputs: s.inputs, setup: s.setup, ...(s.entry === undefined ? {} : { entry: s.entry }) });
+  // On the host the scenario declares: its designed outcome is promised there.
+  const h = harness(s.code, {
+    inputs: s.inputs,
+    setup: s.setup,
+    devices: declaredDevices(s.host),
+    ...(s.entry === undefined ? {} : { entry: s.entry }),
+  });
   const outcome = await h.ex.run();
   return { ...h, outcome };
 }

@@ -1,4 +1,4 @@
-import { parseSize } from '@pagelens/core';
+import { parseSize, SIMULATED_DEVICES } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_CONNECTIONS } from '../server/http-server.ts';
 import { DEFAULT_LIMITS } from '../session/quotas.ts';
@@ -132,7 +132,11 @@ export function buildProgram(
         'device profile: Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3 or a JSON file',
       ).default(undefined, 'Ascend910B2'),
     )
-    .addOption(new Option('--devices <n>', 'simulated devices on the host').argParser(integer('--devices', 1, 16)).default(1))
+    .addOption(
+      new Option('--devices <n>', 'simulated devices on the host')
+        .argParser(integer('--devices', SIMULATED_DEVICES.min, SIMULATED_DEVICES.max))
+        .default(1),
+    )
     .addOption(
       new Option('--seed <n>', 'seed of the simulator’s randomness (copy jitter)').argParser(integer('--seed', 0, 0xffffffff)).default(1),
     )

@@ -121,6 +121,8 @@ export const ASCEND_310P3: DeviceProfile = {
 };
 
 export const BUILTIN_PROFILES: readonly DeviceProfile[] = [ASCEND_910B2, ASCEND_910B4, ASCEND_910_93, ASCEND_310P3];
+/** The names a host reset or a scenario's host may choose, in table order. */
+export const BUILTIN_PROFILE_NAMES: readonly string[] = BUILTIN_PROFILES.map((profile) => profile.name);
 export const DEFAULT_PROFILE = ASCEND_910B2;
 
 /** A built-in profile by name (case-insensitive); "910B2" and "Ascend910B2" both work. */

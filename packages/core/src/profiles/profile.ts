@@ -87,6 +87,9 @@ export type DeviceProfile = z.infer<typeof DeviceProfile>;
 /** Size of the simulator's physical frames: one 2 MiB huge page (DM-11). */
 export const FRAME_BYTES = 2 * 1024 * 1024;
 
+/** How many devices a simulated host may have: what `serve --devices` and a host reset accept. */
+export const SIMULATED_DEVICES = { min: 1, max: 16 } as const;
+
 /** Whole 2 MiB frames of a profile's capacity. */
 export function frameCount(profile: DeviceProfile): number {
   return Math.floor(profile.capacityBytes / FRAME_BYTES);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIMULATED_DEVICES } from '../profiles/profile.ts';
 import { MemoryEventSchema, SnapshotSchema } from './event-schemas.ts';
 
 const id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -22,7 +23,7 @@ export type Call = z.infer<typeof Call>;
 export const Reset = z.strictObject({
   type: z.literal('reset'),
   profile: z.string().min(1).max(64).exactOptional(),
-  devices: z.number().int().min(1).max(16).exactOptional(),
+  devices: z.number().int().min(SIMULATED_DEVICES.min).max(SIMULATED_DEVICES.max).exactOptional(),
   seed: z.number().int().nonnegative().max(0xffffffff).exactOptional(),
 });
 export type Reset = z.infer<typeof Reset>;

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 const CODE = `// Fill the huge-page pool, then ask for more: HUGE_FIRST falls back, HUGE_ONLY fails.
@@ -41,6 +42,8 @@ export const HUGE_FIRST_FALLBACK: Scenario = {
   code: CODE,
   inputs: [],
   setup: DEVICE_SETUP,
+  // Fresh: a buffer left from an earlier run can keep the fallback from finding normal pages (207001).
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: true },
   origin: 'pagelens',
   rules: ['DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-15'],
 };

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { type Scenario, STREAM_SETUP } from './scenario.ts';
 
 const CODE = `// One device buffer, filled from pageable and from pinned host memory.
@@ -38,6 +39,7 @@ export const PAGEABLE_VS_PINNED: Scenario = {
     { name: 'stream', ctype: 'aclrtStream' },
   ],
   setup: STREAM_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'pagelens',
   rules: ['HM-1', 'HM-2', 'HM-3', 'CP-1', 'CP-3', 'CP-4'],
 };

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 const CODE = `// The same two sizes under four allocators and policies, side by side.
@@ -40,6 +41,8 @@ export const POLICIES: Scenario = {
   code: CODE,
   inputs: [],
   setup: DEVICE_SETUP,
+  // Fresh: HUGE_ONLY and the padded 1 MiB need free 2 MiB frames, which leftovers may have taken.
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: true },
   origin: 'pagelens',
   rules: ['DM-3', 'DM-4', 'DM-5', 'DM-6', 'DM-11'],
 };

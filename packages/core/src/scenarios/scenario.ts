@@ -1,4 +1,5 @@
 import type { InputDecl } from '../interp/inputs.ts';
+import type { ScenarioHost } from './host.ts';
 
 export interface LocalizedText {
   readonly en: string;
@@ -16,6 +17,8 @@ export interface Scenario {
   readonly inputs: readonly InputDecl[];
   /** C statements shown above the code and run first through the same runtime; '' for none. */
   readonly setup: string;
+  /** The host the outcome was designed on; the playground offers a reset to it when the session's host differs. */
+  readonly host: ScenarioHost;
   /** The function to run when it is neither main nor the only one. */
   readonly entry?: string;
   /** 'seed': from the CANN runtime guide's memory chapter; 'pagelens': written for PageLens. */

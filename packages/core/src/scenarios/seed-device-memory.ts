@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import type { Scenario } from './scenario.ts';
 
 /* Copied verbatim from the seed document (seed/000_33a71ac4eacb3de7.txt, lines 33–96): do not reformat. */
@@ -76,6 +77,7 @@ export const SEED_DEVICE_MEMORY: Scenario = {
   code: CODE,
   inputs: [],
   setup: '',
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'seed',
   rules: ['DM-1', 'DM-3', 'DM-4', 'DM-11', 'HM-2', 'CP-1', 'LT-3'],
 };

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 /* Copied verbatim from the seed document (seed/000_33a71ac4eacb3de7.txt, lines 167–182): do not reformat. */
@@ -28,6 +29,7 @@ export const SEED_HOST_REGISTER: Scenario = {
   code: CODE,
   inputs: [{ name: 'size', ctype: 'size_t', value: '4 MiB' }],
   setup: DEVICE_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'seed',
   rules: ['HM-1', 'HM-5', 'HM-7'],
 };

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { type Scenario, STREAM_SETUP } from './scenario.ts';
 
 /* Copied verbatim from the seed document (seed/000_33a71ac4eacb3de7.txt, lines 140–163): do not reformat. */
@@ -39,6 +40,7 @@ export const SEED_PINNED_MEMORY: Scenario = {
     { name: 'stream', ctype: 'aclrtStream' },
   ],
   setup: STREAM_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'seed',
   rules: ['HM-2', 'HM-3', 'DM-6', 'CP-4'],
 };

@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 /* Copied verbatim from the seed document (seed/000_33a71ac4eacb3de7.txt, lines 195–249): do not reformat. */
@@ -67,6 +68,7 @@ export const SEED_VMM: Scenario = {
   code: CODE,
   inputs: [],
   setup: DEVICE_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'seed',
   rules: ['VM-2', 'VM-3', 'VM-4', 'VM-5', 'VM-6', 'VM-7', 'VM-8'],
 };

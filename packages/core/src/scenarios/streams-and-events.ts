@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import type { Scenario } from './scenario.ts';
 
 const CODE = `// Two streams in a context of their own: the copy stream loads the input while the compute
@@ -63,6 +64,7 @@ export const STREAMS_AND_EVENTS: Scenario = {
   code: CODE,
   inputs: [],
   setup: '',
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'pagelens',
   rules: ['CX-1', 'CX-2', 'CX-3', 'EV-1', 'EV-2', 'EV-3', 'EV-6', 'CP-4', 'HM-2'],
 };

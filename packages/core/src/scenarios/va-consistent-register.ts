@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 const CODE = `// Host memory registered with the device: same VA or a different one (HM-4, HM-6).
@@ -41,6 +42,7 @@ export const VA_CONSISTENT_REGISTER: Scenario = {
   code: CODE,
   inputs: [{ name: 'size', ctype: 'size_t', value: '2 MiB' }],
   setup: DEVICE_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'pagelens',
   rules: ['HM-4', 'HM-6'],
 };

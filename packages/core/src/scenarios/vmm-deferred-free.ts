@@ -1,3 +1,4 @@
+import { ASCEND_910B2 } from '../profiles/builtin.ts';
 import { DEVICE_SETUP, type Scenario } from './scenario.ts';
 
 const CODE = `// aclrtFreePhysical on a handle that is still mapped: the memory waits for the unmap (VM-8).
@@ -39,6 +40,7 @@ export const VMM_DEFERRED_FREE: Scenario = {
   code: CODE,
   inputs: [],
   setup: DEVICE_SETUP,
+  host: { profile: ASCEND_910B2.name, devices: 1, fresh: false },
   origin: 'pagelens',
   rules: ['VM-2', 'VM-4', 'VM-5', 'VM-6', 'VM-8'],
 };

@@ -2,7 +2,7 @@ import type { CallEvent, EventBody, MemoryEvent, Provenance } from '../model/eve
 import { reduce } from '../model/reduce.ts';
 import { createHostState, type HostState } from '../model/state.ts';
 import { ASCEND_910B2 } from '../profiles/builtin.ts';
-import type { DeviceProfile } from '../profiles/profile.ts';
+import { type DeviceProfile, SIMULATED_DEVICES } from '../profiles/profile.ts';
 import { OPAQUE_BASE, OPAQUE_STRIDE, SHAREABLE_BASE } from './layout.ts';
 import { ProcessSpace } from './process-space.ts';
 import { Rng } from './rng.ts';
@@ -64,7 +64,9 @@ export class SimHost {
 
   constructor(options: SimHostOptions = {}) {
     const devices = options.devices ?? [ASCEND_910B2];
-    if (devices.length === 0 || devices.length > 16) throw new RangeError(`a simulated host has 1 to 16 devices, not ${devices.length}`);
+    const { min, max } = SIMULATED_DEVICES;
+    if (devices.length < min || devices.length > max)
+      throw new RangeError(`a simulated host has ${min} to ${max} devices, not ${devices.length}`);
     this.state = createHostState(devices);
     this.rng = new Rng(options.seed ?? 1);
   }
