@@ -214,6 +214,16 @@ export { DeviceProfile, FRAME_BYTES, frameCount, kernelAtMost, SIMULATED_DEVICES
 export type { CallAnswer, CallReply } from './protocol/call-reply.ts';
 export { ErrorCode, ErrorMessage } from './protocol/errors.ts';
 export { MemoryEventSchema, SnapshotSchema } from './protocol/event-schemas.ts';
+export {
+  DriverFollowState,
+  FOLLOW_LIMITS,
+  FollowDoc,
+  FollowLesson,
+  FollowMark,
+  FollowRun,
+  FollowState,
+  PublishFollowState,
+} from './protocol/follow-messages.ts';
 export { isObject } from './protocol/guards.ts';
 export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
 export { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './protocol/history-messages.ts';

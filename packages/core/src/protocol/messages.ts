@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
+import { DriverFollowState, PublishFollowState } from './follow-messages.ts';
 import { Hello, Welcome } from './handshake.ts';
 import { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './history-messages.ts';
 import type { PackedSnapshot } from './packed-snapshot.ts';
@@ -13,7 +14,7 @@ type DeepReadonly<T> = T extends (infer U)[]
     : T;
 
 /** Every message a client may send. */
-export const ClientMessage = z.discriminatedUnion('type', [Hello, Call, Reset, Ping]);
+export const ClientMessage = z.discriminatedUnion('type', [Hello, Call, Reset, Ping, PublishFollowState]);
 export type ClientMessage = DeepReadonly<z.infer<typeof ClientMessage>>;
 
 /** Every message the agent may send. */
@@ -30,6 +31,7 @@ export const AgentMessage = z.discriminatedUnion('type', [
   HistoryMessage,
   HistoryBaseMessage,
   HistoryPageMessage,
+  DriverFollowState,
 ]);
 export type AgentMessage = DeepReadonly<z.infer<typeof AgentMessage>>;
 
