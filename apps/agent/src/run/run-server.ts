@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { isObject } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
+import { SimBackend } from '../backends/sim/sim-backend.ts';
 import type { Logger } from '../server/logger.ts';
 import { newToken, tokensEqual } from '../server/token.ts';
 import { ProgramBridge } from './program-bridge.ts';
 import { RunRecord } from './run-record.ts';
 import { type Mapping, readMaps } from './sites.ts';
+import { TraceEvents } from './trace-events.ts';
 import { TraceRecord } from './trace-record.ts';
 
 /*
@@ -46,6 +48,15 @@ export interface TraceSession {
   readonly record: TraceRecord;
   readonly maps: readonly Mapping[];
   readonly closed: Promise<void>;
+  /** Its process in the model, whose events are the observed calls (absent on a backend without a simulator host). */
+  readonly modelPid?: number;
+}
+
+/** A traced program's process in the model: the simulator's host holds it beside the simulated ones. */
+function observer(backend: Backend, name: string): TraceEvents | undefined {
+  if (!(backend instanceof SimBackend)) return undefined;
+  const opened = backend.openProcess(name);
+  return new TraceEvents(backend, opened.pid);
 }
 
 export interface RunServerOptions {
@@ -116,12 +127,20 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             socket.end('no\n');
             return;
           }
+          const name = `${basename(hello.argv[0] ?? 'program')} [pid ${hello.pid}]`.slice(0, 64);
           if (hello.trace) {
-            trace = new TraceRecord();
-            options.onTrace?.({ pid: hello.pid, argv: hello.argv, record: trace, maps: readMaps(hello.pid), closed });
+            const observed = observer(options.backend, name);
+            trace = new TraceRecord(observed === undefined ? undefined : (call, fn) => observed.record(call, fn));
+            options.onTrace?.({
+              pid: hello.pid,
+              argv: hello.argv,
+              record: trace,
+              maps: readMaps(hello.pid),
+              closed,
+              ...(observed === undefined ? {} : { modelPid: observed.pid }),
+            });
             continue;
           }
-          const name = `${basename(hello.argv[0] ?? 'program')} [pid ${hello.pid}]`.slice(0, 64);
           const opened = options.backend.openProcess(name);
           bridge = new ProgramBridge(opened, { pid: hello.pid, argv: hello.argv }, () => options.backend.state(), new RunRecord());
           socket.write(`ok ${opened.pid}\n`);

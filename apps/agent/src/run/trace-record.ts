@@ -1,8 +1,10 @@
+import { type AclFunctionName, isAclFunctionName } from '@pagelens/core';
+
 /*
  * What trace mode observed of one program: each intercepted call as the real library answered
  * it (the interposer's records, delivered asynchronously), and how many records were dropped
- * because the ring was full or the agent could not be reached. Observed, not simulated: PageLens
- * does not reduce these calls into its memory model yet (see README "Trace mode").
+ * because the ring was full or the agent could not be reached. Observed, not simulated: each call
+ * also goes to `observe`, which makes it model events of the traced process (trace-events.ts).
  */
 
 export interface TracedCall {
@@ -23,6 +25,11 @@ export class TraceRecord {
   /** What the interposer reported at exit; undefined when it never said (it crashed or was killed). */
   dropped: number | undefined;
   #malformed = 0;
+  readonly #observe: ((call: TracedCall, fn: AclFunctionName) => void) | undefined;
+
+  constructor(observe?: (call: TracedCall, fn: AclFunctionName) => void) {
+    this.#observe = observe;
+  }
 
   /** One line from the interposer: "T fn tid ret start duration site words…" or "D dropped". */
   line(text: string): void {
@@ -31,7 +38,7 @@ export class TraceRecord {
       this.dropped = Number(parts[1]);
       return;
     }
-    if (parts[0] !== 'T' || parts.length < 7) {
+    if (parts[0] !== 'T' || parts.length < 7 || !isAclFunctionName(parts[1] ?? '')) {
       this.#malformed += 1;
       return;
     }
@@ -48,6 +55,7 @@ export class TraceRecord {
     this.calls.push(call);
     this.counts.set(fn, (this.counts.get(fn) ?? 0) + 1);
     this.threads.add(call.thread);
+    if (isAclFunctionName(fn)) this.#observe?.(call, fn);
   }
 
   get malformed(): number {

@@ -5,34 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/ws-client.ts';
-import { BIN, compilers, pagelens, TEST_ENV } from './support.ts';
+import { BIN, compilers, pagelens, TEST_ENV, transcript } from './support.ts';
 
 const SOURCE = fileURLToPath(new URL('./live/wait_stdin.c', import.meta.url));
-
-/** Everything a stream said so far, and a wait for the first match of a pattern in it (past or future). */
-function transcript(stream: NodeJS.ReadableStream) {
-  let text = '';
-  const waiting: { pattern: RegExp; resolve: (match: RegExpExecArray) => void }[] = [];
-  const settle = () => {
-    for (const [index, item] of [...waiting.entries()].reverse()) {
-      const match = item.pattern.exec(text);
-      if (match === null) continue;
-      waiting.splice(index, 1);
-      item.resolve(match);
-    }
-  };
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-    settle();
-  });
-  return {
-    printed: (pattern: RegExp) =>
-      new Promise<RegExpExecArray>((resolve) => {
-        waiting.push({ pattern, resolve });
-        settle();
-      }),
-  };
-}
 
 describe('pagelens run without --check', () => {
   it('serves the explorer: a viewer sees the program’s process and its allocation while it runs, and the run exits with its status after Ctrl-C', async () => {

@@ -94,3 +94,28 @@ export function section(stdout: string, heading: string): string[] {
   }
   return body;
 }
+
+/** Everything a stream said so far, and a wait for the first match of a pattern in it (past or future). */
+export function transcript(stream: NodeJS.ReadableStream) {
+  let text = '';
+  const waiting: { pattern: RegExp; resolve: (match: RegExpExecArray) => void }[] = [];
+  const settle = () => {
+    for (const [index, item] of [...waiting.entries()].reverse()) {
+      const match = item.pattern.exec(text);
+      if (match === null) continue;
+      waiting.splice(index, 1);
+      item.resolve(match);
+    }
+  };
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+    settle();
+  });
+  return {
+    printed: (pattern: RegExp) =>
+      new Promise<RegExpExecArray>((resolve) => {
+        waiting.push({ pattern, resolve });
+        settle();
+      }),
+  };
+}

@@ -122,6 +122,8 @@ export const EVENT_TABLE = {
     durationNs: count,
     /** Set when the failure was injected on purpose (tests and lessons). */
     injected: optional(boolean),
+    /** The OS thread of an interposed program that made the call (`pagelens run`); absent for the agent's own sessions. */
+    thread: optional(count),
   }),
   process: event({ kind: oneOf('process'), pid: count, name: text(64) }),
   init: event({ kind: oneOf('init', 'finalize'), pid: count }),

@@ -94,14 +94,15 @@ export class SimHost {
    * Stamps, applies and queues one state change. Only simulator operations call this. A hot
    * operation may hand over its body with placeholder stamp fields already in place (seq, t,
    * provenance, call, at the end), so that stamping fills fields instead of adding them.
+   * `provenance` is "observed" only for what a traced program's real runtime did (`pagelens run --trace`).
    */
-  emit(body: EventBody | MemoryEvent): MemoryEvent {
+  emit(body: EventBody | MemoryEvent, provenance: Provenance = 'simulated'): MemoryEvent {
     // Stamped in place, field by field: operations hand over fresh objects, and copying every field (or
     // Object.assign) costs more than the change itself. The fields land in the order they always had.
     const event: EventBody & Stamp = body;
     event.seq = this.#nextSeq;
     event.t = this.state.time;
-    event.provenance = 'simulated';
+    event.provenance = provenance;
     if (this.#currentCall !== 0) event.call = this.#currentCall;
     else if (event.call !== undefined) throw new Error('emit: an event placed in a call outside any call');
     if (!isStamped(event)) throw new Error('emit: an event left unstamped');

@@ -34,7 +34,8 @@ export interface Observation {
  * after the runtime said the call succeeded: they record what happened, they decide nothing.
  */
 export interface EffectContext {
-  readonly host: ObservedHost;
+  /** Where new object ids come from: the acl backend's replica, or the simulator's host for a traced program (run/trace-events.ts). */
+  readonly host: { newId(): number };
   readonly state: HostState;
   readonly pid: number;
   readonly process: ProcessState;

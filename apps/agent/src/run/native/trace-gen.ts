@@ -1,14 +1,16 @@
 import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName, type ParamSpec } from '@pagelens/core';
 import { declare } from './stub-gen.ts';
+import { structWords, TRACE_WORDS } from './trace-words.ts';
 
 /*
  * Trace mode's exported functions, written as C from the catalogue: each calls the real function
  * (resolved once with dlsym(RTLD_NEXT)), then records one word per parameter in catalogue order
  * (inputs as passed, scalar and pointer out-values as written, other out-parameters by address),
- * with its code, thread, start, duration and call site. Generated at build time (build.ts).
+ * and the integer fields of struct inputs that fit (trace-words.ts), with its code, thread, start,
+ * duration and call site. Generated at build time (build.ts).
  */
 
-const MAX_WORDS = 12;
+const MAX_WORDS = TRACE_WORDS;
 
 function word(param: ParamSpec): string {
   const name = param.name;
@@ -56,14 +58,19 @@ function stub(name: AclFunctionName): string {
     );
     return lines.join('\n');
   }
+  const fields = structWords(name);
   lines.push(
     `  aclError ret = real == NULL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : real(${names});`,
     '  e.duration_ns = pt_now() - e.start_ns;',
     '  e.ret = ret;',
-    `  e.words = ${params.length};`,
+    `  e.words = ${params.length + fields.length};`,
   );
   params.forEach((param, index) => {
     lines.push(`  e.word[${index}] = ${word(param)};`);
+  });
+  fields.forEach((field, index) => {
+    const read = `(uint64_t)${field.param}->${field.path.join('.')}`;
+    lines.push(`  e.word[${params.length + index}] = ${field.param} != NULL ? ${read} : 0;`);
   });
   lines.push('  pt_record(&e);', '  return ret;', '}');
   return lines.join('\n');

@@ -1,0 +1,185 @@
+import {
+  ACL_FUNCTIONS,
+  type AclArgs,
+  type AclFunctionName,
+  type AclOut,
+  type CallEvent,
+  DEFAULT_PROFILE,
+  type Hex,
+  type ParamSpec,
+  type Reason,
+  type SimHost,
+} from '@pagelens/core';
+import { recordEffects } from '../backends/acl/effects.ts';
+import type { EffectContext } from '../backends/acl/effects-context.ts';
+import { structWords } from './native/trace-words.ts';
+import type { TracedCall } from './trace-record.ts';
+
+/*
+ * Trace mode's observed calls as model events of the traced process. The state changes come from
+ * the acl backend's effects (backends/acl/effects.ts), the same path that turns the agent's own
+ * observed ACL calls into events: allocations without frame placement, VMM reservations and maps,
+ * host buffers, streams and events, each stamped "observed" (or "modeled" where the effect says
+ * so). The traced program's runtime is real (on an Ascend host) or the C test double (here).
+ */
+
+const MAX_EVENT_MESSAGE = 2000;
+
+interface Decoded {
+  readonly args: Record<string, unknown>;
+  readonly out: Record<string, unknown>;
+  /** What a trace record cannot carry for this call (struct arrays, lists, strings). */
+  readonly missing: string[];
+}
+
+const hexWord = (word: bigint): Hex => `0x${word.toString(16)}`;
+const signed32 = (word: bigint): number => Number(BigInt.asIntN(32, word));
+const unsigned32 = (word: bigint): number => Number(BigInt.asUintN(32, word));
+
+function f32(word: bigint): number {
+  const view = new DataView(new ArrayBuffer(4));
+  view.setUint32(0, Number(BigInt.asUintN(32, word)));
+  return view.getFloat32(0);
+}
+
+/** One word as the catalogue type of its parameter; undefined for what a word cannot hold. */
+function scalar(param: ParamSpec, word: bigint): unknown {
+  switch (param.value.t) {
+    case 'int':
+    case 'enum':
+      return signed32(word);
+    case 'uint':
+    case 'flags':
+      return unsigned32(word);
+    case 'size':
+    case 'u64':
+      return Number(word);
+    case 'index':
+      return Number(BigInt.asIntN(64, word));
+    case 'ptr':
+    case 'handle':
+      return hexWord(word);
+    case 'float':
+      return f32(word);
+    default:
+      return undefined;
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: number): void {
+  let at = target;
+  for (const key of path.slice(0, -1)) {
+    const next = at[key];
+    const inner: Record<string, unknown> = typeof next === 'object' && next !== null ? (next as Record<string, unknown>) : {};
+    at[key] = inner;
+    at = inner;
+  }
+  const last = path[path.length - 1];
+  if (last !== undefined) at[last] = value;
+}
+
+/** The record's words as the call's arguments and out-values, in the shapes AclArgs and AclOut describe. */
+export function decodeWords(fn: AclFunctionName, words: readonly bigint[], succeeded: boolean): Decoded {
+  const params = ACL_FUNCTIONS[fn].params;
+  const args: Record<string, unknown> = {};
+  const out: Record<string, unknown> = {};
+  const missing: string[] = [];
+  const fields = structWords(fn);
+  params.forEach((param, index) => {
+    const word = words[index] ?? 0n;
+    const t = param.value.t;
+    if (param.dir === 'out') {
+      const value = scalar(param, word);
+      if (succeeded && value !== undefined) out[param.name] = value;
+      return;
+    }
+    if (t === 'struct') {
+      const captured = fields.filter((field) => field.param === param.name);
+      if (word === 0n) args[param.name] = null;
+      else if (captured.length === 0) {
+        args[param.name] = null;
+        missing.push(param.name);
+      } else {
+        const value: Record<string, unknown> = {};
+        for (const field of captured) {
+          const raw = words[params.length + fields.indexOf(field)] ?? 0n;
+          setPath(value, field.path, field.signed ? Number(BigInt.asIntN(64, raw)) : Number(raw));
+        }
+        args[param.name] = value;
+      }
+    } else if (t === 'structArray' || t === 'list') {
+      args[param.name] = [];
+      missing.push(param.name);
+    } else if (t === 'string' || t === 'charBuffer') {
+      args[param.name] = word === 0n ? null : hexWord(word);
+      if (word !== 0n) missing.push(param.name);
+    } else args[param.name] = scalar(param, word);
+  });
+  return { args, out, missing };
+}
+
+/** The backend of a `pagelens run` agent: the simulator host the traced process lives in beside the simulated ones. */
+export interface TraceHost {
+  readonly simHost: SimHost;
+}
+
+/**
+ * Turns each observed call of one traced process into a call event and the state changes its
+ * effect records. Synchronous, so the events of one call are never interleaved with another's.
+ */
+export class TraceEvents {
+  readonly #backend: TraceHost;
+  readonly pid: number;
+
+  constructor(backend: TraceHost, pid: number) {
+    this.#backend = backend;
+    this.pid = pid;
+  }
+
+  record(call: TracedCall, fn: AclFunctionName): void {
+    const host = this.#backend.simHost;
+    const { state } = host;
+    const process = state.processes.get(this.pid);
+    // A reset replaced the host: the traced process is not in the new one.
+    if (process === undefined) return;
+    const decoded = decodeWords(fn, call.words, call.ret === 0);
+    const notes: string[] = [];
+    if (decoded.missing.length > 0)
+      notes.push(`observed in trace mode: a trace record carries no contents for ${decoded.missing.join(', ')}`);
+    const seq = host.beginCall();
+    let reasons: readonly Reason[] = [];
+    if (call.ret === 0) {
+      const context: EffectContext = {
+        host,
+        state,
+        pid: this.pid,
+        process,
+        notes,
+        t0: state.time,
+        t1: state.time,
+        native: { start: state.time, durationNs: call.durationNs },
+        observation: {},
+        profileOf: (device) => (state.devices[device] ?? state.devices[0])?.profile ?? DEFAULT_PROFILE,
+        emit: (body, modeled = false) => void host.emit(body, modeled ? 'modeled' : 'observed'),
+      };
+      reasons = recordEffects(context, fn, decoded.args as AclArgs<typeof fn>, decoded.out as Partial<AclOut<typeof fn>>);
+    }
+    const message = notes.join('; ');
+    const event: CallEvent = {
+      kind: 'call',
+      seq,
+      t: state.time,
+      provenance: 'observed',
+      pid: this.pid,
+      fn,
+      args: decoded.args,
+      ret: call.ret,
+      durationNs: call.durationNs,
+      ...(Object.keys(decoded.out).length === 0 ? {} : { out: decoded.out }),
+      ...(message === '' ? {} : { message: message.length > MAX_EVENT_MESSAGE ? `${message.slice(0, MAX_EVENT_MESSAGE - 1)}…` : message }),
+      ...(reasons.length === 0 ? {} : { reasons }),
+      thread: call.thread,
+    };
+    host.endCall(event);
+  }
+}
