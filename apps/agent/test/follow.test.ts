@@ -195,7 +195,7 @@ describe('the follow relay', () => {
     const viewer = join('viewer');
     publish(driver, pausedAt(4));
     clock.turn();
-    driver.handler.closed();
+    driver.handler.closed(1001, 'tab closed');
     // Within the grace period the driver may come back: the state stays.
     expect(join('viewer').follows()).toEqual([{ type: 'followState', state: pausedAt(4) }]);
     clock.fire(GRACE_MS);
