@@ -14,6 +14,8 @@ export interface Connection {
   packedSnapshots: boolean;
   /** The client asked for the session's history after each snapshot (history-pager.ts). */
   history: boolean;
+  /** The hello's free-text label ("trainer laptop"), relayed with a driver's follow state. */
+  client: string | undefined;
   closed: boolean;
 }
 

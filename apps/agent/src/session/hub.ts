@@ -6,6 +6,7 @@ import {
   type Hello,
   type MemoryEvent,
   PROTOCOL_VERSION,
+  type PublishFollowState,
   type Reset,
 } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
@@ -17,6 +18,7 @@ import { type Connection, holderOf, send, sendError } from './connection.ts';
 import { DriverRegistry } from './driver-registry.ts';
 import type { CallRecorder, DriverSession } from './driver-session.ts';
 import { FanOut } from './fan-out.ts';
+import { FollowRelay } from './follow-relay.ts';
 import { DEFAULT_HISTORY_CAPS, type HistoryCaps, SessionHistory } from './history.ts';
 import { HistoryPager } from './history-pager.ts';
 import { parseInbound } from './inbound.ts';
@@ -66,6 +68,7 @@ export class Hub {
   readonly #fanOut: FanOut;
   readonly #history: SessionHistory;
   readonly #pager: HistoryPager;
+  readonly #follow: FollowRelay;
   readonly #turn: TurnContext;
   #stopped = false;
   readonly #unsubscribe: () => void;
@@ -101,6 +104,7 @@ export class Hub {
       history: this.#history,
       snapshotSent: (connection, seq) => this.#pager.start(connection, seq),
     });
+    this.#follow = new FollowRelay({ clock, connections });
     this.#turn = {
       backend,
       journal,
@@ -128,6 +132,7 @@ export class Hub {
       helloTimer: undefined,
       packedSnapshots: false,
       history: false,
+      client: undefined,
       closed: false,
     };
     this.#connections.add(connection);
@@ -170,7 +175,22 @@ export class Hub {
       case 'reset':
         void this.#reset(connection, message);
         return;
+      case 'followState':
+        this.#followState(connection, message);
+        return;
     }
+  }
+
+  #followState(connection: Connection, message: PublishFollowState): void {
+    if (connection.session === undefined) {
+      sendError(
+        connection,
+        'not-driver',
+        "only the driver publishes the playground state that viewers follow; this connection is a viewer (it follows the driver's playground, or detaches from it, on its own page)",
+      );
+      return;
+    }
+    this.#follow.publish(message.state, connection.client);
   }
 
   #hello(connection: Connection, hello: Hello): void {
@@ -195,7 +215,9 @@ export class Hub {
     connection.role = hello.role;
     connection.packedSnapshots = hello.snapshots === 'packed';
     connection.history = hello.history === true;
+    connection.client = hello.client;
     this.#welcome(connection);
+    this.#follow.joined(connection);
     this.#fanOut.presenceChanged();
   }
 
@@ -308,6 +330,7 @@ export class Hub {
   async #endSession(session: DriverSession, reason: string): Promise<void> {
     await session.enqueue(() => tearDown(this.#turn, session, reason));
     this.#registry.ended(session);
+    this.#follow.ended();
     this.#fanOut.flush();
     this.#fanOut.presenceChanged();
   }

@@ -10,6 +10,7 @@ import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
 import { type EarlySocket, helloMessage, socketUrl } from './early-socket.ts';
+import { FOLLOW_PUBLISH_MS, FollowPublisher } from './follow-publisher.ts';
 
 interface PendingCall {
   readonly fn: string;
@@ -68,10 +69,18 @@ export class AgentClient {
   #early: EarlySocket | undefined;
   /** The agent's refusal of this hello because another driver holds the session, until the next attempt. */
   #driverBusy: string | undefined;
+  readonly #follow: FollowPublisher;
+  #stopFollowing: (() => void) | undefined;
 
   constructor(options: AgentClientOptions) {
     this.#options = options;
     this.#early = options.early;
+    this.#follow = new FollowPublisher({
+      send: (state) => {
+        if (this.#welcomed) this.send({ type: 'followState', state });
+      },
+      schedule: (flush) => options.environment.setTimeout(flush, FOLLOW_PUBLISH_MS),
+    });
   }
 
   start(): void {
@@ -84,6 +93,7 @@ export class AgentClient {
 
   stop(): void {
     this.#stopped = true;
+    this.#stopFollowing?.();
     if (this.#retryTimer !== undefined) this.#options.environment.clearTimeout(this.#retryTimer);
     this.#socket?.close(1000, 'client stopped');
   }
@@ -155,6 +165,7 @@ export class AgentClient {
           sessionId: message.sessionId,
           host: message.host,
         });
+        if (message.role === 'driver') this.#publishFollowing();
         return;
       case 'snapshot':
         state.applySnapshot(message.snapshot, message.reset);
@@ -230,9 +241,31 @@ export class AgentClient {
       case 'presence':
         state.setPresence({ driver: message.driver, driverWaiting: message.driverWaiting, viewers: message.viewers });
         return;
+      case 'followState':
+        state.receiveFollowState(message.state, message.driver);
+        return;
       case 'pong':
         return;
     }
+  }
+
+  /**
+   * A driver publishes its playground and lesson position whenever they change, and at once on
+   * every welcome (the agent may have restarted and lost them).
+   */
+  #publishFollowing(): void {
+    const { store } = this.#options;
+    this.#stopFollowing ??= store.subscribe((now, before) => {
+      if (now.ownPlayground !== before.ownPlayground || now.ownLesson !== before.ownLesson) this.#offerFollowing();
+    });
+    this.#follow.forget();
+    this.#offerFollowing();
+  }
+
+  #offerFollowing(): void {
+    const state = this.#options.store.getState();
+    if (!this.#welcomed || state.session?.role !== 'driver' || state.ownPlayground === null) return;
+    this.#follow.offer({ ...state.ownPlayground, lesson: state.ownLesson });
   }
 
   /** Resolves calls whose results arrived and whose events the replica now holds. */

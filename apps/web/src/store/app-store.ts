@@ -3,6 +3,7 @@ import type { HistoryLimits } from '../model/timeline.ts';
 import { type ActionsSlice, createActionsSlice } from './actions-slice.ts';
 import { type ClassroomSlice, createClassroomSlice } from './classroom-slice.ts';
 import { type ConnectionSlice, createConnectionSlice } from './connection-slice.ts';
+import { createFollowSlice, type FollowSlice } from './follow-slice.ts';
 import { createImportSlice, type ImportSlice } from './import-slice.ts';
 import { createReplicaSlice, type PublishScheduler, type ReplicaSlice } from './replica-slice.ts';
 import { createSelectionSlice, type SelectionSlice } from './selection-slice.ts';
@@ -17,7 +18,8 @@ export type AppState = ConnectionSlice &
   UiSlice &
   ActionsSlice &
   ImportSlice &
-  ClassroomSlice;
+  ClassroomSlice &
+  FollowSlice;
 export type AppStore = StoreApi<AppState>;
 
 export interface StoreOptions {
@@ -40,5 +42,6 @@ export function createAppStore(options: StoreOptions = {}): AppStore {
     ...createActionsSlice(...args),
     ...createImportSlice(...args),
     ...createClassroomSlice(...args),
+    ...createFollowSlice(...args),
   }));
 }

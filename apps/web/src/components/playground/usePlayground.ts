@@ -6,6 +6,7 @@ import { docFromScenario } from '../../model/playground/playground-doc.ts';
 import type { AppStore } from '../../store/app-store.ts';
 import { type AgentActions, useAgent } from '../../store/ClientContext.tsx';
 import { useStoreApi } from '../../store/useStoreApi.ts';
+import { playgroundFollow } from './follow-wire.ts';
 
 /** One controller per app store: the run survives switching tabs (the views unmount, the run does not). */
 const controllers = new WeakMap<AppStore, PlaygroundController>();
@@ -45,6 +46,12 @@ export function usePlaygroundController(): PlaygroundController {
   if (controller === undefined) {
     controller = createController(store, agent, i18n.language === 'zh' ? 'zh' : 'en');
     controllers.set(store, controller);
+    // The follow channel's source: the store holds the playground as viewers would see it (the client publishes it when driving).
+    const own = controller;
+    const publish = () => store.getState().setOwnPlayground(playgroundFollow(own.state));
+    // Not during this render: other components read the store.
+    queueMicrotask(publish);
+    own.store.subscribe(publish);
   }
   return controller;
 }
