@@ -1,8 +1,6 @@
 import {
   type AgentMessage,
-  BUILTIN_PROFILES,
   type Call,
-  findProfile,
   type Hello,
   type MemoryEvent,
   PROTOCOL_VERSION,
@@ -26,6 +24,7 @@ import { DEFAULT_WATERMARKS, Outbox, type Watermarks } from './outbox.ts';
 import { CloseCode, type PeerHandler, type PeerSocket } from './peer-socket.ts';
 import { performCall, type TurnContext, tearDown } from './perform.ts';
 import type { Limits } from './quotas.ts';
+import { resetRefusal } from './reset-check.ts';
 import { UsageTracker } from './usage-tracker.ts';
 
 export { type Clock, systemClock } from './clock.ts';
@@ -272,19 +271,13 @@ export class Hub {
 
   async #reset(connection: Connection, reset: Reset): Promise<void> {
     const session = connection.session;
-    if (session === undefined) {
-      sendError(connection, 'not-driver', 'only the driver may reset the host');
+    const refused = resetRefusal(reset, session !== undefined, this.backend);
+    if (refused !== undefined) {
+      sendError(connection, refused.code, refused.message, refused.field === undefined ? {} : { field: refused.field });
       return;
     }
-    if (reset.profile !== undefined && findProfile(reset.profile) === undefined) {
-      sendError(
-        connection,
-        'invalid-argument',
-        `unknown profile "${reset.profile}"; a reset may choose ${BUILTIN_PROFILES.map((p) => p.name).join(', ')}`,
-        { field: 'profile' },
-      );
-      return;
-    }
+    // resetRefusal refuses a connection without the session; this only narrows the type.
+    if (session === undefined) return;
     await session.enqueue(async () => {
       await tearDown(this.#turn, session, 'reset');
       this.#fanOut.flush();

@@ -19,11 +19,13 @@ export const Call = z.strictObject({
 });
 export type Call = z.infer<typeof Call>;
 
+const DEVICE_RANGE = `a simulated host has ${SIMULATED_DEVICES.min} to ${SIMULATED_DEVICES.max} devices`;
+
 /** reset (driver only): tear everything down and start a fresh host, optionally with another profile or device count. */
 export const Reset = z.strictObject({
   type: z.literal('reset'),
   profile: z.string().min(1).max(64).exactOptional(),
-  devices: z.number().int().min(SIMULATED_DEVICES.min).max(SIMULATED_DEVICES.max).exactOptional(),
+  devices: z.number().int(DEVICE_RANGE).min(SIMULATED_DEVICES.min, DEVICE_RANGE).max(SIMULATED_DEVICES.max, DEVICE_RANGE).exactOptional(),
   seed: z.number().int().nonnegative().max(0xffffffff).exactOptional(),
 });
 export type Reset = z.infer<typeof Reset>;

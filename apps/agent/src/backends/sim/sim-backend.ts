@@ -3,6 +3,7 @@ import { hostname, release } from 'node:os';
 import {
   ACL_FUNCTION_NAMES,
   type AclFunctionName,
+  BUILTIN_PROFILE_NAMES,
   DEFAULT_PROFILE,
   type DeviceInfo,
   type DeviceProfile,
@@ -11,12 +12,13 @@ import {
   type HostState,
   loadProfileJson,
   type MemoryEvent,
+  SIMULATED_DEVICES,
   SimHost,
   SimRuntime,
 } from '@pagelens/core';
 import type { Backend, BackendConfig, BackendFactory, BackendProcess, ResetOptions } from '../backend.ts';
 
-export const MAX_DEVICES = 16;
+export const MAX_DEVICES = SIMULATED_DEVICES.max;
 
 /** A built-in profile name, or a JSON file describing one (see packages/core/src/profiles). */
 export async function resolveProfile(nameOrFile: string | undefined): Promise<{ profile: DeviceProfile; json?: unknown }> {
@@ -24,9 +26,7 @@ export async function resolveProfile(nameOrFile: string | undefined): Promise<{ 
   const builtin = findProfile(nameOrFile);
   if (builtin !== undefined) return { profile: builtin };
   if (!nameOrFile.endsWith('.json')) {
-    throw new Error(
-      `unknown profile "${nameOrFile}"; use Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3 or a path to a .json profile`,
-    );
+    throw new Error(`unknown profile "${nameOrFile}"; use ${BUILTIN_PROFILE_NAMES.join(', ')} or a path to a .json profile`);
   }
   const text = await readFile(nameOrFile, 'utf8').catch((error: unknown) => {
     throw new Error(`cannot read profile file ${nameOrFile}: ${error instanceof Error ? error.message : String(error)}`);
@@ -37,8 +37,8 @@ export async function resolveProfile(nameOrFile: string | undefined): Promise<{ 
 }
 
 function checkDevices(devices: number): number {
-  if (!Number.isInteger(devices) || devices < 1 || devices > MAX_DEVICES) {
-    throw new Error(`--devices ${devices} is out of range; a simulated host has 1 to ${MAX_DEVICES} devices`);
+  if (!Number.isInteger(devices) || devices < SIMULATED_DEVICES.min || devices > MAX_DEVICES) {
+    throw new Error(`--devices ${devices} is out of range; a simulated host has ${SIMULATED_DEVICES.min} to ${MAX_DEVICES} devices`);
   }
   return devices;
 }
@@ -124,7 +124,7 @@ export class SimBackend implements Backend {
     if (options.profile !== undefined) {
       const profile = findProfile(options.profile);
       if (profile === undefined) {
-        throw new Error(`unknown profile "${options.profile}"; a reset may choose Ascend910B2, Ascend910B4, Ascend910_9391 or Ascend310P3`);
+        throw new Error(`unknown profile "${options.profile}"; a reset may choose ${BUILTIN_PROFILE_NAMES.join(', ')}`);
       }
       this.#profile = profile;
       const { profileJson: _previous, ...rest } = this.#config;

@@ -1,0 +1,37 @@
+import { BUILTIN_PROFILE_NAMES, findProfile, type Reset } from '@pagelens/core';
+import type { Backend } from '../backends/backend.ts';
+
+/** Why the agent refuses a reset, worded for the client; it is checked before anything is torn down. */
+export interface ResetRefusal {
+  readonly code: 'not-driver' | 'invalid-argument';
+  readonly message: string;
+  readonly field?: 'profile' | 'devices' | 'seed';
+}
+
+/**
+ * Whether `reset`, sent by a connection that does (`driver`) or does not hold the driver session,
+ * can be done on `backend`. The device range is the Reset schema's (SIMULATED_DEVICES), so it
+ * never reaches here out of range. Only built-in profiles: a reset may not read files on the agent.
+ */
+export function resetRefusal(reset: Reset, driver: boolean, backend: Pick<Backend, 'name' | 'host'>): ResetRefusal | undefined {
+  if (!driver)
+    return { code: 'not-driver', message: 'only the driver may reset the host; a viewer sees the reset when the driver makes one' };
+  if (backend.host.provenance !== 'simulated') {
+    const chosen = (['profile', 'devices', 'seed'] as const).find((field) => reset[field] !== undefined);
+    if (chosen !== undefined) {
+      return {
+        code: 'invalid-argument',
+        field: chosen,
+        message: `the ${backend.name} backend runs on the real devices: a reset there only tears the session down; send {"type":"reset"} without profile, devices or seed`,
+      };
+    }
+  }
+  if (reset.profile !== undefined && findProfile(reset.profile) === undefined) {
+    return {
+      code: 'invalid-argument',
+      field: 'profile',
+      message: `unknown profile "${reset.profile}"; a reset may choose ${BUILTIN_PROFILE_NAMES.join(', ')}`,
+    };
+  }
+  return undefined;
+}
