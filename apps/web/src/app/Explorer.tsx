@@ -7,11 +7,15 @@ import { Inspector } from '../components/inspector/Inspector.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
-import { useShortcut } from '../hooks/shortcuts.ts';
+import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
 import { selectImported } from '../store/import-slice.ts';
+import { selectSelection } from '../store/selection-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
+import { useStoreApi } from '../store/useStoreApi.ts';
+import { explorerLayout, sideColumns, useWideWindow } from './layout-mode.ts';
+import { PlaygroundSplit } from './PlaygroundSplit.tsx';
 import { prefetchViews, VIEW_COMPONENTS } from './views.tsx';
 
 function ViewShortcut({ view, index }: { view: ViewId; index: number }) {
@@ -20,15 +24,58 @@ function ViewShortcut({ view, index }: { view: ViewId; index: number }) {
   return null;
 }
 
-/** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
+/**
+ * `s`: the playground's code beside a memory view, or the playground alone. From another view it
+ * opens the playground beside memory, which is what a person pressing it there is after.
+ */
+function SplitShortcut() {
+  const store = useStoreApi();
+  useShortcut({ key: 's', label: 'shell.help.keys.split', group: 'shell.help.groups.views' }, () => {
+    const state = store.getState();
+    if (state.view !== 'playground') {
+      state.setView('playground');
+      state.setPrefs({ playgroundLayout: 'split' });
+    } else state.setPrefs({ playgroundLayout: state.playgroundLayout === 'split' ? 'tab' : 'split' });
+  });
+  return null;
+}
+
+/** The on/off button for the split, beside the view tabs while the playground is shown. */
+function SplitToggle() {
+  const { t } = useTranslation();
+  const split = useAppStore((state) => state.playgroundLayout === 'split');
+  const setPrefs = useAppStore((state) => state.setPrefs);
+  return (
+    <button
+      type="button"
+      className="split-toggle"
+      aria-pressed={split}
+      data-testid="split-toggle"
+      title={t('shell.split.toggleTitle')}
+      onClick={() => setPrefs({ playgroundLayout: split ? 'tab' : 'split' })}
+    >
+      {t('shell.split.toggle')}
+    </button>
+  );
+}
+
 /** Keeps the chosen tab in sight when the tab strip scrolls (narrow windows, keys 1–6). */
 function revealTab(tab: HTMLButtonElement | null): void {
   tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
+/** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
 export function Explorer() {
   const { t } = useTranslation();
   const view = useAppStore(selectView);
+  const layout = explorerLayout(
+    view,
+    useAppStore((state) => state.playgroundLayout),
+    useWideWindow(),
+  );
+  const sides = sideColumns(layout);
+  const selected = useAppStore(selectSelection) !== undefined;
+  const inspectorShown = sides.inspector === 'always' || selected;
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
   const ready = useAppStore((state) => state.timeline !== undefined);
@@ -45,14 +92,18 @@ export function Explorer() {
   }, [ready]);
   const View = VIEW_COMPONENTS[view];
   return (
-    <div className="explorer" data-ready={ready}>
+    <div className="explorer" data-ready={ready} data-layout={layout} data-inspector={inspectorShown ? 'shown' : 'hidden'}>
       <SharedLinkOpener />
+      <SplitShortcut />
       {VIEWS.map((id, index) => (
         <ViewShortcut key={id} view={id} index={index} />
       ))}
-      <aside className="column left">
-        <DeviceOverview />
-        {imported === undefined ? <ActionsPanel /> : <ImportFacts facts={imported} />}
+      {/* Hidden rather than unmounted in the split, so a selection or a step never loses the panel's state. */}
+      <aside className="column left" hidden={!sides.left}>
+        <ShortcutScopeContext.Provider value={sides.left ? 'own' : 'off'}>
+          <DeviceOverview />
+          {imported === undefined ? <ActionsPanel /> : <ImportFacts facts={imported} />}
+        </ShortcutScopeContext.Provider>
       </aside>
       <section className="column center">
         {imported !== undefined ? (
@@ -63,33 +114,36 @@ export function Explorer() {
             {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
           </p>
         )}
-        <div className="tabs view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
-          {VIEWS.map((id, index) => (
-            <button
-              key={id}
-              type="button"
-              role="tab"
-              aria-selected={view === id}
-              ref={view === id ? revealTab : undefined}
-              onClick={() => setView(id)}
-              data-testid={`tab-${id}`}
-              title={`${t(`shell.views.${id}`)} (${index + 1})`}
-            >
-              {t(`shell.tabs.${id}`)}
-            </button>
-          ))}
+        <div className="view-strip">
+          <div className="tabs view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">
+            {VIEWS.map((id, index) => (
+              <button
+                key={id}
+                type="button"
+                role="tab"
+                aria-selected={view === id}
+                ref={view === id ? revealTab : undefined}
+                onClick={() => setView(id)}
+                data-testid={`tab-${id}`}
+                title={`${t(`shell.views.${id}`)} (${index + 1})`}
+              >
+                {t(`shell.tabs.${id}`)}
+              </button>
+            ))}
+          </div>
+          {view === 'playground' && <SplitToggle />}
         </div>
         <div className="view-body" role="tabpanel">
-          {ready ? (
+          {ready && layout !== 'tabs' && <PlaygroundSplit />}
+          {ready && layout === 'tabs' && (
             <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
               <View />
             </Suspense>
-          ) : (
-            <p className="muted">{t('shell.loading')}</p>
           )}
+          {!ready && <p className="muted">{t('shell.loading')}</p>}
         </div>
       </section>
-      <aside className="column right">
+      <aside className="column right" hidden={!inspectorShown}>
         <Inspector />
       </aside>
       <footer className="time-bar">

@@ -28,3 +28,37 @@ describe('shortcut conflicts', () => {
     for (const remove of removers) remove();
   });
 });
+
+describe('yielding shortcuts (a view beside the playground code)', () => {
+  // dispatch reads only the key and Shift (the tests run without a DOM).
+  const press = (key: string) => shortcuts.dispatch({ key, shiftKey: false } as KeyboardEvent);
+
+  it('give way to an own shortcut on the same key, and come back when it goes', () => {
+    const ran: string[] = [];
+    const beside = shortcuts.add(entry('g'), () => ran.push('beside'), true);
+    expect(press('g')).toBe(true);
+    const code = shortcuts.add(entry('g'), () => ran.push('code'));
+    expect(shortcuts.conflicts()).toEqual([]);
+    expect(shortcuts.list().filter((s) => s.key === 'g')).toHaveLength(1);
+    expect(press('g')).toBe(true);
+    code();
+    expect(press('g')).toBe(true);
+    expect(ran).toEqual(['beside', 'code', 'beside']);
+    beside();
+  });
+
+  it('keep the keys no own shortcut takes', () => {
+    const ran: string[] = [];
+    const removers = [shortcuts.add(entry('z'), () => ran.push('zoom'), true), shortcuts.add(entry('n'), () => ran.push('step'))];
+    expect(press('z')).toBe(true);
+    expect(shortcuts.list().map((s) => s.key)).toEqual(['z', 'n']);
+    expect(ran).toEqual(['zoom']);
+    for (const remove of removers) remove();
+  });
+
+  it('still conflict among themselves, so two views beside the code would be caught', () => {
+    const removers = [shortcuts.add(entry('['), () => {}, true), shortcuts.add(entry('['), () => {}, true)];
+    expect(shortcuts.conflicts()).toEqual(['[', 'Shift+[']);
+    for (const remove of removers) remove();
+  });
+});

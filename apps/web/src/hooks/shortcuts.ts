@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 
 /** A keyboard shortcut: the key as KeyboardEvent.key ("?", "ArrowLeft", "g"), with modifiers. */
 export interface Shortcut {
@@ -12,16 +12,37 @@ export interface Shortcut {
 
 type Listener = () => void;
 
+/**
+ * How the shortcuts of one part of the page take part: `own` as usual; `yield` only while no `own`
+ * shortcut takes the same key (a view beside the playground's code gives way to the code's keys);
+ * `off` not at all (a column the layout hides).
+ */
+export type ShortcutScope = 'own' | 'yield' | 'off';
+export const ShortcutScopeContext = createContext<ShortcutScope>('own');
+
+/** The key presses a shortcut answers: one without a shift requirement answers both with and without Shift. */
+function pressesOf({ key, shift }: Shortcut): string[] {
+  return shift === undefined ? [key, `Shift+${key}`] : [shift ? `Shift+${key}` : key];
+}
+
+interface Entry {
+  readonly shortcut: Shortcut;
+  readonly run: () => void;
+  readonly yields: boolean;
+}
+
 /** Every shortcut currently mounted; the help overlay lists exactly these. */
 class ShortcutRegistry {
-  readonly #entries = new Map<symbol, { shortcut: Shortcut; run: () => void }>();
+  readonly #entries = new Map<symbol, Entry>();
+  /** The entries that answer keys now: every `own` one, and each `yield` one no `own` one shadows. */
+  #active: readonly Entry[] = [];
   readonly #listeners = new Set<Listener>();
   /** The list as one array that changes only when the registry does (for useSyncExternalStore). */
   #snapshot: readonly Shortcut[] = [];
 
-  add(shortcut: Shortcut, run: () => void): () => void {
+  add(shortcut: Shortcut, run: () => void, yields = false): () => void {
     const id = Symbol(shortcut.key);
-    this.#entries.set(id, { shortcut, run });
+    this.#entries.set(id, { shortcut, run, yields });
     this.#notify();
     return () => {
       this.#entries.delete(id);
@@ -39,11 +60,9 @@ class ShortcutRegistry {
    */
   conflicts(): string[] {
     const seen = new Map<string, number>();
-    for (const { key, shift } of this.#snapshot) {
-      if (key === 'Escape') continue;
-      // A shortcut without a shift requirement answers both with and without Shift.
-      const ids = shift === undefined ? [key, `Shift+${key}`] : [shift ? `Shift+${key}` : key];
-      for (const id of ids) seen.set(id, (seen.get(id) ?? 0) + 1);
+    for (const shortcut of this.#snapshot) {
+      if (shortcut.key === 'Escape') continue;
+      for (const id of pressesOf(shortcut)) seen.set(id, (seen.get(id) ?? 0) + 1);
     }
     return [...seen].filter(([, count]) => count > 1).map(([id]) => id);
   }
@@ -54,13 +73,16 @@ class ShortcutRegistry {
   }
 
   #notify(): void {
-    this.#snapshot = [...this.#entries.values()].map((entry) => entry.shortcut);
+    const entries = [...this.#entries.values()];
+    const owned = new Set(entries.filter((entry) => !entry.yields).flatMap((entry) => pressesOf(entry.shortcut)));
+    this.#active = entries.filter((entry) => !entry.yields || !pressesOf(entry.shortcut).some((press) => owned.has(press)));
+    this.#snapshot = this.#active.map((entry) => entry.shortcut);
     for (const listener of this.#listeners) listener();
   }
 
   /** Runs the shortcut matching a key press; true when one ran. */
   dispatch(event: KeyboardEvent): boolean {
-    for (const { shortcut, run } of [...this.#entries.values()].reverse()) {
+    for (const { shortcut, run } of [...this.#active].reverse()) {
       if (shortcut.key !== event.key) continue;
       if (shortcut.shift !== undefined && shortcut.shift !== event.shiftKey) continue;
       run();
@@ -96,9 +118,12 @@ export function installShortcutHandler(target: Window): () => void {
 export function useShortcut(shortcut: Shortcut, run: () => void, enabled = true): void {
   const latest = useRef(run);
   latest.current = run;
+  const scope = useContext(ShortcutScopeContext);
   const { key, shift, label, group } = shortcut;
+  const on = enabled && scope !== 'off';
+  const yields = scope === 'yield';
   useLayoutEffect(() => {
-    if (!enabled) return undefined;
-    return shortcuts.add({ key, label, group, ...(shift === undefined ? {} : { shift }) }, () => latest.current());
-  }, [key, shift, label, group, enabled]);
+    if (!on) return undefined;
+    return shortcuts.add({ key, label, group, ...(shift === undefined ? {} : { shift }) }, () => latest.current(), yields);
+  }, [key, shift, label, group, on, yields]);
 }

@@ -6,12 +6,20 @@ export const VIEWS = ['pages', 'address', 'tlb', 'host', 'log', 'playground'] as
 export type ViewId = (typeof VIEWS)[number];
 export type Theme = 'light' | 'dark';
 export type ColorBy = 'owner' | 'kind';
+/** The playground alone in the centre, or its code beside a memory view. */
+export const PLAYGROUND_LAYOUTS = ['split', 'tab'] as const;
+export type PlaygroundLayout = (typeof PLAYGROUND_LAYOUTS)[number];
+/** The views that can sit beside the playground's code, in their order there. */
+export const BESIDE_VIEWS = ['pages', 'address', 'log', 'tlb', 'host'] as const satisfies readonly ViewId[];
+export type BesideView = (typeof BESIDE_VIEWS)[number];
 
 export interface UiPrefs {
   readonly theme: Theme;
   readonly units: UnitSystem;
   readonly addresses: AddressFormat;
   readonly colorBy: ColorBy;
+  readonly playgroundLayout: PlaygroundLayout;
+  readonly besideCode: BesideView;
 }
 
 export interface UiSlice extends UiPrefs {
@@ -26,7 +34,14 @@ export interface UiSlice extends UiPrefs {
 
 const STORAGE_KEY = 'pagelens.prefs';
 
-export const DEFAULT_PREFS: UiPrefs = { theme: 'light', units: 'binary', addresses: 'hex', colorBy: 'owner' };
+export const DEFAULT_PREFS: UiPrefs = {
+  theme: 'light',
+  units: 'binary',
+  addresses: 'hex',
+  colorBy: 'owner',
+  playgroundLayout: 'split',
+  besideCode: 'pages',
+};
 
 /** Remembered preferences; anything unreadable falls back to the defaults. */
 export function loadPrefs(storage: Pick<Storage, 'getItem'> | undefined, prefersDark: boolean): UiPrefs {
@@ -47,6 +62,8 @@ export function loadPrefs(storage: Pick<Storage, 'getItem'> | undefined, prefers
     units: pick('units', ['binary', 'decimal']),
     addresses: pick('addresses', ['hex', 'dec']),
     colorBy: pick('colorBy', ['owner', 'kind']),
+    playgroundLayout: pick('playgroundLayout', PLAYGROUND_LAYOUTS),
+    besideCode: pick('besideCode', BESIDE_VIEWS),
   };
 }
 
@@ -68,8 +85,8 @@ export function createUiSlice(initial: UiPrefs, storage: Pick<Storage, 'setItem'
     setDevice: (device) => set({ device }),
     setPrefs: (prefs) => {
       set(prefs);
-      const { theme, units, addresses, colorBy } = get();
-      savePrefs(storage, { theme, units, addresses, colorBy });
+      const { theme, units, addresses, colorBy, playgroundLayout, besideCode } = get();
+      savePrefs(storage, { theme, units, addresses, colorBy, playgroundLayout, besideCode });
     },
     setHelpOpen: (helpOpen) => set({ helpOpen }),
   });

@@ -21,6 +21,12 @@ export const shell = defineMessages(
       playground: 'Playground',
     },
     viewsLabel: 'Views',
+    split: {
+      toggle: 'Code beside memory',
+      toggleTitle: 'Show a memory view beside the code, or the playground alone (s)',
+      codeLabel: 'Code',
+      besideLabel: 'View beside the code',
+    },
     device: 'Device',
     deviceOption: 'Device {{id}} · {{profile}}',
     prefs: {
@@ -60,6 +66,8 @@ export const shell = defineMessages(
         view4: 'Host & copies',
         view5: 'Operation log',
         view6: 'Playground',
+        split: 'Playground: code beside a memory view, or alone',
+        nextBeside: 'Next view beside the code',
         nextDevice: 'Next device',
         theme: 'Switch light / dark',
         units: 'Switch GiB / GB',
@@ -92,6 +100,12 @@ export const shell = defineMessages(
       playground: '代码演练',
     },
     viewsLabel: '视图',
+    split: {
+      toggle: '代码与内存并排',
+      toggleTitle: '在代码旁显示一个内存视图，或只显示代码演练 (s)',
+      codeLabel: '代码',
+      besideLabel: '代码旁的视图',
+    },
     device: 'Device',
     deviceOption: 'Device {{id}} · {{profile}}',
     prefs: {
@@ -131,6 +145,8 @@ export const shell = defineMessages(
         view4: 'Host 内存与拷贝',
         view5: '操作日志',
         view6: '代码演练',
+        split: '代码演练：代码旁显示内存视图，或单独显示',
+        nextBeside: '代码旁的下一个视图',
         nextDevice: '下一个 Device',
         theme: '切换浅色 / 深色',
         units: '切换 GiB / GB',

@@ -1,0 +1,80 @@
+import { Suspense } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
+import { BESIDE_VIEWS, type BesideView } from '../store/ui-slice.ts';
+import { useAppStore } from '../store/useAppStore.ts';
+import { useStoreApi } from '../store/useStoreApi.ts';
+import { VIEW_COMPONENTS } from './views.tsx';
+import './split.css';
+
+function Loading() {
+  const { t } = useTranslation();
+  return <p className="muted split-loading">{t('shell.loading')}</p>;
+}
+
+/** The next view beside the code, in tab order, wrapping round. */
+export function nextBeside(current: BesideView): BesideView {
+  return BESIDE_VIEWS[(BESIDE_VIEWS.indexOf(current) + 1) % BESIDE_VIEWS.length] ?? current;
+}
+
+/**
+ * The memory view beside the code, picked from its own tab strip (or `v`). It is the same view as
+ * in its centre tab, reading the same store, so it follows each step of the code. Its keys give way
+ * to the playground's where both take one (`g`, `r`): the code is what is being driven.
+ */
+function BesidePane() {
+  const { t } = useTranslation();
+  const beside = useAppStore((state) => state.besideCode);
+  const setPrefs = useAppStore((state) => state.setPrefs);
+  const store = useStoreApi();
+  useShortcut({ key: 'v', label: 'shell.help.keys.nextBeside', group: 'shell.help.groups.views' }, () =>
+    setPrefs({ besideCode: nextBeside(store.getState().besideCode) }),
+  );
+  const View = VIEW_COMPONENTS[beside];
+  return (
+    <section className="split-beside" data-testid="split-beside" data-view={beside} aria-label={t('shell.split.besideLabel')}>
+      <div className="tabs split-tabs" role="tablist" aria-label={t('shell.split.besideLabel')}>
+        {BESIDE_VIEWS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={beside === id}
+            onClick={() => setPrefs({ besideCode: id })}
+            data-testid={`beside-tab-${id}`}
+            title={`${t(`shell.views.${id}`)} (v)`}
+          >
+            {t(`shell.tabs.${id}`)}
+          </button>
+        ))}
+      </div>
+      <div className="split-beside-body" role="tabpanel">
+        <ShortcutScopeContext.Provider value="yield">
+          <Suspense fallback={<Loading />}>
+            <View />
+          </Suspense>
+        </ShortcutScopeContext.Provider>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The playground with its code on the left and a memory view on the right, for stepping code while
+ * the page map (or the address space, the log…) changes beside it.
+ */
+export function PlaygroundSplit() {
+  const { t } = useTranslation();
+  const Playground = VIEW_COMPONENTS.playground;
+  return (
+    <div className="split" data-testid="split-view">
+      {/* A lesson panel belongs at the top of this pane, above the playground: the step beside its code. */}
+      <section className="split-code" aria-label={t('shell.split.codeLabel')}>
+        <Suspense fallback={<Loading />}>
+          <Playground />
+        </Suspense>
+      </section>
+      <BesidePane />
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import { useSyncExternalStore } from 'react';
+import type { PlaygroundLayout, ViewId } from '../store/ui-slice.ts';
+
+/**
+ * From this window width the split view keeps both side columns (narrowed); below it the code and
+ * the memory view take their room: pools and actions hide, the inspector shows only for a selection.
+ * 1600 px leaves the two panes about 520 px each beside 260 + 300 px columns.
+ */
+export const SPLIT_WIDE_MIN_PX = 1600;
+
+/**
+ * How the explorer is laid out: the centre tabs as ever (`tabs`), or the playground's code beside a
+ * memory view with the side columns kept (`split-wide`) or given up (`split`).
+ */
+export type ExplorerLayout = 'tabs' | 'split' | 'split-wide';
+
+export function explorerLayout(view: ViewId, playgroundLayout: PlaygroundLayout, wide: boolean): ExplorerLayout {
+  if (view !== 'playground' || playgroundLayout !== 'split') return 'tabs';
+  return wide ? 'split-wide' : 'split';
+}
+
+/** What each side column does in a layout: shown, hidden, or shown only while something is selected. */
+export function sideColumns(layout: ExplorerLayout): { readonly left: boolean; readonly inspector: 'always' | 'selection' } {
+  return layout === 'split' ? { left: false, inspector: 'selection' } : { left: true, inspector: 'always' };
+}
+
+const query = `(min-width: ${SPLIT_WIDE_MIN_PX}px)`;
+
+function subscribe(listener: () => void): () => void {
+  const list = window.matchMedia(query);
+  list.addEventListener('change', listener);
+  return () => list.removeEventListener('change', listener);
+}
+
+/** Whether the window is wide enough for the split view to keep both side columns; follows resizes. */
+export function useWideWindow(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () => window.matchMedia(query).matches,
+    () => false,
+  );
+}
