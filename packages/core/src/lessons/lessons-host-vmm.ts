@@ -21,7 +21,7 @@ export const PINNED_COPIES: Lesson = {
       hints: [
         {
           en: 'Step the scenario "Pageable versus pinned copies" (n) to its first aclrtMemcpy, then look at the Host & copies view (4).',
-          zh: '单步执行场景“Pageable内存与锁页内存拷贝对比”（n）到第一个aclrtMemcpy，然后查看“Host与拷贝”视图（4）。',
+          zh: '单步执行场景“Pageable内存与锁页内存拷贝对比”（n）到第一个aclrtMemcpy，然后查看“Host 内存与拷贝”视图（4）。',
         },
       ],
       explanation: {

@@ -62,7 +62,7 @@ export const FRAGMENTATION: Lesson = {
           zh: '一个大页需要一整个空闲的2 MiB帧。在场景占满大页池之前，先用小的NORMAL_ONLY缓冲区拆开若干帧。',
         },
         {
-          en: 'Actions ▸ Allocate: 1 MiB, NORMAL_ONLY, count 8. Then run the scenario again (r).',
+          en: 'Actions ▸ Malloc: 1 MiB, NORMAL_ONLY, count 8. Then run the scenario again (r).',
           zh: '“操作 ▸ 分配”：1 MiB，NORMAL_ONLY，数量8。然后再次运行场景（r）。',
         },
       ],
@@ -115,7 +115,7 @@ export const TLB_REACH: Lesson = {
       },
       hints: [
         {
-          en: 'Actions ▸ Allocate: 64 MiB, NORMAL_ONLY; then open the TLB view (3).',
+          en: 'Actions ▸ Malloc: 64 MiB, NORMAL_ONLY; then open the TLB view (3).',
           zh: '“操作 ▸ 分配”：64 MiB，NORMAL_ONLY；然后打开TLB视图（3）。',
         },
       ],
@@ -132,7 +132,7 @@ export const TLB_REACH: Lesson = {
         en: 'Allocate the same 64 MiB with HUGE_FIRST: few enough huge pages for the TLB to cover all of it.',
         zh: '以HUGE_FIRST申请同样的64 MiB：大页数量少到TLB能全部覆盖。',
       },
-      hints: [{ en: 'Actions ▸ Allocate: 64 MiB, HUGE_FIRST.', zh: '“操作 ▸ 分配”：64 MiB，HUGE_FIRST。' }],
+      hints: [{ en: 'Actions ▸ Malloc: 64 MiB, HUGE_FIRST.', zh: '“操作 ▸ 分配”：64 MiB，HUGE_FIRST。' }],
       explanation: {
         en: '33 huge pages, 33 PTEs (PT-1), well inside the assumed 1,024 huge entries with 2 GiB of reach: fully covered (PT-3). The 32 B of padding cost the 33rd page (DM-3, DM-11).',
         zh: '33个大页、33个页表项（PT-1），远少于假定的1,024个大页条目（覆盖2 GiB）：完全覆盖（PT-3）。32 B的补齐多占了第33页（DM-3、DM-11）。',
@@ -147,7 +147,7 @@ export const TLB_REACH: Lesson = {
         en: 'Allocate 4 GiB with HUGE_ONLY: now even the huge-page TLB runs short.',
         zh: '以HUGE_ONLY申请4 GiB：此时连大页TLB也不够用了。',
       },
-      hints: [{ en: 'Actions ▸ Allocate: 4 GiB, HUGE_ONLY.', zh: '“操作 ▸ 分配”：4 GiB，HUGE_ONLY。' }],
+      hints: [{ en: 'Actions ▸ Malloc: 4 GiB, HUGE_ONLY.', zh: '“操作 ▸ 分配”：4 GiB，HUGE_ONLY。' }],
       explanation: {
         en: '4 GiB + 32 B takes 2,049 huge pages against 1,024 entries: 2 GiB of reach, about half the buffer (PT-1, PT-3).',
         zh: '4 GiB + 32 B占用2,049个大页，而条目只有1,024个：覆盖2 GiB，约为缓冲区的一半（PT-1、PT-3）。',
@@ -161,7 +161,7 @@ export const TLB_REACH: Lesson = {
         en: 'Allocate 4 GiB with HUGE1G_ONLY: a few 1 GiB pages cover what 2 MiB pages could not.',
         zh: '以HUGE1G_ONLY申请4 GiB：几个1 GiB页就覆盖了2 MiB页覆盖不了的范围。',
       },
-      hints: [{ en: 'Actions ▸ Allocate: 4 GiB, HUGE1G_ONLY.', zh: '“操作 ▸ 分配”：4 GiB，HUGE1G_ONLY。' }],
+      hints: [{ en: 'Actions ▸ Malloc: 4 GiB, HUGE1G_ONLY.', zh: '“操作 ▸ 分配”：4 GiB，HUGE1G_ONLY。' }],
       explanation: {
         en: 'HUGE1G_ONLY adds no padding and rounds to whole GiB (DM-3, DM-7): 4 pages, 4 level-1 block entries (PT-1, PT-2), inside the assumed 64 giant entries (PT-3). Only Atlas A2 and A3 have 1 GiB pages (DM-7).',
         zh: 'HUGE1G_ONLY不加补齐，按整GiB取整（DM-3、DM-7）：4个页、4个一级块表项（PT-1、PT-2），在假定的64个1 GiB页条目之内（PT-3）。只有Atlas A2和A3支持1 GiB页（DM-7）。',

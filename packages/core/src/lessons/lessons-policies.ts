@@ -28,7 +28,7 @@ export const PAGE_POLICIES: Lesson = {
           zh: '“内存页策略对比”场景的第一个调用就是它：在Playground中按n单步执行。',
         },
         {
-          en: 'Or Actions ▸ Allocate: size 1 MiB, policy HUGE_FIRST, Enter.',
+          en: 'Or Actions ▸ Malloc: size 1 MiB, policy HUGE_FIRST, Enter.',
           zh: '或者在“操作 ▸ 分配”中：大小填1 MiB，策略选HUGE_FIRST，按回车。',
         },
       ],
@@ -48,7 +48,7 @@ export const PAGE_POLICIES: Lesson = {
       },
       hints: [
         {
-          en: 'In the scenario it is the fourth allocation of the loop; in Actions ▸ Allocate choose the function aclrtMallocAlign32.',
+          en: 'In the scenario it is the fourth allocation of the loop; in Actions ▸ Malloc choose the function aclrtMallocAlign32.',
           zh: '在场景中它是循环里的第四个分配；在“操作 ▸ 分配”中把函数选为aclrtMallocAlign32。',
         },
       ],
@@ -71,7 +71,7 @@ export const PAGE_POLICIES: Lesson = {
       },
       hints: [
         {
-          en: 'The scenario allocates 3 MiB with NORMAL_ONLY in its second round; Actions ▸ Allocate works too.',
+          en: 'The scenario allocates 3 MiB with NORMAL_ONLY in its second round; Actions ▸ Malloc works too.',
           zh: '场景在第二轮中以NORMAL_ONLY申请3 MiB；也可以用“操作 ▸ 分配”。',
         },
       ],
@@ -94,7 +94,7 @@ export const PAGE_POLICIES: Lesson = {
           zh: '补齐会加32 B并向上取整到32 B：哪个大小补齐后恰好是1,048,576 B？',
         },
         {
-          en: '1 MiB − 32 B: type 1048544 in Actions ▸ Allocate with HUGE_FIRST (and try 1048545 to see it cross).',
+          en: '1 MiB − 32 B: type 1048544 in Actions ▸ Malloc with HUGE_FIRST (and try 1048545 to see it cross).',
           zh: '1 MiB − 32 B：在“操作 ▸ 分配”中以HUGE_FIRST输入1048544（再试1048545，看它越过阈值）。',
         },
       ],
@@ -130,7 +130,7 @@ export const ROUNDING_WASTE: Lesson = {
       },
       hints: [
         {
-          en: 'The "Page policies side by side" scenario does it in its second round (run it with r), or use Actions ▸ Allocate.',
+          en: 'The "Page policies side by side" scenario does it in its second round (run it with r), or use Actions ▸ Malloc.',
           zh: '“内存页策略对比”场景在第二轮中会这样做（按r运行），也可以用“操作 ▸ 分配”。',
         },
       ],
@@ -147,7 +147,7 @@ export const ROUNDING_WASTE: Lesson = {
         en: 'Allocate 4 KiB with aclrtMalloc and NORMAL_ONLY, and see it take two 4 KiB pages.',
         zh: '用aclrtMalloc以NORMAL_ONLY申请4 KiB，观察它占用了两个4 KiB页。',
       },
-      hints: [{ en: 'Actions ▸ Allocate: size 4 KiB, policy NORMAL_ONLY.', zh: '“操作 ▸ 分配”：大小4 KiB，策略NORMAL_ONLY。' }],
+      hints: [{ en: 'Actions ▸ Malloc: size 4 KiB, policy NORMAL_ONLY.', zh: '“操作 ▸ 分配”：大小4 KiB，策略NORMAL_ONLY。' }],
       explanation: {
         en: '4,096 B + 32 B of padding = 4,128 B, 32 B more than one page: two pages, 8 KiB for 4 KiB asked (DM-3, DM-11).',
         zh: '4,096 B加32 B补齐为4,128 B，比一页多32 B：占用两页，申请4 KiB却占了8 KiB（DM-3、DM-11）。',
@@ -163,7 +163,7 @@ export const ROUNDING_WASTE: Lesson = {
       },
       hints: [
         {
-          en: 'Actions ▸ Allocate: function aclrtMallocAlign32, size 4 KiB, NORMAL_ONLY.',
+          en: 'Actions ▸ Malloc: function aclrtMallocAlign32, size 4 KiB, NORMAL_ONLY.',
           zh: '“操作 ▸ 分配”：函数aclrtMallocAlign32，大小4 KiB，NORMAL_ONLY。',
         },
       ],
@@ -183,7 +183,7 @@ export const ROUNDING_WASTE: Lesson = {
       hints: [
         { en: 'Try exactly 2 MiB first: how many huge pages does it take?', zh: '先试恰好2 MiB：它占用几个大页？' },
         {
-          en: '2 MiB − 32 B: type 2097120 in Actions ▸ Allocate with HUGE_ONLY.',
+          en: '2 MiB − 32 B: type 2097120 in Actions ▸ Malloc with HUGE_ONLY.',
           zh: '2 MiB − 32 B：在“操作 ▸ 分配”中以HUGE_ONLY输入2097120。',
         },
       ],

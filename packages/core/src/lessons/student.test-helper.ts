@@ -27,7 +27,7 @@ export class Student {
     return { state: this.host.state, events: this.events };
   }
 
-  /** Actions ▸ Allocate: `count` calls of `fn` with a policy by its short name ("HUGE_FIRST"). */
+  /** Actions ▸ Malloc: `count` calls of `fn` with a policy by its short name ("HUGE_FIRST"). */
   async allocate(size: number, policy: string, count = 1, fn: MallocFn = 'aclrtMalloc'): Promise<number[]> {
     await this.#device();
     const value = aclrtMemMallocPolicy.valueOf(`ACL_MEM_MALLOC_${policy}`);
