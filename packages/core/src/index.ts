@@ -138,6 +138,18 @@ export { type InputDecl, inputType, inputValue } from './interp/inputs.ts';
 export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from './interp/machine.ts';
 export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/marks.ts';
 export type { VariableView } from './interp/variables.ts';
+// Guided lessons built on the scenarios
+export {
+  firstOpenStep,
+  type Goal,
+  goalsMet,
+  LESSONS,
+  type Lesson,
+  type LessonStep,
+  type LessonWorld,
+  lessonById,
+  lessonTableProblems,
+} from './lessons/index.ts';
 // The memory model: events, state, reducer
 export type {
   CallEvent,

@@ -4,6 +4,7 @@ import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
 import { ImportBanner } from '../components/import/ImportBanner.tsx';
 import { ImportFacts } from '../components/import/ImportFacts.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
+import { LessonsPanel } from '../components/lessons/LessonsPanel.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
@@ -144,6 +145,8 @@ export function Explorer() {
         </div>
       </section>
       <aside className="column right" hidden={!inspectorShown}>
+        {/* Guided lessons (E), above the inspector: the centre stays free for the views they point at. */}
+        <LessonsPanel />
         <Inspector />
       </aside>
       <footer className="time-bar">

@@ -4,6 +4,7 @@ import { common } from './messages/common.ts';
 import { fileImport } from './messages/fileImport.ts';
 import { hostCopies } from './messages/hostCopies.ts';
 import { inspector } from './messages/inspector.ts';
+import { lessons } from './messages/lessons.ts';
 import { log } from './messages/log.ts';
 import { overview } from './messages/overview.ts';
 import { pageMap } from './messages/pageMap.ts';
@@ -24,6 +25,7 @@ const FEATURES = {
   fileImport,
   hostCopies,
   inspector,
+  lessons,
   log,
   overview,
   pageMap,
