@@ -31,9 +31,10 @@ interface Outcome {
   readonly detail: string;
 }
 
-/** How to run an entry that has no main (entries.json): the function, its inputs, and setup statements. */
+/** How to run an entry (entries.json): the function (for one without main), its inputs, setup statements, main's command line. */
 interface EntryRun {
-  readonly entry: string;
+  readonly entry?: string;
+  readonly argv?: readonly string[];
   readonly inputs?: readonly InputDecl[];
   readonly setup?: string;
 }
@@ -42,25 +43,42 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const entries = JSON.parse(readFileSync(join(HERE, 'manifest.json'), 'utf8')) as Entry[];
 const runs = JSON.parse(readFileSync(join(HERE, 'entries.json'), 'utf8')) as Record<string, EntryRun>;
 
-/** Headers first, so the sources see their declarations, as an #include would put them. */
-function sourceOf(entry: Entry): string | undefined {
+/** The entry's files joined, headers first (so the sources see their declarations, as an #include would put them), and where each starts. */
+interface Joined {
+  readonly code: string;
+  readonly starts: readonly { readonly name: string; readonly line: number }[];
+}
+
+function sourceOf(entry: Entry): Joined | undefined {
   const names = entry.files.map((file) => file.path.split('/').at(-1) ?? file.path);
   const ordered = [...names].sort((a, b) => Number(!/\.h(pp)?$/.test(a)) - Number(!/\.h(pp)?$/.test(b)));
   const texts: string[] = [];
+  const starts: { name: string; line: number }[] = [];
+  let line = 1;
   for (const name of ordered) {
     const path = join(HERE, entry.id, name);
     if (!existsSync(path)) return undefined;
-    texts.push(readFileSync(path, 'utf8'));
+    const text = readFileSync(path, 'utf8');
+    starts.push({ name, line });
+    texts.push(text);
+    line += text.split('\n').length;
   }
-  return texts.join('\n');
+  return { code: texts.join('\n'), starts };
+}
+
+/** `memcpy_host_device.cpp:98:5` for a line:column of the joined text. */
+function where(joined: Joined, line: number, column: number): string {
+  const file = [...joined.starts].reverse().find((start) => start.line <= line) ?? joined.starts[0];
+  return file === undefined ? `${line}:${column}` : `${file.name}:${line - file.line + 1}:${column}`;
 }
 
 async function runEntry(entry: Entry): Promise<Outcome> {
-  const code = sourceOf(entry);
-  if (code === undefined) return { id: entry.id, result: 'missing', detail: 'files not brought in' };
+  const joined = sourceOf(entry);
+  if (joined === undefined) return { id: entry.id, result: 'missing', detail: 'files not brought in' };
+  const code = joined.code;
   const run = runs[entry.id];
   const inputs = run?.inputs ?? [];
-  const compiled = compile(code, { inputs: inputs.map((input) => input.name), ...(run === undefined ? {} : { entry: run.entry }) });
+  const compiled = compile(code, { inputs: inputs.map((input) => input.name), ...(run?.entry === undefined ? {} : { entry: run.entry }) });
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   const entryError = errors.find((d) => d.kind === 'entry');
   if (errors.length > 0 && entryError !== undefined && errors.length === 1) {
@@ -68,19 +86,28 @@ async function runEntry(entry: Entry): Promise<Outcome> {
   }
   const first = errors.find((d) => d.kind !== 'entry');
   if (first !== undefined)
-    return { id: entry.id, result: 'compile', detail: `${first.line}:${first.column} ${first.message}`.slice(0, 200) };
+    return { id: entry.id, result: 'compile', detail: `${where(joined, first.line, first.column)} ${first.message}`.slice(0, 220) };
   if (compiled.program.functions.size === 0 && compiled.program.topLevel.length === 0)
     return { id: entry.id, result: 'empty', detail: "nothing to run: every line sits inside a build flag's #ifdef that is not defined" };
   const host = new SimHost({});
   const ex = new Execution(compiled.program, new SimRuntime(host), {
     stepLimit: 2_000_000,
     inputs,
-    ...(run === undefined ? {} : { entry: run.entry }),
+    ...(run?.entry === undefined ? {} : { entry: run.entry }),
     ...(run?.setup === undefined ? {} : { setup: run.setup }),
+    ...(run?.argv === undefined ? {} : { argv: run.argv }),
   });
   const outcome = await ex.run();
   if (outcome.state !== 'finished') {
-    return { id: entry.id, result: 'runtime', detail: `${outcome.state}: ${outcome.error?.message ?? ''}`.slice(0, 200) };
+    return {
+      id: entry.id,
+      result: 'runtime',
+      detail:
+        `${outcome.error === undefined ? '' : where(joined, outcome.error.line, outcome.error.column)} ${outcome.error?.message ?? outcome.state}`.slice(
+          0,
+          220,
+        ),
+    };
   }
   const failed = ex.calls.filter((call) => call.ret !== 0);
   if (failed.length > 0) {
@@ -93,7 +120,7 @@ async function runEntry(entry: Entry): Promise<Outcome> {
         .join(', '),
     };
   }
-  const ran = run === undefined ? '' : `${run.entry}(): `;
+  const ran = run?.entry === undefined ? '' : `${run.entry}(): `;
   return { id: entry.id, result: 'clean', detail: `${ran}${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
 }
 
@@ -103,7 +130,8 @@ function write(line: string): void {
 }
 
 const outcomes: Outcome[] = [];
-for (const entry of entries) outcomes.push(await runEntry(entry));
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+for (const entry of entries) if (only.length === 0 || only.includes(entry.id)) outcomes.push(await runEntry(entry));
 const counts = new Map<string, number>();
 for (const outcome of outcomes) counts.set(outcome.result, (counts.get(outcome.result) ?? 0) + 1);
 if (process.argv.includes('--markdown')) {

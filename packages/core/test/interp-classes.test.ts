@@ -356,9 +356,30 @@ int main() {
   });
 
   it('virtual functions and inheritance keep their designed message', () => {
-    const code = 'class Engine {\npublic:\n    virtual ~Engine() {}\n};';
+    const code = 'class Engine {\npublic:\n    virtual ~Engine() {}\n    virtual void Run();\n};';
     expect(errorsOf(code).map((d) => [d.line, d.column, d.message.split(' is outside')[0]])).toEqual([
-      [3, 5, 'The virtual member function ~Engine() of Engine (virtual functions and inheritance) at line 3, column 5'],
+      [4, 5, 'The virtual member function Run() of Engine (virtual functions and inheritance) at line 4, column 5'],
     ]);
+  });
+
+  it('a virtual destructor of a class with no base is an ordinary destructor (no inheritance)', async () => {
+    const code = `class Pool {
+public:
+    Pool() = default;
+    virtual ~Pool();
+    void* Take() { return buffer_; }
+private:
+    void* buffer_ = nullptr;
+};
+Pool::~Pool() { (void)aclrtFree(buffer_); }
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    { Pool pool; }
+    return 0;
+}`;
+    expect(errorsOf(code)).toEqual([]);
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((call) => call.fn)).toEqual(['aclInit', 'aclrtSetDevice', 'aclrtFree']);
   });
 });

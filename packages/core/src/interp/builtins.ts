@@ -1,4 +1,5 @@
 import type { CallExpr } from './ast.ts';
+import { callCLibrary } from './c-library.ts';
 import { INT, SIZE_T, sizeOf, VOID_PTR } from './c-type-model.ts';
 import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
@@ -125,6 +126,8 @@ export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): P
   const text = stringCall(name, values);
   if (text !== undefined) return text;
   if (FILE_CALLS.has(name)) return fileCall(m, call, name, values);
+  const library = callCLibrary(m, call, name, values);
+  if (library !== undefined) return library;
   if (name === 'memset' && values[0]?.k === 'ref' && values[1]?.k === 'int' && values[1].v === 0n)
     return zeroObject(m, call, values[0], values[2]);
   const skip = PRINTERS[name];

@@ -1,4 +1,5 @@
 import { isAclFunctionName } from '../acl/functions.ts';
+import { aliasOf } from './acl-aliases.ts';
 import { callCatalogue } from './acl-call.ts';
 import type { CallExpr, Expr, FunctionDef, Param } from './ast.ts';
 import { callUnmodeled } from './builtins.ts';
@@ -32,6 +33,11 @@ export async function callExpression(m: Machine, call: CallExpr, scope: Scope): 
   const defined = method ?? resolveFunction(m.functions, call.callee, m.frames.at(-1)?.name, call.args.length);
   if (defined !== undefined) return callDefined(m, defined, call, scope);
   if (isAclFunctionName(call.callee)) return callCatalogue(m, call.callee, call, scope);
+  const alias = aliasOf(call);
+  if (alias !== undefined) {
+    m.marks.note(call.span, alias.note);
+    return callCatalogue(m, alias.fn, alias.call, scope);
+  }
   return callUnmodeled(m, call, scope);
 }
 

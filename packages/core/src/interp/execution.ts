@@ -1,5 +1,6 @@
 import type { AclRuntime } from '../acl/runtime.ts';
-import type { Program, Stmt } from './ast.ts';
+import type { FunctionDef, Program, Stmt } from './ast.ts';
+import { argvValue, DEFAULT_PROGRAM_NAME, declareLibraryGlobals } from './c-library.ts';
 import { callExpression, callMember } from './calls.ts';
 import { compile, resolveEntry } from './compile.ts';
 import { convert } from './convert.ts';
@@ -12,7 +13,7 @@ import { type CallLogEntry, type LineMark, Marks } from './marks.ts';
 import { prepare } from './prepare.ts';
 import { runFunction, runGlobals, runScript } from './run-stmt.ts';
 import { calledNames, declaredNames, leftToTheCode } from './setup-plan.ts';
-import { newCell, type Value } from './values.ts';
+import { intValue, newCell, type Value } from './values.ts';
 import { listVariables, type VariableView } from './variables.ts';
 
 export type ExecState = 'ready' | 'running' | 'paused' | 'finished' | 'error';
@@ -23,6 +24,11 @@ export interface ExecutionOptions {
   readonly setup?: string;
   /** The function to run; see resolveEntry. */
   readonly entry?: string;
+  /**
+   * The command line `main(int argc, char** argv)` sees: argv[0] and the arguments after it, as a
+   * shell would split them. Default: the program's name alone (DEFAULT_PROGRAM_NAME), no arguments.
+   */
+  readonly argv?: readonly string[];
   /** Statements one execution may run; default DEFAULT_STEP_LIMIT (100,000). */
   readonly stepLimit?: number;
   /** Lines where run(), runToLine() and the steps also pause. */
@@ -244,9 +250,16 @@ export class Execution {
       if (entry.kind === 'script')
         result = await runScript(m, this.program.topLevel, m.globals, '(top level)', (frame) => this.#keep(frame));
       else if (entry.kind === 'function') {
+        declareLibraryGlobals(m, this.program.source);
         await runGlobals(m, this.program.topLevel);
         const params = new Scope(m.globals);
-        for (const param of entry.fn.params) {
+        const commandLine = this.#commandLine(entry.fn);
+        for (const [index, param] of entry.fn.params.entries()) {
+          const fromCommandLine = commandLine?.[index];
+          if (fromCommandLine !== undefined) {
+            m.declare(params, param.name, { type: param.type, value: fromCommandLine, init: true }, false, 'param', entry.fn.span);
+            continue;
+          }
           const input = this.#inputs.vars.get(param.name);
           const value =
             input === undefined ? newCell(param.type, true).value : convert(input.cell.value, param.type, entry.fn.span, false, param.name);
@@ -275,6 +288,19 @@ export class Execution {
       this.#setupMarks.note(stmt.span, `skipped: ${why}, so the setup leaves it to the code`);
       return false;
     });
+  }
+
+  /** `main(int argc, char** argv)`: the simulated command line, when the run gives main no inputs of those names. */
+  #commandLine(fn: FunctionDef): Value[] | undefined {
+    const [count, vector] = fn.params;
+    if (fn.name !== 'main' || count?.type.k !== 'int' || vector?.type.k !== 'ptr' || vector.type.to.k !== 'ptr') return undefined;
+    if (this.#inputs.vars.has(count.name)) return undefined;
+    const argv = this.#options.argv ?? [DEFAULT_PROGRAM_NAME];
+    this.#marks.note(
+      fn.span,
+      `${count.name} and ${vector.name} are the simulated command line: ${argv.map((arg) => JSON.stringify(arg)).join(' ')} (${argv.length} argument${argv.length === 1 ? '' : 's'})`,
+    );
+    return [intValue(count.type, BigInt(argv.length)), argvValue(argv, vector.type)];
   }
 
   #keep(frame: Frame): void {

@@ -1,5 +1,6 @@
-import { CHAR_PTR, VOID_PTR } from './c-type-model.ts';
-import type { Value } from './values.ts';
+import { C_LIBRARY_NAMES, GETOPT_CONSTANTS } from './c-library.ts';
+import { CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
+import { intValue, type Value } from './values.ts';
 
 /**
  * Names the C library and the compiler provide that ACL programs use in messages: the standard
@@ -15,8 +16,10 @@ export function libraryName(name: string, fn: string | undefined): Value | undef
     case '__FUNCTION__':
     case '__PRETTY_FUNCTION__':
       return { k: 'str', type: CHAR_PTR, text: fn ?? '' };
-    default:
-      return undefined;
+    default: {
+      const constant = GETOPT_CONSTANTS.get(name);
+      return constant === undefined ? undefined : intValue(INT, constant);
+    }
   }
 }
 
@@ -32,4 +35,5 @@ export const LIBRARY_NAMES: ReadonlySet<string> = new Set([
   'std::endl',
   'endl',
   ...OUTPUT_STREAMS,
+  ...C_LIBRARY_NAMES,
 ]);

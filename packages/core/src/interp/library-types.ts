@@ -42,14 +42,14 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
   const thread = std === undefined ? undefined : THREAD_TYPES[std];
   if (thread !== undefined) return ctx.outOfScope(node, thread);
   if (node.name === 'TemplateType') {
-    if (std === 'vector') {
+    // `map<…>`, `vector<…>` after `using namespace std;` are the library's.
+    const plain = scoped === undefined ? ctx.slice(child(node, 'TypeIdentifier') ?? node) : text;
+    if (std === 'vector' || plain === 'vector') {
       const args = child(node, 'TemplateArgumentList');
       const [element] = args === undefined ? [] : kids(args);
       if (element === undefined || element.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
       return { k: 'vector', of: descriptorOf(element) };
     }
-    // `map<…>` after `using namespace std;` is the library's.
-    const plain = scoped === undefined ? ctx.slice(child(node, 'TypeIdentifier') ?? node) : text;
     if (std !== undefined || STD_TEMPLATES.has(plain))
       return ctx.outOfScope(node, `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector and std::string of the library)`);
     // A template the code defines stops at its definition; one used here comes from a header or another library.

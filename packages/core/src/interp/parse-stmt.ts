@@ -5,7 +5,7 @@ import { foldConstant } from './const-fold.ts';
 import type { Span } from './diagnostics.ts';
 import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
-import { baseOf, DECLARATOR_NODES, declare, isTypeNode } from './parse-types.ts';
+import { baseOf, DECLARATOR_NODES, declare, isFunctionDeclarator, isTypeNode } from './parse-types.ts';
 
 /** A function prototype (`int f(int);`): nothing to run. */
 export const PROTOTYPE = Symbol('prototype');
@@ -46,6 +46,7 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
       }
       return ctx.unsupported(part, `"${ctx.slice(part)}" in a declaration`);
     }
+    if (part.name !== 'FunctionDeclarator' && isFunctionDeclarator(part)) return PROTOTYPE;
     if (part.name === 'FunctionDeclarator') {
       // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
       const isObject = base?.k === 'vector' || base?.k === 'string' || (base?.k === 'struct' && base.members !== undefined);
@@ -56,7 +57,7 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     }
     const [target, init] = part.name === 'InitDeclarator' ? kids(part) : [part, undefined];
     if (target === undefined) return ctx.fail(part, 'syntax', 'incomplete declarator');
-    if (target.name === 'FunctionDeclarator') return PROTOTYPE;
+    if (isFunctionDeclarator(target)) return PROTOTYPE;
     // `auto` has no type yet: declare against a placeholder and keep only the name and the reference.
     const declared = declare(ctx, target, base ?? VOID);
     // `auto* p = …` and `auto& r = …` take their type from the initialiser too.

@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr } from './ast.ts';
+import { C_LIBRARY_STRUCTS } from './c-library.ts';
 import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType, VOID } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
 import { FILE_STREAM_TYPES, libraryType } from './library-types.ts';
@@ -33,6 +34,14 @@ export const DECLARATOR_NODES = new Set([
   'FunctionDeclarator',
   'ReferenceDeclarator',
 ]);
+
+/** `f(int)`, `*f(int)`, `&f()`: a declarator that declares a function (one returning a pointer or a reference too). */
+export function isFunctionDeclarator(node: SyntaxNode): boolean {
+  if (node.name === 'FunctionDeclarator') return true;
+  if (node.name !== 'PointerDeclarator' && node.name !== 'ReferenceDeclarator') return false;
+  const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
+  return inner !== undefined && isFunctionDeclarator(inner);
+}
 
 export function isTypeNode(node: SyntaxNode): boolean {
   return TYPE_NODES.has(node.name);
@@ -99,10 +108,10 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         continue;
       case 'FieldDeclaration': {
         const parts = kids(field);
-        if (parts.some((part) => part.name === 'FunctionDeclarator')) {
+        if (parts.some(isFunctionDeclarator)) {
           // A member function's prototype: its definition, out of the class (`Foo::Bar`), is what runs.
-          if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
-          const declarator = parts.find((part) => part.name === 'FunctionDeclarator');
+          if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name, base);
+          const declarator = functionDeclaratorOf(parts.find(isFunctionDeclarator));
           const method = declarator === undefined ? undefined : child(declarator, 'FieldIdentifier');
           if (hasQualifier(field, 'static') && method !== undefined) ctx.staticMethods.add(`${name}::${ctx.slice(method)}`);
           continue;
@@ -125,12 +134,19 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         continue;
       }
       case 'FunctionDefinition':
-        if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name);
+        if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name, base);
+        // `Foo() = default;`, `Foo(const Foo&) = delete;`: what the compiler writes, or nothing to run.
+        if (child(field, 'CompoundStatement') === undefined && /=\s*(?:default|delete)\s*;?\s*$/.test(ctx.slice(field))) continue;
         methods.push(field);
         continue;
+      case 'TemplateDeclaration':
+        return ctx.outOfScope(field, `A member template the code defines ("${ctx.slice(field).split('\n')[0]?.trim()}" in ${name})`);
       case 'Declaration':
         // `Foo();`, `explicit Foo(int id);`: a constructor's prototype.
-        if (kids(field).some((part) => part.name === 'FunctionDeclarator')) continue;
+        if (kids(field).some(isFunctionDeclarator)) {
+          if (hasQualifier(field, 'virtual')) virtualMember(ctx, field, name, base);
+          continue;
+        }
         return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the class ${name}`);
       default:
         return ctx.unsupported(field, `"${ctx.slice(field).split('\n')[0]}" in the struct ${name}`);
@@ -143,11 +159,22 @@ function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
   return type;
 }
 
-/** Virtual functions need inheritance to mean anything: left to `pagelens run`, as inheritance is. */
-function virtualMember(ctx: ParseContext, field: SyntaxNode, owner: string): never {
-  const declarator = kids(field).find((part) => part.name === 'FunctionDeclarator');
-  const what = declarator === undefined ? ctx.slice(field) : ctx.slice(declarator).split('(')[0]?.trim();
-  return ctx.outOfScope(field, `The virtual member function ${what}() of ${owner} (virtual functions and inheritance)`);
+/** The FunctionDeclarator inside `*f(…)` or `&f(…)`. */
+function functionDeclaratorOf(node: SyntaxNode | undefined): SyntaxNode | undefined {
+  if (node === undefined || node.name === 'FunctionDeclarator') return node;
+  return functionDeclaratorOf(kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile'));
+}
+
+/**
+ * Virtual functions need inheritance to mean anything: left to `pagelens run`, as inheritance is.
+ * A virtual destructor of a class with no base is no inheritance (the Ascend samples write
+ * `virtual ~MemoryPool();` out of habit): with no class derived from it, it is an ordinary destructor.
+ */
+function virtualMember(ctx: ParseContext, field: SyntaxNode, owner: string, base: SyntaxNode | undefined): void {
+  const declarator = functionDeclaratorOf(kids(field).find(isFunctionDeclarator));
+  const what = declarator === undefined ? ctx.slice(field) : (ctx.slice(declarator).split('(')[0]?.trim() ?? '');
+  if (base === undefined && what.startsWith('~') && !/=\s*0\s*;?\s*$/.test(ctx.slice(field))) return;
+  ctx.outOfScope(field, `The virtual member function ${what}() of ${owner} (virtual functions and inheritance)`);
 }
 
 /**
@@ -204,6 +231,8 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
   if (type === undefined) {
     const name = words.join(' ');
     if (/^acl[a-zA-Z]/.test(name)) return opaqueAclType(ctx, node, name);
+    const library = C_LIBRARY_STRUCTS.get(name);
+    if (library !== undefined) return library;
     const at = ctx.span(node);
     return ctx.fail(node, 'unsupported', unknownTypeMessage(name, at.line, at.column));
   }

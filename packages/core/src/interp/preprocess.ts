@@ -170,7 +170,9 @@ function launchEnd(text: string, from: number): { close: number; count: number }
 }
 
 export function preprocess(source: string): Preprocessed {
-  const blanked = blankPlaceholders(source);
+  // A UTF-8 byte-order mark (a file saved by some Windows editors, or several files joined) is no
+  // character of C: a space of the same length keeps every offset.
+  const blanked = blankPlaceholders(source.replaceAll('\uFEFF', ' '));
   const lines = new LineIndex(source);
   const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset));
   const { placeholders } = blanked;

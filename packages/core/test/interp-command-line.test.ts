@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { compile } from '../src/interp/compile.ts';
+import { lineOf, runToEnd } from './interp-helpers.ts';
+
+const errorsOf = (code: string) => compile(code).diagnostics.filter((d) => d.severity === 'error');
+
+/** The Ascend memcpy samples' get_option, cut to two options: a getopt_long table and atoi of optarg. */
+const SAMPLE = `#include <getopt.h>
+uint32_t g_release_cycle = -1;
+size_t g_memory_size = 10485760;
+int32_t get_option(int32_t argc, char **argv)
+{
+    int32_t c = 0;
+    int32_t option_index = 0;
+    struct option long_options[] =
+    {
+        {"release_cycle",       1, nullptr, 'r'},
+        {"memory_size",         required_argument, nullptr, 's'},
+        {nullptr,               0, nullptr, 0}
+    };
+    while (1) {
+        c = getopt_long(argc, argv, "r:s:", long_options, &option_index);
+        if (c == -1) {
+            break;
+        }
+        switch (c) {
+            case 'r':
+                g_release_cycle = atoi(optarg);
+                break;
+            case 's':
+                g_memory_size = strtoul(optarg, nullptr, 0);
+                break;
+            default:
+                return 1;
+        }
+    }
+    return 0;
+}
+int32_t main(int32_t argc, char *argv[])
+{
+    if (argc < 3) {
+        printf("usage: %s --release_cycle N\\n", argv[0]);
+        return 2;
+    }
+    if (get_option(argc, &(*argv)) != 0) return 1;
+    void* dev = nullptr;
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtMalloc(&dev, g_memory_size, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtFree(dev);
+    return (int32_t)g_release_cycle;
+}`;
+
+describe('the command line of main', () => {
+  it('argv is the program name alone by default: argc is 1, and the sample prints its usage', async () => {
+    const h = await runToEnd(SAMPLE);
+    expect(h.ex.exitCode).toBe(2);
+    expect(h.ex.output.join('')).toBe('usage: ./main --release_cycle N\n');
+    expect(h.ex.calls).toEqual([]);
+    expect(h.ex.lineMarks.get(lineOf(SAMPLE, 'int32_t main('))?.notes.join(' ')).toContain('simulated command line: "./main" (1 argument)');
+  });
+
+  it('getopt_long reads --name value and --name=value, and strtoul a hex size', async () => {
+    const h = await runToEnd(SAMPLE, { argv: ['./main', '--release_cycle', '3', '--memory_size=0x200000'] });
+    expect(h.ex.exitCode).toBe(3);
+    const malloc = h.ex.calls.find((call) => call.fn === 'aclrtMalloc');
+    expect(malloc?.ret).toBe(0);
+    expect(h.events.find((e) => e.kind === 'alloc')).toMatchObject({ size: 2 * 1024 * 1024 });
+  });
+
+  it('an unknown option makes getopt_long answer ?', async () => {
+    const h = await runToEnd(SAMPLE, { argv: ['./main', '--colour', 'red'] });
+    expect(h.ex.exitCode).toBe(1);
+  });
+
+  it('getopt reads short options, joined or apart, and stops at the first non-option', async () => {
+    const code = `int main(int argc, char** argv) {
+    int c;
+    int n = 0;
+    int d = 0;
+    while ((c = getopt(argc, argv, "n:d:")) != -1) {
+        if (c == 'n') n = atoi(optarg);
+        else if (c == 'd') d = atoi(optarg);
+    }
+    return n * 100 + d * 10 + (argc - optind);
+}`;
+    const h = await runToEnd(code, { argv: ['prog', '-n', '4', '-d2', 'rest'] });
+    expect(h.ex.exitCode).toBe(421);
+  });
+});
+
+describe('declarations real headers write', () => {
+  it('a prototype returning a pointer or a reference declares a function, at top level and in a class', async () => {
+    const code = `void *BaseAlloc(uint32_t n);
+class Engine {
+public:
+    static Engine &Instance();
+private:
+    char *ReadBinFile(const std::string &name, uint32_t *size);
+};
+void *BaseAlloc(uint32_t n) { return malloc(n); }
+int main() {
+    void* p = BaseAlloc(64);
+    free(p);
+    return 0;
+}`;
+    expect(errorsOf(code)).toEqual([]);
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((call) => [call.fn, call.ret])).toEqual([
+      ['malloc', 0],
+      ['free', 0],
+    ]);
+  });
+
+  it('a byte-order mark before a file (one of several joined) is no character of the code', () => {
+    expect(errorsOf('\uFEFF/** @file common.h */\nint a = 1;\n\uFEFF/** next */\nint b = 2;')).toEqual([]);
+  });
+
+  it('vector<T> after using namespace std is std::vector', async () => {
+    const h = await runToEnd('using namespace std;\nvector<void*> list;\nlist.push_back(nullptr);\nsize_t n = list.size();');
+    expect(h.ex.variables().find((v) => v.name === 'n')?.value).toBe('1');
+  });
+
+  it('acldvppMalloc and acldvppFree run as aclrtMalloc and aclrtFree, with a note saying so', async () => {
+    const code = 'aclInit(nullptr);\naclrtSetDevice(0);\nvoid* dev = nullptr;\nacldvppMalloc(&dev, 4096);\nacldvppFree(dev);';
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((call) => [call.fn, call.ret])).toEqual([
+      ['aclInit', 0],
+      ['aclrtSetDevice', 0],
+      ['aclrtMalloc', 0],
+      ['aclrtFree', 0],
+    ]);
+    expect(h.ex.lineMarks.get(4)?.notes.join(' ')).toContain('runs as aclrtMalloc(…, ACL_MEM_MALLOC_HUGE_FIRST)');
+  });
+});
