@@ -1,7 +1,11 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
+import { startAgent } from '../support/agent-process.ts';
 import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
 
 const MiB = 1024 * 1024;
@@ -107,4 +111,34 @@ test("a truncated snapshot shows the reader's message: what it expected and wher
   // The live session stays as it was: no banner, the actions panel still there.
   await expect(page.getByTestId('import-banner')).toHaveCount(0);
   await expect(page.getByTestId('actions')).toBeVisible();
+});
+
+test('pagelens open FILE starts the explorer with the file loaded: no session, the file streamed from the agent', async ({ page }) => {
+  const file = torchNpuSnapshot();
+  const dir = mkdtempSync(join(tmpdir(), 'pagelens-open-'));
+  const path = join(dir, 'npu_job.pickle');
+  writeFileSync(path, file.bytes);
+  const agent = await startAgent(['open', path]);
+  try {
+    expect(new URL(agent.url).searchParams.get('open')).toBe('npu_job.pickle');
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(agent.url);
+    const banner = page.getByTestId('import-banner');
+    await expect(banner).toContainText('npu_job.pickle');
+    await expect(banner).toContainText('torch_npu snapshot');
+    await expect(page.getByTestId('import-segments')).toHaveText(String(file.segments));
+    // No session: no connection badge, no "connecting" panel, no actions, and no socket was opened.
+    await expect(page.getByTestId('connection')).toHaveCount(0);
+    await expect(page.getByTestId('actions')).toHaveCount(0);
+    expect(fetched).toContain('/file');
+    expect(fetched).not.toContain('/ws');
+    await page.getByTestId('tab-pages').click();
+    await expect(page.getByTestId('page-map-legend').getByTestId('legend-count-huge')).toHaveText(
+      ((file.reserved[0] ?? 0) / (2 * MiB)).toLocaleString('en-US'),
+    );
+    await snap(page, 'file-import-pagelens-open');
+  } finally {
+    await agent.stop();
+  }
 });

@@ -46,6 +46,8 @@ export async function main(argv: readonly string[]): Promise<number> {
           out: (text) => process.stdout.write(text),
           err: (text) => process.stderr.write(text),
         }),
+      open: async (file, options, flags) =>
+        (await import('./cli/open.ts')).openFile(file, options, flags, (text) => process.stderr.write(text)),
       run: (options, flags, argv) => runProgram(options, flags, argv, createRegistry()),
       flags: () =>
         runFlags(

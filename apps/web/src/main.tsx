@@ -40,13 +40,19 @@ export function start(early: EarlySocket | undefined): void {
     return client;
   }
 
-  let client = connect();
+  // pagelens open: the agent serves one file and no session, so the page reads the file instead of connecting.
+  const agentFile = page.searchParams.get('open') ?? undefined;
+  let client: AgentClient | undefined = agentFile === undefined ? connect() : undefined;
+  const live = (): AgentClient => {
+    client ??= connect();
+    return client;
+  };
   const actions: AgentActions = {
-    call: (fn, args, process) => client.call(fn, args, process),
-    callUnchecked: (fn, args, process) => client.callUnchecked(fn, args, process),
-    reset: (options) => client.reset(options),
+    call: (fn, args, process) => live().call(fn, args, process),
+    callUnchecked: (fn, args, process) => live().callUnchecked(fn, args, process),
+    reset: (options) => live().reset(options),
     retry: () => {
-      client.stop();
+      client?.stop();
       client = connect();
     },
   };
@@ -55,9 +61,17 @@ export function start(early: EarlySocket | undefined): void {
   const importer = new FileImporter(
     store,
     () => new Worker(new URL('./model/import/import-worker.ts', import.meta.url), { type: 'module' }),
-    () => client.stop(),
+    () => client?.stop(),
   );
   const fileActions = { open: (file: File) => importer.open(file), cancel: () => importer.cancel() };
+  if (agentFile !== undefined) {
+    store.getState().setAgentFile(agentFile);
+    importer.openSource(
+      { url: '/file', token: page.searchParams.get('token') ?? '', name: agentFile },
+      { name: agentFile, size: 0 },
+      { profile: page.searchParams.get('profile') ?? '', pageSize1g: page.searchParams.get('pageSize1g') === '1' },
+    );
+  }
 
   const root = document.getElementById('root');
   if (root === null) throw new Error('index.html has no #root element');

@@ -2,6 +2,7 @@ import { parseSize, SIMULATED_DEVICES } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_CONNECTIONS } from '../server/http-server.ts';
 import { DEFAULT_LIMITS } from '../session/quotas.ts';
+import type { OpenFlags } from './open.ts';
 import type { StatsOptions } from './stats.ts';
 
 export const DEFAULT_PORT = 7070;
@@ -87,6 +88,7 @@ export interface Actions {
   replay(file: string, options: { quiet: boolean }): Promise<number>;
   doctor(options: DoctorOptions): Promise<number>;
   stats(file: string, options: StatsOptions): Promise<number>;
+  open(file: string, options: ServeOptions, flags: OpenFlags): Promise<number>;
   run(options: ServeOptions, flags: RunFlags, argv: readonly string[]): Promise<number>;
   flags(): Promise<number>;
 }
@@ -235,6 +237,14 @@ export function buildProgram(
       // --profile is also the server's flag: commander gives it to the parent wherever it stands.
       const parent = command.parent?.opts<{ profile?: string }>().profile;
       setExitCode(await actions.stats(file, { ...options, profile: options.profile ?? parent }));
+    });
+  program
+    .command('open')
+    .description('start the explorer with a memory snapshot loaded (read-only; no simulator session); the server flags apply')
+    .argument('<file>', 'a torch_npu / PyTorch memory snapshot pickle')
+    .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
+    .action(async (file: string, flags: OpenFlags, command: Command) => {
+      setExitCode(await actions.open(file, command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags));
     });
   program
     .command('run')

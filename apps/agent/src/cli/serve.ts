@@ -11,12 +11,13 @@ import type { ServeOptions } from './program.ts';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-function urlHost(host: string): string {
+/** The host as a URL names it: a wildcard bind is opened on loopback, IPv6 in brackets. */
+export function urlHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
 }
 
-function openInBrowser(url: string): void {
+export function openInBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
   const child = spawn(command, [url], { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write(`could not start ${command}; open the URL yourself\n`));

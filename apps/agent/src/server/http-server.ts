@@ -5,6 +5,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { PeerHandler, PeerSocket } from '../session/peer-socket.ts';
 import { type AccessPolicy, authorizeUpgrade, checkHost, checkToken } from './guards.ts';
 import type { Logger } from './logger.ts';
+import { FILE_PATH, type ServedFile, serveOneFile } from './one-file.ts';
 import { readAssets, sendText, serveStatic } from './static-files.ts';
 
 /** Inbound messages larger than this close the socket (1009): commands are small. */
@@ -26,6 +27,8 @@ export interface AgentServerOptions {
   readonly heartbeatMs?: number;
   /** Open WebSocket connections at most (default DEFAULT_MAX_CONNECTIONS). */
   readonly maxConnections?: number;
+  /** `pagelens open`: the one file served at FILE_PATH to a client with the token. */
+  readonly file?: ServedFile;
   /** Called once per authorised WebSocket; returns the session's handler for that socket. */
   readonly accept: (socket: PeerSocket, remote: string) => PeerHandler;
 }
@@ -131,6 +134,10 @@ export async function startAgentServer(options: AgentServerOptions): Promise<Age
       }
       response.setHeader('Upgrade', 'websocket');
       sendText(response, 426, '/ws is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket) and a token');
+      return;
+    }
+    if (path === FILE_PATH) {
+      serveOneFile(request, response, options.file, policy, log);
       return;
     }
     serveStatic(options.webDir, path, request.method ?? 'GET', response, assets).catch((error: unknown) => {

@@ -22,7 +22,8 @@ export function App() {
   const connection = useAppStore(selectConnection);
   const theme = useAppStore((state) => state.theme);
   const hasTimeline = useAppStore((state) => state.timeline !== undefined);
-  const imported = useAppStore((state) => state.imported !== undefined);
+  // A recording, or the file pagelens open serves: there is no agent session to show the state of.
+  const imported = useAppStore((state) => state.imported !== undefined || state.agentFile !== undefined);
   const agent = useAgent();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;

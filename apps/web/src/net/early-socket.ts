@@ -44,6 +44,8 @@ export function openEarlySocket(pageUrl: string, createSocket: (url: string) => 
   const page = new URL(pageUrl);
   const token = page.searchParams.get('token');
   if (token === null || token === '') return undefined;
+  // pagelens open serves a file, not a session: there is no socket to open.
+  if (page.searchParams.has('open')) return undefined;
   const role: Role = page.searchParams.get('role') === 'viewer' ? 'viewer' : 'driver';
   const socket = createSocket(socketUrl(pageUrl, token));
   const early: EarlySocket = { socket, received: [], closed: false, adopted: false };

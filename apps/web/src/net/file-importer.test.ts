@@ -81,7 +81,8 @@ describe('FileImporter', () => {
     const { store, workers, importer } = setup();
     importer.open(new File([new Uint8Array(10)], 'big.pickle'));
     const worker = workers[0];
-    expect(worker?.requests[0]?.file.name).toBe('big.pickle');
+    const request = worker?.requests[0];
+    expect(request !== undefined && 'file' in request ? request.file.name : undefined).toBe('big.pickle');
     worker?.reply({ type: 'progress', bytesRead: 4, total: 10 });
     expect(store.getState().importing).toEqual({ name: 'big.pickle', bytesRead: 4, total: 10 });
     importer.cancel();

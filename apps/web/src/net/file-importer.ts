@@ -1,4 +1,4 @@
-import type { ImportReply, ImportRequest } from '../model/import/import-protocol.ts';
+import type { ImportReply, ImportRequest, ImportSource } from '../model/import/import-protocol.ts';
 import type { AppStore } from '../store/app-store.ts';
 
 /** The worker as the importer uses it (a real Worker in the app, a fake in tests). */
@@ -27,6 +27,15 @@ export class FileImporter {
   }
 
   open(file: File): void {
+    this.openSource({ file }, { name: file.name, size: file.size });
+  }
+
+  /** Any source the worker reads (a File, or the agent's file for pagelens open), with the name and size shown until the worker knows better. */
+  openSource(
+    source: ImportSource,
+    file: { name: string; size: number },
+    options: Pick<ImportRequest, 'profile' | 'pageSize1g'> = {},
+  ): void {
     this.#stop();
     const store = this.#store.getState();
     store.setImportProblem(undefined);
@@ -42,7 +51,7 @@ export class FileImporter {
       this.#stop();
       this.#store.getState().setImportProblem({ name: file.name, kind: 'format', message: event.message, at: undefined });
     };
-    worker.postMessage({ file });
+    worker.postMessage({ ...source, ...options });
   }
 
   cancel(): void {
@@ -55,7 +64,7 @@ export class FileImporter {
     this.#worker = undefined;
   }
 
-  #receive(file: File, reply: ImportReply): void {
+  #receive(file: { name: string }, reply: ImportReply): void {
     const store = this.#store.getState();
     switch (reply.type) {
       case 'progress':

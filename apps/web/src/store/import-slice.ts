@@ -26,6 +26,9 @@ export interface ImportSlice {
   importedStacks: { readonly table: StackTable; readonly stackOf: (block: ImportedBlock) => number } | undefined;
   importing: ImportProgress | undefined;
   importProblem: ImportProblem | undefined;
+  /** `pagelens open`: the file the agent serves instead of a session; the page joins none. */
+  agentFile: string | undefined;
+  setAgentFile(name: string | undefined): void;
   setImporting(progress: ImportProgress | undefined): void;
   setImportProblem(problem: ImportProblem | undefined): void;
   /** Replaces what the explorer shows with the imported session: its own timeline, a viewer's session, no agent. */
@@ -58,6 +61,8 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   importedStacks: undefined,
   importing: undefined,
   importProblem: undefined,
+  agentFile: undefined,
+  setAgentFile: (agentFile) => set({ agentFile }),
   setImporting: (importing) => set({ importing }),
   setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
   loadImported: (facts, initial, events, blocks, stacks, stackIds) => {
@@ -91,3 +96,4 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
 export const selectImported = (state: ImportSlice): ImportedFacts | undefined => state.imported;
 export const selectImporting = (state: ImportSlice): ImportProgress | undefined => state.importing;
 export const selectImportProblem = (state: ImportSlice): ImportProblem | undefined => state.importProblem;
+export const selectAgentFile = (state: ImportSlice): string | undefined => state.agentFile;

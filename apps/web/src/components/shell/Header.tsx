@@ -43,7 +43,7 @@ export function Header() {
   const setPrefs = useAppStore((state) => state.setPrefs);
   const setHelpOpen = useAppStore((state) => state.setHelpOpen);
   // An opened file replaced the agent's session: the link and its presence are not what the page shows.
-  const imported = useAppStore((state) => state.imported !== undefined);
+  const imported = useAppStore((state) => state.imported !== undefined || state.agentFile !== undefined);
   return (
     <header className="app-header">
       <div className="brand">

@@ -4,13 +4,18 @@ import type { ImportedBlock, MemoryEvent, Snapshot, StackTable } from '@pagelens
  * Messages between the page and the import worker (import-worker.ts): the page sends a File; the
  * worker reads it in chunks, says how far it got, and answers with the session or the reader's message.
  */
-export interface ImportRequest {
-  readonly file: File;
+export type ImportRequest = ImportSource & {
   /** Device profile name the pages are modeled on (default Ascend910B2). */
   readonly profile?: string;
   /** PYTORCH_NPU_ALLOC_CONF=page_size:1g, which a snapshot does not record. */
   readonly pageSize1g?: boolean;
-}
+};
+
+/**
+ * Where the bytes come from: a File the person chose or dropped, or the one file `pagelens open`
+ * serves (GET `url` with the session token), streamed the same way.
+ */
+export type ImportSource = { readonly file: File } | { readonly url: string; readonly token: string; readonly name: string };
 
 /** What the page keeps of an imported file besides its events. */
 export interface ImportedFacts {

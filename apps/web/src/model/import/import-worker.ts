@@ -1,9 +1,10 @@
-// Opens a memory file off the UI thread: the File's stream is fed to the restricted pickle reader
-// chunk by chunk (so a large file never freezes the tab and progress can be shown), then the
-// snapshot becomes a recorded session of the model (importSnapshot). The page cancels by
+// Opens a memory file off the UI thread: the stream of a File, or of the agent's file for
+// pagelens open, is fed to the restricted pickle reader chunk by chunk (so a large file never
+// freezes the tab and progress can be shown), then the snapshot becomes a recorded session of the model (importSnapshot). The page cancels by
 // terminating this worker.
 import { ASCEND_910B2, FormatError, findProfile, importSnapshot, internStacks, openMemoryFile, SnapshotLoader } from '@pagelens/core';
 import type { ImportReply, ImportRequest } from './import-protocol.ts';
+import { openSource, readRest, SourceError } from './import-source.ts';
 
 const PROTO = 0x80;
 /** At most this many progress messages per second's worth of chunks: one per 1 MiB read. */
@@ -13,38 +14,30 @@ function reply(message: ImportReply, transfer: Transferable[] = []): void {
   postMessage(message, { transfer });
 }
 
-async function readAll(file: File, onChunk: (chunk: Uint8Array) => void): Promise<void> {
-  const reader = file.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    onChunk(value);
-  }
-}
-
 async function open(request: ImportRequest): Promise<void> {
-  const { file } = request;
   const profile = findProfile(request.profile ?? '') ?? ASCEND_910B2;
   const pageSize1g = request.pageSize1g ?? false;
-  const head = new Uint8Array(await file.slice(0, 1).arrayBuffer());
-  if (head[0] !== PROTO && !/\.(pickle|pkl)$/i.test(file.name)) {
+  const { name, total, reader } = await openSource(request);
+  const first = await reader.read();
+  const head = first.done ? new Uint8Array(0) : first.value;
+  if (head[0] !== PROTO && !/\.(pickle|pkl)$/i.test(name)) {
     // Not a pickle: the CSVs and foreign files are small enough to read whole, and the reader names what it found.
-    const result = openMemoryFile(new Uint8Array(await file.arrayBuffer()), file.name);
+    const result = openMemoryFile(await readRest(head, reader), name);
     reply(result.ok ? { type: 'not-a-snapshot', kind: result.file.kind } : { type: 'error', message: result.message, at: result.at });
     return;
   }
-  const loader = new SnapshotLoader({ totalBytes: file.size });
+  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total } : {});
   let reported = 0;
-  await readAll(file, (chunk) => {
-    loader.push(chunk);
+  for (let chunk = first; !chunk.done; chunk = await reader.read()) {
+    loader.push(chunk.value);
     if (loader.bytesRead - reported >= PROGRESS_EVERY) {
       reported = loader.bytesRead;
-      reply({ type: 'progress', bytesRead: reported, total: file.size });
+      reply({ type: 'progress', bytesRead: reported, total });
     }
-  });
-  reply({ type: 'progress', bytesRead: file.size, total: file.size });
+  }
+  reply({ type: 'progress', bytesRead: loader.bytesRead, total: Math.max(total, loader.bytesRead) });
   const snapshot = loader.finish();
-  const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
+  const session = importSnapshot(snapshot, { profile, pageSize1g, name });
   const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
   // Stacks go interned, in typed arrays: cloning their frame references took seconds on the page's thread.
   const { table, ids } = internStacks(all.map((block) => block.frames));
@@ -53,8 +46,8 @@ async function open(request: ImportRequest): Promise<void> {
     {
       type: 'done',
       facts: {
-        name: file.name,
-        bytes: file.size,
+        name,
+        bytes: loader.bytesRead,
         format: session.format,
         formatEvidence: session.formatEvidence,
         profile: profile.name,
@@ -79,6 +72,7 @@ async function open(request: ImportRequest): Promise<void> {
 addEventListener('message', (event: MessageEvent<ImportRequest>) => {
   open(event.data).catch((error: unknown) => {
     if (error instanceof FormatError) reply({ type: 'error', message: error.message, at: error.at });
+    else if (error instanceof SourceError) reply({ type: 'error', message: error.message, at: undefined });
     else reply({ type: 'error', message: error instanceof Error ? error.message : String(error), at: undefined });
   });
 });
