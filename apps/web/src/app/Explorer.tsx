@@ -6,6 +6,7 @@ import { ImportFacts } from '../components/import/ImportFacts.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
+import { ProcessesPanel } from '../components/processes/ProcessesPanel.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { useShortcut } from '../hooks/shortcuts.ts';
 import { selectImported } from '../store/import-slice.ts';
@@ -52,6 +53,7 @@ export function Explorer() {
       ))}
       <aside className="column left">
         <DeviceOverview />
+        {imported === undefined && <ProcessesPanel />}
         {imported === undefined ? <ActionsPanel /> : <ImportFacts facts={imported} />}
       </aside>
       <section className="column center">

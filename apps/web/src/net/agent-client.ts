@@ -230,6 +230,9 @@ export class AgentClient {
       case 'presence':
         state.setPresence({ driver: message.driver, driverWaiting: message.driverWaiting, viewers: message.viewers });
         return;
+      case 'runs':
+        state.setRuns(message.runs);
+        return;
       case 'pong':
         return;
     }
