@@ -251,7 +251,20 @@ export {
   parseClientMessage,
 } from './protocol/parse.ts';
 export { clip, QUOTE_LIMIT, quote } from './protocol/quote.ts';
-export { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './protocol/session-messages.ts';
+export {
+  Call,
+  EventsMessage,
+  Notice,
+  Ping,
+  Pong,
+  Presence,
+  Reset,
+  Result,
+  Resync,
+  type RunInfo,
+  RunsMessage,
+  SnapshotMessage,
+} from './protocol/session-messages.ts';
 export { unpackSnapshot } from './protocol/unpack-snapshot.ts';
 export { PROTOCOL_VERSION } from './protocol/version.ts';
 export {

@@ -256,7 +256,11 @@ export function buildProgram(
       'trace mode: preload in front of the real CANN library (found as usual, or in --acl-lib) and observe its calls',
       false,
     )
-    .addOption(new Option('--agent <url>', 'a running agent to report to (not available in this build)').env('PAGELENS_AGENT'))
+    .addOption(
+      new Option('--agent <url>', 'use a running agent: its explorer URL (reached through its local program socket; see README)').env(
+        'PAGELENS_AGENT',
+      ),
+    )
     .action(async (argv: string[], flags: RunFlags, command: Command) => {
       setExitCode(await actions.run(command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags, argv));
     });

@@ -3,6 +3,10 @@ import { resolve } from 'node:path';
 import type { Backend, BackendRegistry } from '../backends/backend.ts';
 import { noJournal } from '../journal/entries.ts';
 import { openFileJournal } from '../journal/file-journal.ts';
+import { agentSocketPath } from '../run/agent-socket.ts';
+import { endProgram } from '../run/program-end.ts';
+import { RunRegistry } from '../run/run-registry.ts';
+import { type ProgramSession, type RunServer, startRunServer, type TraceSession } from '../run/run-server.ts';
 import { startAgentServer } from '../server/http-server.ts';
 import { consoleLogger, type Logger, redacting } from '../server/logger.ts';
 import { newToken } from '../server/token.ts';
@@ -29,11 +33,33 @@ export interface StartedAgent {
   readonly backend: Backend;
   readonly url: string;
   readonly log: Logger;
+  /** The local channel for `pagelens run` programs (the simulator only: on the acl backend a program's calls would reach the real devices). */
+  readonly runServer: RunServer | undefined;
+  readonly runs: RunRegistry;
   stop(): Promise<void>;
 }
 
-/** Starts the agent (backend, hub, HTTP + WebSocket server) and prints the URL. */
-export async function startAgent(options: ServeOptions, registry: BackendRegistry): Promise<StartedAgent> {
+/** What the agent does with the programs that come to its socket; `pagelens run` brings its own (it knows their exit status). */
+export interface ProgramHandlers {
+  readonly onProgram: (session: ProgramSession) => void;
+  readonly onTrace?: (session: TraceSession) => void;
+}
+
+/** A program someone else started (`pagelens run --agent`): reclaimed when its connection closes (LT-3). */
+function servedPrograms(backend: Backend, log: Logger): ProgramHandlers {
+  return {
+    onProgram: (session) => void session.closed.then(() => endProgram(session, backend, undefined, log)),
+    onTrace: (session) =>
+      void session.closed.then(() =>
+        log.info(
+          `traced process ${session.pid} ended: ${session.record.calls.length} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
+        ),
+      ),
+  };
+}
+
+/** Starts the agent (backend, hub, HTTP + WebSocket server, the program socket) and prints the URL. */
+export async function startAgent(options: ServeOptions, registry: BackendRegistry, programs?: ProgramHandlers): Promise<StartedAgent> {
   const token = options.token ?? newToken();
   const log = redacting(consoleLogger(options.quiet), [token]);
   const factory = registry.get(options.backend);
@@ -54,6 +80,7 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
   const allowedHosts = new Set(options.allowHost);
   if (!LOOPBACK.has(options.host) && options.host !== '0.0.0.0' && options.host !== '::') allowedHosts.add(options.host);
   const journal = options.journal === false ? noJournal : openFileJournal(resolve(options.journal), log);
+  const runs = new RunRegistry();
   const hub = new Hub({
     backend,
     journal,
@@ -67,7 +94,9 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
     },
     allowTakeover: options.allowTakeover,
     resumeGraceMs: options.resumeGrace * 1000,
+    greeting: () => (runs.message().runs.length === 0 ? [] : [runs.message()]),
   });
+  runs.onChange((message) => hub.broadcast(message));
   const server = await startAgentServer({
     host: options.host,
     port: options.port,
@@ -79,6 +108,17 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
   });
 
   const url = `http://${urlHost(options.host)}:${server.port}/?token=${token}`;
+  const runServer =
+    backend.name === 'sim'
+      ? await startRunServer({
+          backend,
+          log,
+          runs,
+          token,
+          socketPath: agentSocketPath(server.port),
+          ...(programs ?? servedPrograms(backend, log)),
+        })
+      : undefined;
   const where =
     backend.name === 'sim'
       ? `the simulator (${backend.config().profile} × ${backend.config().devices})`
@@ -86,14 +126,16 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
   process.stdout.write(`PageLens is running on ${where}.\nOpen: ${url}\n`);
   if (backend.name !== 'sim' && backend.host.note !== undefined) log.warn(backend.host.note);
   if (journal.path !== undefined) log.info(`journal: ${journal.path}`);
+  if (runServer !== undefined && programs === undefined) process.stdout.write(`Programs: pagelens run --agent '${url}' -- PROGRAM\n`);
   if (options.open) openInBrowser(url);
   const stop = () =>
-    hub
-      .shutdown()
+    Promise.resolve(runServer?.close())
+      .then(() => runs.close())
+      .then(() => hub.shutdown())
       .then(() => server.close())
       .then(() => backend.close())
       .catch((error: unknown) => log.error(`shutdown: ${error instanceof Error ? error.message : String(error)}`));
-  return { backend, url, log, stop };
+  return { backend, url, log, runServer, runs, stop };
 }
 
 /** Resolves at the first SIGINT or SIGTERM. */

@@ -76,7 +76,16 @@ export class ProgramBridge {
   /** Each host thread's current context (CX-1 is per thread; the simulator's process has one). */
   readonly #threadContext = new Map<number, number>();
 
-  constructor(process: BackendProcess, info: ProgramInfo, state: () => HostState, record: RunRecord) {
+  readonly #tagThread: ((thread: number | undefined) => void) | undefined;
+
+  constructor(
+    process: BackendProcess,
+    info: ProgramInfo,
+    state: () => HostState,
+    record: RunRecord,
+    tagThread?: (thread: number | undefined) => void,
+  ) {
+    this.#tagThread = tagThread;
     this.process = process;
     this.info = info;
     this.#state = state;
@@ -127,8 +136,12 @@ export class ProgramBridge {
       this.record.call(site, ACL_ERROR_INVALID_PARAM, `PageLens could not read the arguments: ${message}`);
       return String(ACL_ERROR_INVALID_PARAM);
     }
-    // checkArgs has proven the shape AclArgs<F> describes.
-    const result: Readonly<Record<string, unknown>> = await this.process.runtime.call(fn, normalized.value as AclArgs<typeof fn>);
+    // checkArgs has proven the shape AclArgs<F> describes. The simulator runs the call before
+    // `call` returns, so the thread is named on exactly this call's event.
+    this.#tagThread?.(site.thread);
+    const running = this.process.runtime.call(fn, normalized.value as AclArgs<typeof fn>);
+    this.#tagThread?.(undefined);
+    const result: Readonly<Record<string, unknown>> = await running;
     const ret = typeof result.ret === 'number' ? result.ret : ACL_ERROR_INVALID_PARAM;
     const out: Record<string, unknown> = {};
     for (const param of ACL_FUNCTIONS[fn].params) {

@@ -8,7 +8,9 @@ import { SimBackend } from '../backends/sim/sim-backend.ts';
 import type { Logger } from '../server/logger.ts';
 import { newToken, tokensEqual } from '../server/token.ts';
 import { ProgramBridge } from './program-bridge.ts';
+import type { ExitStatus } from './program-end.ts';
 import { RunRecord } from './run-record.ts';
+import type { RunRegistry } from './run-registry.ts';
 import { type Mapping, readMaps } from './sites.ts';
 import { TraceEvents } from './trace-events.ts';
 import { TraceRecord } from './trace-record.ts';
@@ -64,6 +66,26 @@ export interface RunServerOptions {
   readonly log: Logger;
   readonly onProgram: (session: ProgramSession) => void;
   readonly onTrace?: (session: TraceSession) => void;
+  /** The explorer's list of runs (absent under --check, which has no explorer). */
+  readonly runs?: RunRegistry;
+  /** The agent's session token (a fresh one when absent). */
+  readonly token?: string;
+  /** Where to listen, inside a private directory the caller made (a fresh one when absent): `agent-socket.ts`. */
+  readonly socketPath?: string;
+}
+
+/** What a parent that ran a program elsewhere tells the agent of its end (`pagelens run --agent`). */
+function parseStatus(line: string): { token: string; pid: number; status: ExitStatus } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(value) || value.status !== 1 || typeof value.token !== 'string' || typeof value.pid !== 'number') return undefined;
+  if (typeof value.signal === 'string') return { token: value.token, pid: value.pid, status: { signal: value.signal } };
+  if (typeof value.code === 'number') return { token: value.token, pid: value.pid, status: { code: value.code } };
+  return undefined;
 }
 
 function parseHello(line: string): { pid: number; token: string; argv: string[]; trace: boolean } | undefined {
@@ -79,10 +101,15 @@ function parseHello(line: string): { pid: number; token: string; argv: string[];
 }
 
 export async function startRunServer(options: RunServerOptions): Promise<RunServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'pagelens-run-'));
-  chmodSync(dir, 0o700);
-  const socketPath = join(dir, 'agent.sock');
-  const token = newToken();
+  const dir = options.socketPath === undefined ? mkdtempSync(join(tmpdir(), 'pagelens-run-')) : undefined;
+  if (dir !== undefined) chmodSync(dir, 0o700);
+  const socketPath = options.socketPath ?? join(dir ?? '', 'agent.sock');
+  if (options.socketPath !== undefined) rmSync(socketPath, { force: true });
+  const token = options.token ?? newToken();
+  const { runs } = options;
+  const tagThread = (thread: number | undefined) => {
+    if (options.backend instanceof SimBackend) options.backend.simHost.callThread = thread;
+  };
   const sockets = new Set<Socket>();
   const open = new Set<Promise<void>>();
   const barriers: (() => void)[] = [];
@@ -113,11 +140,23 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
         buffered = buffered.slice(newline + 1);
         if (trace !== undefined) {
           trace.line(line);
+          runs?.touched();
           continue;
         }
         if (bridge === undefined && line === 'drain') {
           barriers.shift()?.();
           socket.end();
+          return;
+        }
+        if (bridge === undefined && line.startsWith('ping ')) {
+          socket.end(tokensEqual(token, line.slice(5)) ? 'pong\n' : 'no\n');
+          return;
+        }
+        const status = bridge === undefined ? parseStatus(line) : undefined;
+        if (status !== undefined) {
+          const pid = tokensEqual(token, status.token) ? runs?.pidOf(status.pid) : undefined;
+          if (pid !== undefined) runs?.finished(pid, status.status);
+          socket.end(pid === undefined ? 'no\n' : 'ok\n');
           return;
         }
         if (bridge === undefined) {
@@ -130,7 +169,13 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
           const name = `${basename(hello.argv[0] ?? 'program')} [pid ${hello.pid}]`.slice(0, 64);
           if (hello.trace) {
             const observed = observer(options.backend, name);
-            trace = new TraceRecord(observed === undefined ? undefined : (call, fn) => observed.record(call, fn));
+            const record = new TraceRecord(observed === undefined ? undefined : (call, fn) => observed.record(call, fn));
+            trace = record;
+            if (observed !== undefined) {
+              const counts = { calls: () => record.calls.length, errors: () => record.errorCount, dropped: () => record.dropped };
+              runs?.add({ pid: observed.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'traced' }, counts);
+              void closed.then(() => runs?.ended(observed.pid));
+            }
             options.onTrace?.({
               pid: hello.pid,
               argv: hello.argv,
@@ -142,7 +187,12 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             continue;
           }
           const opened = options.backend.openProcess(name);
-          bridge = new ProgramBridge(opened, { pid: hello.pid, argv: hello.argv }, () => options.backend.state(), new RunRecord());
+          const record = new RunRecord();
+          bridge = new ProgramBridge(opened, { pid: hello.pid, argv: hello.argv }, () => options.backend.state(), record, tagThread);
+          // Simulated calls are answered one by one: none is ever dropped.
+          const counts = { calls: () => record.total, errors: () => record.errors.length, dropped: () => 0 };
+          runs?.add({ pid: opened.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'simulated' }, counts);
+          void closed.then(() => runs?.ended(opened.pid));
           socket.write(`ok ${opened.pid}\n`);
           options.onProgram({ bridge, maps: readMaps(hello.pid), closed });
           continue;
@@ -154,6 +204,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             return '500000';
           });
           if (!socket.destroyed) socket.write(`${reply}\n`);
+          runs?.touched();
         };
         // The interposer waits for each answer, so a call nearly always finds the chain idle: it
         // then starts at once instead of a promise turn later. Order is kept either way.
@@ -198,7 +249,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      rmSync(dir, { recursive: true, force: true });
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+      else rmSync(socketPath, { force: true });
     },
   };
 }

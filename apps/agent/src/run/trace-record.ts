@@ -25,6 +25,7 @@ export class TraceRecord {
   /** What the interposer reported at exit; undefined when it never said (it crashed or was killed). */
   dropped: number | undefined;
   #malformed = 0;
+  #errors = 0;
   readonly #observe: ((call: TracedCall, fn: AclFunctionName) => void) | undefined;
 
   constructor(observe?: (call: TracedCall, fn: AclFunctionName) => void) {
@@ -55,7 +56,12 @@ export class TraceRecord {
     this.calls.push(call);
     this.counts.set(fn, (this.counts.get(fn) ?? 0) + 1);
     this.threads.add(call.thread);
+    if (call.ret !== 0) this.#errors += 1;
     if (isAclFunctionName(fn)) this.#observe?.(call, fn);
+  }
+
+  get errorCount(): number {
+    return this.#errors;
   }
 
   get malformed(): number {

@@ -44,6 +44,8 @@ export interface HubOptions {
   readonly historyCaps?: HistoryCaps;
   /** History bytes paged out per event-loop turn, all clients together (HISTORY_TURN_BYTES). */
   readonly historyTurnBytes?: number;
+  /** What a client gets after its snapshot besides the stream (the runs of `pagelens run`). */
+  readonly greeting?: () => readonly AgentMessage[];
 }
 
 export const RESUME_GRACE_MS = 30_000;
@@ -241,6 +243,13 @@ export class Hub {
     // client sets up its views meanwhile.
     connection.outbox.socket.flush();
     this.#fanOut.sendSnapshot(connection, false);
+    for (const message of this.#options.greeting?.() ?? []) send(connection, message);
+  }
+
+  /** A message for every client that said hello (the runs list when it changed). */
+  broadcast(message: AgentMessage): void {
+    if (this.#stopped) return;
+    for (const connection of this.#connections) if (connection.role !== undefined && !connection.closed) send(connection, message);
   }
 
   #presence(): Extract<AgentMessage, { type: 'presence' }> {

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AgentMessage } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/ws-client.ts';
 import { BIN, compilers, pagelens, TEST_ENV, transcript } from './support.ts';
@@ -29,6 +30,19 @@ describe('pagelens run without --check', () => {
     expect(running).toBeDefined();
     const allocations = [...viewer.replica.allocations.values()].filter((item) => item.pid === running?.pid);
     expect(allocations.map((item) => [item.fn, item.size, item.pageSize])).toEqual([['aclrtMalloc', 5 * 1024 * 1024, 2 * 1024 * 1024]]);
+    // The processes panel's list: the run, simulated, running, with its calls counted.
+    const run = (state: string) => (message: AgentMessage) =>
+      message.type === 'runs' && message.runs.some((item) => item.pid === running?.pid && item.state === state);
+    const listed = await viewer.waitFor(run('running'));
+    expect(listed.type === 'runs' && listed.runs.find((item) => item.pid === running?.pid)).toMatchObject({
+      mode: 'simulated',
+      command: program,
+      calls: 2,
+      errors: 0,
+      dropped: 0,
+    });
+    // Each call event names the program's calling thread (its only one: the main thread, whose tid is its pid).
+    const osPid = listed.type === 'runs' ? listed.runs.find((item) => item.pid === running?.pid)?.osPid : undefined;
     // The program frees and exits; the viewer sees the free, and the agent keeps serving.
     const freed = viewer.waitFor((message) => message.type === 'events' && message.events.some((event) => event.kind === 'free'));
     const ended = stderr.printed(/wait_stdin, pid \d+\) exited with code 7/);
@@ -36,6 +50,11 @@ describe('pagelens run without --check', () => {
     await freed;
     await ended;
     expect([...viewer.replica.allocations.values()].filter((item) => item.pid === running?.pid)).toEqual([]);
+    const calls = viewer.events.filter((event) => event.kind === 'call' && event.pid === running?.pid);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((event) => event.kind === 'call' && event.thread === osPid)).toBe(true);
+    const finished = await viewer.waitFor(run('exited'), 10_000);
+    expect(finished.type === 'runs' && finished.runs.find((item) => item.pid === running?.pid)).toMatchObject({ state: 'exited', code: 7 });
     child.kill('SIGINT');
     expect(await exited).toBe(7);
     viewer.socket.close();

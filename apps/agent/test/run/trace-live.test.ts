@@ -103,6 +103,19 @@ describe('pagelens run --trace, the observed calls in the model', () => {
     expect(calls().map((call) => call.fn)).toEqual(all.map((line) => line.fn));
     expect(calls().flatMap((call, index) => mismatches(call, all[index] as LoggedCall))).toEqual([]);
     expect([...viewer.replica.mappings.values()].filter((item) => item.pid === pid)).toEqual([]);
+    // The processes panel's list: traced, exited with code 0, every record observed (none dropped).
+    const listed = await viewer.waitFor(
+      (message) => message.type === 'runs' && message.runs.some((item) => item.pid === pid && item.state === 'exited'),
+      10_000,
+    );
+    expect(listed.type === 'runs' && listed.runs.find((item) => item.pid === pid)).toMatchObject({
+      mode: 'traced',
+      command: program,
+      code: 0,
+      calls: all.length,
+      errors: 0,
+      dropped: 0,
+    });
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     viewer.socket.close();

@@ -7,6 +7,7 @@ import { Inspector } from '../components/inspector/Inspector.tsx';
 import { LessonsPanel } from '../components/lessons/LessonsPanel.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
+import { ProcessesPanel } from '../components/processes/ProcessesPanel.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
 import { selectImported } from '../store/import-slice.ts';
@@ -103,6 +104,7 @@ export function Explorer() {
       <aside className="column left" hidden={!sides.left}>
         <ShortcutScopeContext.Provider value={sides.left ? 'own' : 'off'}>
           <DeviceOverview />
+          {imported === undefined && <ProcessesPanel />}
           {imported === undefined ? <ActionsPanel /> : <ImportFacts facts={imported} />}
         </ShortcutScopeContext.Provider>
       </aside>

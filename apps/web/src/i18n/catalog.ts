@@ -9,6 +9,7 @@ import { log } from './messages/log.ts';
 import { overview } from './messages/overview.ts';
 import { pageMap } from './messages/pageMap.ts';
 import { playground } from './messages/playground.ts';
+import { processes } from './messages/processes.ts';
 import { shell } from './messages/shell.ts';
 import { timeTravel } from './messages/timeTravel.ts';
 import { tlb } from './messages/tlb.ts';
@@ -30,6 +31,7 @@ const FEATURES = {
   overview,
   pageMap,
   playground,
+  processes,
   shell,
   timeTravel,
   tlb,

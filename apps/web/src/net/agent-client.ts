@@ -244,6 +244,9 @@ export class AgentClient {
       case 'followState':
         state.receiveFollowState(message.state, message.driver);
         return;
+      case 'runs':
+        state.setRuns(message.runs);
+        return;
       case 'pong':
         return;
     }

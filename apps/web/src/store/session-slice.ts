@@ -1,4 +1,4 @@
-import type { DeviceInfo, HostInfo, Notice, Role } from '@pagelens/core';
+import type { DeviceInfo, HostInfo, Notice, Role, RunInfo } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 
 /** What the agent said about itself and this client in its welcome. */
@@ -29,7 +29,10 @@ export interface SessionSlice {
   session: Session | undefined;
   presence: Presence | undefined;
   notices: readonly (Notice & { readonly at: number })[];
+  /** The programs `pagelens run` brought to the agent (the processes panel). */
+  runs: readonly RunInfo[];
   setSession(session: Session | undefined): void;
+  setRuns(runs: readonly RunInfo[]): void;
   setPresence(presence: Presence): void;
   pushNotice(notice: Notice, at: number): void;
   dismissNotice(at: number): void;
@@ -41,7 +44,9 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
   session: undefined,
   presence: undefined,
   notices: [],
+  runs: [],
   setSession: (session) => set({ session }),
+  setRuns: (runs) => set({ runs }),
   setPresence: (presence) => set({ presence }),
   // A newer notice replaces an older one of the same code (each reconnect attempt repeats "another
   // driver session is active", with a new countdown) instead of stacking.
@@ -53,4 +58,5 @@ export const createSessionSlice: StateCreator<SessionSlice, [], [], SessionSlice
 export const selectSession = (state: SessionSlice): Session | undefined => state.session;
 export const selectPresence = (state: SessionSlice): Presence | undefined => state.presence;
 export const selectNotices = (state: SessionSlice) => state.notices;
+export const selectRuns = (state: SessionSlice): readonly RunInfo[] => state.runs;
 export const selectIsDriver = (state: SessionSlice): boolean => state.session?.role === 'driver';

@@ -26,7 +26,10 @@ export interface UiSlice extends UiPrefs {
   view: ViewId;
   device: number;
   helpOpen: boolean;
+  /** The one process the log and the address space show, chosen in the processes panel; undefined for all. */
+  processFilter: number | undefined;
   setView(view: ViewId): void;
+  setProcessFilter(pid: number | undefined): void;
   setDevice(device: number): void;
   setPrefs(prefs: Partial<UiPrefs>): void;
   setHelpOpen(open: boolean): void;
@@ -81,7 +84,9 @@ export function createUiSlice(initial: UiPrefs, storage: Pick<Storage, 'setItem'
     view: 'pages',
     device: 0,
     helpOpen: false,
+    processFilter: undefined,
     setView: (view) => set({ view }),
+    setProcessFilter: (processFilter) => set({ processFilter }),
     setDevice: (device) => set({ device }),
     setPrefs: (prefs) => {
       set(prefs);
@@ -94,5 +99,6 @@ export function createUiSlice(initial: UiPrefs, storage: Pick<Storage, 'setItem'
 
 export const selectView = (state: UiSlice): ViewId => state.view;
 export const selectDevice = (state: UiSlice): number => state.device;
+export const selectProcessFilter = (state: UiSlice): number | undefined => state.processFilter;
 export const selectTheme = (state: UiSlice): Theme => state.theme;
 export const selectFormat = (state: UiSlice): FormatPrefs => ({ units: state.units, addresses: state.addresses });

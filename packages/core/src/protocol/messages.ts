@@ -4,7 +4,19 @@ import { DriverFollowState, PublishFollowState } from './follow-messages.ts';
 import { Hello, Welcome } from './handshake.ts';
 import { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './history-messages.ts';
 import type { PackedSnapshot } from './packed-snapshot.ts';
-import { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './session-messages.ts';
+import {
+  Call,
+  EventsMessage,
+  Notice,
+  Ping,
+  Pong,
+  Presence,
+  Reset,
+  Result,
+  Resync,
+  RunsMessage,
+  SnapshotMessage,
+} from './session-messages.ts';
 
 /** Parsed values are mutable; what a sender builds may be readonly. Both satisfy the readonly form. */
 type DeepReadonly<T> = T extends (infer U)[]
@@ -28,6 +40,7 @@ export const AgentMessage = z.discriminatedUnion('type', [
   Pong,
   Notice,
   Presence,
+  RunsMessage,
   HistoryMessage,
   HistoryBaseMessage,
   HistoryPageMessage,

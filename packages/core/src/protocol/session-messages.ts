@@ -78,6 +78,30 @@ export const Notice = z.strictObject({
 export type Notice = z.infer<typeof Notice>;
 
 /** Who is watching: sent to everyone when a driver or viewer comes or goes. */
+/**
+ * The programs `pagelens run` brought to the agent, each one process of the model (`pid`): its OS
+ * pid and command line, whether the simulator ran its calls or it was traced against the real
+ * library, how it stands, and its counts. Sent whole to every client when it changes and on joining.
+ */
+export const RunInfo = z.strictObject({
+  pid: z.number().int().nonnegative().safe(),
+  osPid: z.number().int().nonnegative().safe(),
+  command: z.string().max(512),
+  mode: z.enum(['simulated', 'traced']),
+  /** ended: its connection closed and the agent, not being its parent, has no exit status. */
+  state: z.enum(['running', 'exited', 'killed', 'ended']),
+  code: z.number().int().min(0).max(255).exactOptional(),
+  signal: z.string().min(1).max(16).exactOptional(),
+  calls: z.number().int().nonnegative().safe(),
+  errors: z.number().int().nonnegative().safe(),
+  /** Trace records lost (ring full, agent unreachable); absent while unknown (a traced program reports it at exit). */
+  dropped: z.number().int().nonnegative().safe().exactOptional(),
+});
+export type RunInfo = z.infer<typeof RunInfo>;
+
+export const RunsMessage = z.strictObject({ type: z.literal('runs'), runs: z.array(RunInfo).max(1024) });
+export type RunsMessage = z.infer<typeof RunsMessage>;
+
 export const Presence = z.strictObject({
   type: z.literal('presence'),
   driver: z.boolean(),

@@ -61,6 +61,8 @@ export class SimHost {
   #nextShareable = 1;
   #calls = 0;
   #failures: FailureInjection[] = [];
+  /** The OS thread of an interposed program whose call runs now (`pagelens run`): its call event names it. */
+  callThread: number | undefined = undefined;
 
   constructor(options: SimHostOptions = {}) {
     const devices = options.devices ?? [ASCEND_910B2];
@@ -123,6 +125,7 @@ export class SimHost {
   /** Applies the call event and hands [call, ...effects] to the subscribers. */
   endCall(event: CallEvent): void {
     this.#currentCall = 0;
+    if (this.callThread !== undefined) Object.assign(event, { thread: this.callThread });
     // The call event carries the earliest seq; the state already holds its effects, so only the cursor moves.
     if (event.t > this.state.time) this.state.time = event.t;
     if (this.state.seq < event.seq) this.state.seq = event.seq;

@@ -12,7 +12,7 @@ import { address, bytes } from '../../model/format.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
 import { type ObjectRef, selectSelection } from '../../store/selection-slice.ts';
 import { selectSession } from '../../store/session-slice.ts';
-import { selectDevice } from '../../store/ui-slice.ts';
+import { selectDevice, selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { AddressStrip } from './AddressStrip.tsx';
 import { MappingTable } from './MappingTable.tsx';
@@ -60,7 +60,14 @@ function AddressSpace({ state }: { state: HostState }) {
   const [walkVa, setWalkVa] = useState<number | undefined>(undefined);
 
   const choices = useKeyed(`${stamp}|${device}`, () => processChoices(state, device));
-  const pid = pickProcess(choices, chosenPid) ?? 0;
+  // The processes panel's choice, when there is one, is the process shown; this selector then changes it.
+  const processFilter = useAppStore(selectProcessFilter);
+  const setProcessFilter = useAppStore((state) => state.setProcessFilter);
+  const choosePid = (next: number) => {
+    setChosenPid(next);
+    if (processFilter !== undefined) setProcessFilter(next);
+  };
+  const pid = pickProcess(choices, processFilter ?? chosenPid) ?? 0;
   const scene = useKeyed(`${stamp}|${device}|${pid}`, () => {
     const began = performance.now();
     const ranges = processRanges(state, pid);
@@ -117,7 +124,7 @@ function AddressSpace({ state }: { state: HostState }) {
         {choices.length > 1 && (
           <label className="address-process">
             {t('addressSpace.process')}{' '}
-            <select value={pid} onChange={(event) => setChosenPid(Number(event.target.value))} data-testid="address-process">
+            <select value={pid} onChange={(event) => choosePid(Number(event.target.value))} data-testid="address-process">
               {choices.map((choice) => (
                 <option key={choice.pid} value={choice.pid}>
                   {t('addressSpace.processOption', { pid: choice.pid, name: choice.name, count: choice.objects })}

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import { duration, type FormatPrefs } from '../../model/format.ts';
 import { callSignature } from '../../model/log/arg-format.ts';
 import type { CallRow } from '../../model/log/call-rows.ts';
+import { processColor } from '../processes/process-color.ts';
 
 /**
  * The fixed texts of a row, translated once per language by the log rather than by every row for
@@ -11,6 +12,8 @@ import type { CallRow } from '../../model/log/call-rows.ts';
  */
 export interface RowLabels {
   readonly process: string;
+  /** "thread {{thread}}" without the number: the calling OS thread of an interposed program. */
+  readonly thread: string;
   readonly injected: string;
   readonly rules: string;
   readonly effect: string;
@@ -20,6 +23,7 @@ export interface RowLabels {
 export function rowLabels(t: TFunction): RowLabels {
   return {
     process: t('log.column.process'),
+    thread: t('log.thread'),
     injected: t('log.injected'),
     rules: t('log.rulesTitle'),
     effect: t('log.effectTitle'),
@@ -74,7 +78,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
       title={[signature, call.message].filter(Boolean).join('\n')}
     >
       <span className="log-seq mono">{call.seq}</span>
-      <span className="log-pid mono" title={labels.process}>
+      <span className="log-pid mono" title={labels.process} style={{ borderRightColor: processColor(call.pid) }}>
         {call.pid}
       </span>
       <span className="log-main">
@@ -86,6 +90,11 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
           <span className="log-ret mono" data-testid="log-ret">
             {row.retName} ({call.ret})
           </span>
+          {call.thread !== undefined && (
+            <span className="log-thread mono" data-testid="log-thread">
+              {labels.thread} {call.thread}
+            </span>
+          )}
           {call.injected === true && <span className="log-tag warn">{labels.injected}</span>}
           {call.message !== undefined && <span className="log-message">{call.message}</span>}
           {row.rules.length > 0 && (

@@ -7,6 +7,7 @@ import { atBottom, navigate, rowWindow, scrollToRow } from '../../model/log/wind
 import { callAtSeq, callEndsOf } from '../../model/time-travel/call-steps.ts';
 import { useCursorSeq, useFormat, useTimeline } from '../../store/hooks.ts';
 import { selectSelection } from '../../store/selection-slice.ts';
+import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { LogRow, rowLabels } from './LogRow.tsx';
 import { LogToolbar } from './LogToolbar.tsx';
@@ -31,7 +32,14 @@ export function OperationLogView() {
   const setCursor = useAppStore((state) => state.setCursor);
   const prefs = useFormat();
   const labels = useMemo(() => rowLabels(t), [t]);
-  const [filter, setFilter] = useState<CallFilter>(NO_FILTER);
+  const [ownFilter, setFilter] = useState<CallFilter>(NO_FILTER);
+  // The processes panel's choice narrows the log's own filter to one process.
+  const processFilter = useAppStore(selectProcessFilter);
+  const setProcessFilter = useAppStore((state) => state.setProcessFilter);
+  const filter = useMemo(
+    () => (processFilter === undefined ? ownFilter : { ...ownFilter, pid: processFilter }),
+    [ownFilter, processFilter],
+  );
   const filtered = useRef(new FilteredCalls());
   const menus = useRef(new CallChoices());
   const scroller = useRef<HTMLDivElement>(null);
@@ -138,7 +146,7 @@ export function OperationLogView() {
 
   return (
     <section className="panel log-view" data-testid="log" aria-label={t('log.title')}>
-      <LogToolbar filter={filter} onFilter={setFilter} fns={choices.fns} errors={choices.errors} shown={count} total={calls.length} />
+      <LogToolbar filter={ownFilter} onFilter={setFilter} fns={choices.fns} errors={choices.errors} shown={count} total={calls.length} />
       <div className="log-head" aria-hidden="true">
         <span>{t('log.column.seq')}</span>
         <span>{t('log.column.process')}</span>
@@ -153,7 +161,13 @@ export function OperationLogView() {
       ) : count === 0 ? (
         <div className="log-empty" data-testid="log-empty">
           <p>{t('log.empty.filtered')}</p>
-          <button type="button" onClick={() => setFilter(NO_FILTER)}>
+          <button
+            type="button"
+            onClick={() => {
+              setFilter(NO_FILTER);
+              setProcessFilter(undefined);
+            }}
+          >
             {t('log.filter.clear')}
           </button>
         </div>

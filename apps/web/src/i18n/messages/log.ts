@@ -12,6 +12,7 @@ export const log = defineMessages(
       duration: 'Time',
     },
     injected: 'injected',
+    thread: 'thread',
     rulesTitle: 'Rule IDs behind this result (RULES.md)',
     effectTitle: 'Select this object',
     durationTitle: {
@@ -51,6 +52,7 @@ export const log = defineMessages(
       duration: '耗时',
     },
     injected: '注入',
+    thread: '线程',
     rulesTitle: '决定该结果的规则编号（见 RULES.md）',
     effectTitle: '选中该对象',
     durationTitle: {

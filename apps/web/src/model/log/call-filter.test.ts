@@ -44,6 +44,13 @@ describe('matchesFilter', () => {
     expect(matchesFilter(oom, { ...NO_FILTER, text: '207001' })).toBe(true);
   });
 
+  it('keeps one process’s calls (the processes panel’s filter)', () => {
+    const other: CallEvent = { ...malloc, seq: 99, pid: 2 };
+    expect(matchesFilter(other, { ...NO_FILTER, pid: 2 })).toBe(true);
+    expect(matchesFilter(malloc, { ...NO_FILTER, pid: 2 })).toBe(false);
+    expect(isFiltering({ ...NO_FILTER, pid: 2 })).toBe(true);
+  });
+
   it('knows when nothing is filtered', () => {
     expect(isFiltering(NO_FILTER)).toBe(false);
     expect(isFiltering({ ...NO_FILTER, text: '  ' })).toBe(false);

@@ -10,12 +10,14 @@ export interface CallFilter {
   /** 'all', 'ok', 'error', or one error name such as 'ACL_ERROR_RT_MEMORY_ALLOCATION'. */
   readonly result: string;
   readonly text: string;
+  /** One process's calls only (the processes panel's filter); absent for every process. */
+  readonly pid?: number;
 }
 
 export const NO_FILTER: CallFilter = { fn: '', result: 'all', text: '' };
 
 export function isFiltering(filter: CallFilter): boolean {
-  return filter.fn !== '' || filter.result !== 'all' || filter.text.trim() !== '';
+  return filter.fn !== '' || filter.result !== 'all' || filter.text.trim() !== '' || filter.pid !== undefined;
 }
 
 const searchTexts = new WeakMap<CallEvent, string>();
@@ -45,6 +47,7 @@ export function searchText(call: CallEvent): string {
 }
 
 export function matchesFilter(call: CallEvent, filter: CallFilter): boolean {
+  if (filter.pid !== undefined && call.pid !== filter.pid) return false;
   if (filter.fn !== '' && call.fn !== filter.fn) return false;
   if (filter.result === 'ok' && call.ret !== 0) return false;
   if (filter.result === 'error' && call.ret === 0) return false;
@@ -56,7 +59,7 @@ export function matchesFilter(call: CallEvent, filter: CallFilter): boolean {
 }
 
 function filterKey(filter: CallFilter): string {
-  return `${filter.fn}\u0000${filter.result}\u0000${filter.text.trim().toLowerCase()}`;
+  return `${filter.fn}\u0000${filter.result}\u0000${filter.pid ?? ''}\u0000${filter.text.trim().toLowerCase()}`;
 }
 
 /**

@@ -1,0 +1,99 @@
+// @vitest-environment happy-dom
+import type { RunInfo } from '@pagelens/core';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createI18n } from '../../i18n/setup.ts';
+import { createAppStore } from '../../store/app-store.ts';
+import { StoreProvider } from '../../store/StoreProvider.tsx';
+import { ProcessesPanel } from './ProcessesPanel.tsx';
+
+Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
+
+let root: Root | undefined;
+afterEach(() => {
+  act(() => root?.unmount());
+  document.body.innerHTML = '';
+});
+
+const RUNS: RunInfo[] = [
+  { pid: 4002, osPid: 31337, command: '/tmp/build/train --steps 3', mode: 'simulated', state: 'running', calls: 12, errors: 1, dropped: 0 },
+  {
+    pid: 4003,
+    osPid: 31400,
+    command: '/usr/bin/python3 infer.py',
+    mode: 'traced',
+    state: 'killed',
+    signal: 'SIGSEGV',
+    calls: 1,
+    errors: 0,
+  },
+  { pid: 4004, osPid: 31500, command: 'probe', mode: 'traced', state: 'exited', code: 3, calls: 5, errors: 0, dropped: 2 },
+];
+
+function mount(language: 'en' | 'zh', runs: readonly RunInfo[]) {
+  const store = createAppStore();
+  store.getState().setRuns(runs);
+  const container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  act(() =>
+    root?.render(
+      <I18nextProvider i18n={createI18n(language)}>
+        <StoreProvider store={store}>
+          <ProcessesPanel />
+        </StoreProvider>
+      </I18nextProvider>,
+    ),
+  );
+  return { store, container };
+}
+
+const rows = (container: HTMLElement) => [...container.querySelectorAll<HTMLElement>('[data-testid="process-row"]')];
+
+describe('the processes panel', () => {
+  it('is absent while no program has come', () => {
+    const { container } = mount('en', []);
+    expect(container.querySelector('[data-testid="processes"]')).toBeNull();
+  });
+
+  it.each([
+    [
+      'en',
+      ['train --steps 3', 'simulated', 'process 4002 · pid 31337', 'running', '12 calls', '1 error', '0 dropped'],
+      'killed by SIGSEGV',
+      'dropped: not yet known',
+      'exited with code 3',
+    ],
+    [
+      'zh',
+      ['train --steps 3', '模拟', '进程 4002 · pid 31337', '运行中', '12 次调用', '1 个错误', '丢弃 0 条'],
+      '被 SIGSEGV 终止',
+      '丢弃：尚不知道',
+      '已退出，退出码 3',
+    ],
+  ] as const)('%s: each run’s command, mode, pids, state and counts', (language, first, killed, unknown, exited) => {
+    const { container } = mount(language, RUNS);
+    const [a, b, c] = rows(container);
+    for (const text of first) expect(a?.textContent).toContain(text);
+    expect(b?.textContent).toContain(killed);
+    expect(b?.textContent).toContain(unknown);
+    expect(c?.textContent).toContain(exited);
+    expect(b?.getAttribute('data-state')).toBe('killed');
+  });
+
+  it('filters the views by one process and back, by keyboard-reachable buttons', () => {
+    const { store, container } = mount('en', RUNS);
+    const button = (index: number) => rows(container)[index]?.querySelector('button');
+    act(() => button(1)?.click());
+    expect(store.getState().processFilter).toBe(4003);
+    expect(button(1)?.getAttribute('aria-pressed')).toBe('true');
+    expect(button(0)?.getAttribute('aria-pressed')).toBe('false');
+    act(() => button(1)?.click());
+    expect(store.getState().processFilter).toBeUndefined();
+    act(() => button(0)?.click());
+    act(() => container.querySelector<HTMLButtonElement>('[data-testid="processes-all"]')?.click());
+    expect(store.getState().processFilter).toBeUndefined();
+  });
+});

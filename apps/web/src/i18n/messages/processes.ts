@@ -1,0 +1,55 @@
+import { defineMessages } from '../define.ts';
+
+/** The processes panel: the programs `pagelens run` brought to the agent. */
+export const processes = defineMessages(
+  {
+    title: 'Programs',
+    all: 'Show all processes',
+    showOnly: 'Show only process {{pid}} in the log and the address space',
+    showAll: 'Show every process again',
+    pids: 'process {{pid}} · pid {{osPid}}',
+    mode: {
+      simulated: 'simulated',
+      traced: 'traced',
+    },
+    state: {
+      running: 'running',
+      exited: 'exited with code {{code}}',
+      killed: 'killed by {{signal}}',
+      ended: 'ended (exit status unknown)',
+    },
+    calls_one: '{{count}} call',
+    calls_other: '{{count}} calls',
+    errors_one: '{{count}} error',
+    errors_other: '{{count}} errors',
+    dropped_one: '{{count}} dropped',
+    dropped_other: '{{count}} dropped',
+    droppedUnknown: 'dropped: not yet known',
+    droppedTitle: 'Trace records lost because the ring was full or the agent was unreachable; a traced program reports the count at exit',
+  },
+  {
+    title: '程序',
+    all: '显示全部进程',
+    showOnly: '日志和地址空间中只显示进程 {{pid}}',
+    showAll: '重新显示全部进程',
+    pids: '进程 {{pid}} · pid {{osPid}}',
+    mode: {
+      simulated: '模拟',
+      traced: '跟踪',
+    },
+    state: {
+      running: '运行中',
+      exited: '已退出，退出码 {{code}}',
+      killed: '被 {{signal}} 终止',
+      ended: '已结束（退出状态未知）',
+    },
+    calls_one: '{{count}} 次调用',
+    calls_other: '{{count}} 次调用',
+    errors_one: '{{count}} 个错误',
+    errors_other: '{{count}} 个错误',
+    dropped_one: '丢弃 {{count}} 条',
+    dropped_other: '丢弃 {{count}} 条',
+    droppedUnknown: '丢弃：尚不知道',
+    droppedTitle: '因环形缓冲区已满或无法连接代理而丢失的跟踪记录；被跟踪的程序在退出时报告此数',
+  },
+);
