@@ -2,6 +2,7 @@ import { actions } from './messages/actions.ts';
 import { addressSpace } from './messages/addressSpace.ts';
 import { common } from './messages/common.ts';
 import { fileImport } from './messages/fileImport.ts';
+import { follow } from './messages/follow.ts';
 import { hostCopies } from './messages/hostCopies.ts';
 import { inspector } from './messages/inspector.ts';
 import { log } from './messages/log.ts';
@@ -22,6 +23,7 @@ const FEATURES = {
   addressSpace,
   common,
   fileImport,
+  follow,
   hostCopies,
   inspector,
   log,
