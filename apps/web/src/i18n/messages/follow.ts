@@ -12,7 +12,7 @@ export const follow = defineMessages(
     detached: "Exploring on your own: your playground, your scenario. The driver's run goes on without you.",
     detachedWhere: 'The driver: {{status}}',
     detachedNote:
-      'Your own copy: read it, change it, open other scenarios. Only the driver runs code; the driver does not see your changes.',
+      'Your own copy: read it, change it, open other scenarios; only the driver runs code, and the driver does not see your changes.',
     detach: 'Detach',
     detachHint: "Stop following and explore on your own (e). The driver's playground is not affected.",
     followAgain: 'Follow again',
