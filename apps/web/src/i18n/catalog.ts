@@ -2,6 +2,7 @@ import { actions } from './messages/actions.ts';
 import { addressSpace } from './messages/addressSpace.ts';
 import { common } from './messages/common.ts';
 import { fileImport } from './messages/fileImport.ts';
+import { follow } from './messages/follow.ts';
 import { hostCopies } from './messages/hostCopies.ts';
 import { inspector } from './messages/inspector.ts';
 import { lessons } from './messages/lessons.ts';
@@ -24,6 +25,7 @@ const FEATURES = {
   addressSpace,
   common,
   fileImport,
+  follow,
   hostCopies,
   inspector,
   lessons,

@@ -3,10 +3,13 @@ import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { defaultInputValue, guessInputType } from '../../model/playground/playground-doc.ts';
 import { loadSaved, type SavedScenario } from '../../model/playground/saved-scenarios.ts';
+import { selectFollowMode } from '../../store/follow-slice.ts';
 import { selectIsDriver } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useStoreApi } from '../../store/useStoreApi.ts';
 import { CodeEditor, type EditorApi } from './CodeEditor.tsx';
+import { FollowBar } from './FollowBar.tsx';
+import { FollowedPlayground } from './FollowedPlayground.tsx';
 import { InputsPanel } from './InputsPanel.tsx';
 import { LinkNote, ResetHostOffer, TimeNote } from './PlaygroundNotes.tsx';
 import { ProblemsPanel } from './ProblemsPanel.tsx';
@@ -21,8 +24,15 @@ import './playground.css';
 /**
  * The playground: a scenario's ACL C code run statement by statement through the agent, so the
  * page map, log and every other view follow each step; the time cursor can go back to any line.
+ * A viewer following the driver sees the driver's playground instead of its own.
  */
 export function PlaygroundView() {
+  const mode = useAppStore(selectFollowMode);
+  const driver = useAppStore((s) => s.driverPlayground);
+  return mode === 'following' && driver !== null ? <FollowedPlayground playground={driver} /> : <OwnPlayground />;
+}
+
+function OwnPlayground() {
   const { t } = useTranslation();
   const store = useStoreApi();
   const controller = usePlaygroundController();
@@ -31,6 +41,8 @@ export function PlaygroundView() {
   const run = usePlayground((s) => s.run);
   const link = usePlayground((s) => s.link);
   const isDriver = useAppStore(selectIsDriver);
+  // A viewer that detached explores with code of its own: it may change it (only the driver runs code).
+  const exploring = useAppStore(selectFollowMode) === 'detached';
   const dark = useAppStore((s) => s.theme === 'dark');
   const editor = useRef<EditorApi | null>(null);
   const setupEditor = useRef<EditorApi | null>(null);
@@ -49,7 +61,7 @@ export function PlaygroundView() {
     return { code, setup, blocked: !code.ok || (setup !== undefined && !setup.ok) };
   }, [deferred]);
 
-  const editable = isDriver && run.status !== 'running' && run.status !== 'paused';
+  const editable = (isDriver || exploring) && run.status !== 'running' && run.status !== 'paused';
   const idle = run.status === 'idle';
   const { codeMarks, setupMarks } = useEditorMarks(run, checked, (seq) => controller.lineAtSeq(seq), controller.seqs);
 
@@ -93,9 +105,10 @@ export function PlaygroundView() {
 
   return (
     <section className="panel playground" data-testid="playground" aria-label={t('playground.title')}>
+      <FollowBar />
       {!isDriver && (
         <p className="pl-viewer-note" role="note">
-          {t('playground.viewerNote')}
+          {t(exploring ? 'follow.detachedNote' : 'playground.viewerNote')}
         </p>
       )}
       <ScenarioBar

@@ -11,6 +11,7 @@ import { usePlaygroundController } from './usePlayground.ts';
 export function SharedLinkOpener() {
   const controller = usePlaygroundController();
   const setView = useAppStore((state) => state.setView);
+  const detach = useAppStore((state) => state.detach);
   useEffect(() => {
     let live = true;
     const openHash = async () => {
@@ -30,6 +31,8 @@ export function SharedLinkOpener() {
         return;
       }
       controller.setLink({ ok: true, name: decoded.value.name });
+      // A viewer who opens a link wants that code, not the driver's: it explores on its own.
+      detach();
     };
     void openHash();
     window.addEventListener('hashchange', openHash);
@@ -37,6 +40,6 @@ export function SharedLinkOpener() {
       live = false;
       window.removeEventListener('hashchange', openHash);
     };
-  }, [controller, setView]);
+  }, [controller, setView, detach]);
   return null;
 }

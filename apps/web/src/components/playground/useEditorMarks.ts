@@ -20,7 +20,13 @@ function reasonLine(t: TFunction, reason: Reason): string {
   return reason.rules.length > 0 ? `${text} (${reason.rules.join(', ')})` : text;
 }
 
-const shown = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.severity !== 'note');
+/** A gutter mark's tooltip before the line's effects: its kind, how often it ran, what happened there. */
+export function markSummary(t: TFunction, mark: GutterMark): string[] {
+  const head = `${t(`playground.gutter.${mark.kind}`)} · ${mark.executed ? t('playground.gutter.ran', { count: mark.hits }) : t('playground.gutter.notRun')}`;
+  return [head, ...mark.details.map((d) => (d.count > 1 ? `${d.text} ${t('playground.gutter.repeat', { count: d.count })}` : d.text))];
+}
+
+export const shown = (diagnostics: readonly Diagnostic[]) => diagnostics.filter((d) => d.severity !== 'note');
 
 /**
  * The marks of the code and setup editors: the compiler's before anything ran, the execution's
@@ -36,8 +42,6 @@ export function useEditorMarks(run: RunView, checked: Checked, lineAtSeq: (seq: 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `settled` rebuilds the tooltips once the replica holds a step's events (the timeline itself is mutable).
   const describe = useCallback(
     (mark: GutterMark, inSetup = false) => {
-      const head = `${t(`playground.gutter.${mark.kind}`)} · ${mark.executed ? t('playground.gutter.ran', { count: mark.hits }) : t('playground.gutter.notRun')}`;
-      const lines = mark.details.map((d) => (d.count > 1 ? `${d.text} ${t('playground.gutter.repeat', { count: d.count })}` : d.text));
       // What the line's calls did, as the log explains it: pages, padding, waste, copy paths, with rule IDs.
       const effects =
         seqs === undefined || timeline === undefined || inSetup || !mark.executed
@@ -51,7 +55,7 @@ export function useEditorMarks(run: RunView, checked: Checked, lineAtSeq: (seq: 
             ).map((effect) =>
               t('playground.gutter.effect', { fn: effect.fn, text: effect.reasons.map((r) => reasonLine(t, r)).join('; ') }),
             );
-      return [head, ...lines, ...effects, ...(mark.executed ? [t('playground.gutter.clickHint')] : [])].join('\n');
+      return [...markSummary(t, mark), ...effects, ...(mark.executed ? [t('playground.gutter.clickHint')] : [])].join('\n');
     },
     [t, seqs, timeline, settled],
   );
