@@ -8,6 +8,7 @@ import { log } from './messages/log.ts';
 import { overview } from './messages/overview.ts';
 import { pageMap } from './messages/pageMap.ts';
 import { playground } from './messages/playground.ts';
+import { scenarioHost } from './messages/scenarioHost.ts';
 import { shell } from './messages/shell.ts';
 import { timeTravel } from './messages/timeTravel.ts';
 import { tlb } from './messages/tlb.ts';
@@ -28,6 +29,7 @@ const FEATURES = {
   overview,
   pageMap,
   playground,
+  scenarioHost,
   shell,
   timeTravel,
   tlb,
