@@ -11,6 +11,7 @@ import { overview } from './messages/overview.ts';
 import { pageMap } from './messages/pageMap.ts';
 import { playground } from './messages/playground.ts';
 import { processes } from './messages/processes.ts';
+import { scenarioHost } from './messages/scenarioHost.ts';
 import { shell } from './messages/shell.ts';
 import { timeTravel } from './messages/timeTravel.ts';
 import { tlb } from './messages/tlb.ts';
@@ -34,6 +35,7 @@ const FEATURES = {
   pageMap,
   playground,
   processes,
+  scenarioHost,
   shell,
   timeTravel,
   tlb,

@@ -1,4 +1,4 @@
-import { BUILTIN_PROFILES } from '@pagelens/core';
+import { BUILTIN_PROFILES, SIMULATED_DEVICES } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { framesObservable } from '../../model/acl/backend.ts';
@@ -9,7 +9,8 @@ import { NameOptions } from '../common/NameOptions.tsx';
 import { CountInput } from './CountInput.tsx';
 import { Field } from './Field.tsx';
 
-const MAX_DEVICES = 8;
+/** The agent's range (the CLI's --devices and the Reset message take the same). */
+const MAX_DEVICES = SIMULATED_DEVICES.max;
 
 /** A fresh host with a chosen profile and device count; driver only, confirmed first. */
 export function ResetHost() {
@@ -22,7 +23,7 @@ export function ResetHost() {
   const driver = session?.role === 'driver';
   // A real runtime's devices are the hardware's: a reset only tears the sessions down.
   const real = !framesObservable(session?.host);
-  const count = Math.min(MAX_DEVICES, Math.max(1, Math.floor(Number(devices)) || 1));
+  const count = Math.min(MAX_DEVICES, Math.max(SIMULATED_DEVICES.min, Math.floor(Number(devices)) || 1));
   return (
     <details className="act-reset">
       <summary>{t('actions.host.reset.title')}</summary>

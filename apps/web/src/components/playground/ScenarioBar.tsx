@@ -5,6 +5,7 @@ import type { DocSource } from '../../model/playground/controller.ts';
 import { docFromScenario, type PlaygroundDoc, type Problem, sameProgram } from '../../model/playground/playground-doc.ts';
 import type { SavedScenario } from '../../model/playground/saved-scenarios.ts';
 import { SavedPanel, SavePanel } from './SavePanels.tsx';
+import { ScenarioHostNote } from './ScenarioHostNote.tsx';
 import { OpenLinkPanel, SharePanel } from './SharePanels.tsx';
 
 export type BarPanel = 'none' | 'save' | 'saved' | 'share' | 'open';
@@ -107,6 +108,7 @@ export function ScenarioBar({ doc, source, saved, savedProblem, canReplace, onOp
           </button>
         ))}
       </div>
+      {builtin !== undefined && <ScenarioHostNote key={builtin.id} scenario={builtin} />}
       {builtin !== undefined && (
         <details className="pl-description">
           <summary>{t('playground.scenario.showDescription')}</summary>
