@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { callAcl, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
 import { type LayoutProblem, measureLayout } from '../support/layout-probe.ts';
+import { stepTo } from '../support/playground-steps.ts';
 
 const MiB = 1024 * 1024;
 const PROP = { handleType: 0, allocationType: 0, memAttr: 'ACL_HBM_MEM_HUGE', location: { type: 1, id: 0 }, reserve: 0 };
@@ -11,6 +12,8 @@ const SIZES = [
 ] as const;
 const VIEWS = ['pages', 'address', 'tlb', 'host', 'log', 'playground'] as const;
 const ACTION_TABS = ['allocate', 'call', 'copy', 'host', 'vmm'] as const;
+/** The views that can sit beside the playground's code (the split layout). */
+const BESIDE = ['pages', 'address', 'log', 'tlb', 'host'] as const;
 
 async function ok(page: Page, fn: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = await callAcl(page, fn, args);
@@ -69,7 +72,22 @@ async function showView(page: Page, view: (typeof VIEWS)[number]): Promise<void>
   await page.getByTestId(`tab-${view}`).click();
   await expect(page.getByTestId(`tab-${view}`)).toHaveAttribute('aria-selected', 'true');
   // The lazy view has replaced Suspense's fallback (a bare muted line in the view body).
-  await expect(page.locator('.view-body > p.muted')).toHaveCount(0);
+  await expect(page.locator('.view-body > p.muted, .split-loading')).toHaveCount(0);
+  await idle(page);
+}
+
+/** The playground's layout as its toggle shows it: code beside memory (split) or alone (tab). */
+async function setPlaygroundLayout(page: Page, layout: 'split' | 'tab'): Promise<void> {
+  const toggle = page.getByTestId('split-toggle');
+  if ((await toggle.getAttribute('aria-pressed')) !== String(layout === 'split')) await toggle.click();
+  await expect(toggle).toHaveAttribute('aria-pressed', String(layout === 'split'));
+  await expect(page.getByTestId('split-view')).toHaveCount(layout === 'split' ? 1 : 0);
+}
+
+async function showBeside(page: Page, view: (typeof BESIDE)[number]): Promise<void> {
+  await page.getByTestId(`beside-tab-${view}`).click();
+  await expect(page.getByTestId('split-beside')).toHaveAttribute('data-view', view);
+  await expect(page.locator('.split-loading')).toHaveCount(0);
   await idle(page);
 }
 
@@ -97,6 +115,8 @@ for (const size of SIZES) {
         await page.getByTestId('actions-tab-copy').click();
         for (const view of VIEWS) {
           await showView(page, view);
+          // The playground alone here; beside memory in the split test below.
+          if (view === 'playground') await setPlaygroundLayout(page, 'tab');
           const problems = await measureLayout(page);
           if (problems.length > 0) found.push(`${at} view ${view}:\n${listed(problems)}`);
           if (size.width < 1920) await snap(page, `layout-${at}-${view}`);
@@ -121,6 +141,55 @@ for (const size of SIZES) {
         if (help.length > 0) found.push(`${at} help:\n${listed(help)}`);
         await page.keyboard.press('Escape');
         await expect(page.getByTestId('help-overlay')).toBeHidden();
+      }
+    }
+    expect(found, found.join('\n\n')).toEqual([]);
+  });
+}
+
+/**
+ * The split layout (code beside a memory view): every view beside the code, without a selection and
+ * with one (the inspector then lies over the memory pane below 1800 px, or sits in its column); the
+ * code paused mid-run so its marks, variables and status line are shown.
+ */
+for (const size of SIZES) {
+  test(`the playground beside each memory view fits at ${size.width}×${size.height}, in both languages and themes`, async ({
+    page,
+    agent,
+  }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize(size);
+    await openExplorer(page, agent);
+    await scene(page);
+    await showView(page, 'playground');
+    await setPlaygroundLayout(page, 'split');
+    await page.getByTestId('pl-scenario').selectOption('builtin:seed-device-memory');
+    await page.getByTestId('pl-status').click();
+    await stepTo(page, 'aclrtMemcpy(deviceA');
+    const found: string[] = [];
+    const check = async (at: string) => {
+      const problems = await measureLayout(page);
+      if (problems.length > 0) found.push(`${at}:\n${listed(problems)}`);
+    };
+    for (const language of ['en', 'zh'] as const) {
+      await setLanguage(page, language);
+      for (const theme of ['light', 'dark'] as const) {
+        await setTheme(page, theme);
+        const at = `${size.width}x${size.height}-${language}-${theme}`;
+        for (const view of BESIDE) {
+          await showBeside(page, view);
+          await check(`${at} split beside ${view}`);
+          await snap(page, `layout-split-${at}-${view}`);
+        }
+        await showBeside(page, 'address');
+        await page.getByTestId('pl-var-object-deviceA').click();
+        await expect(page.getByTestId('inspector')).toHaveAttribute('data-kind', 'allocation');
+        await expect(page.getByTestId('inspector')).toBeVisible();
+        await check(`${at} split beside address, allocation selected`);
+        await snap(page, `layout-split-${at}-selected`);
+        await page.getByTestId('pl-status').click();
+        await page.keyboard.press('Escape');
+        await expect(page.locator('.explorer')).toHaveAttribute('data-inspector', size.width < 1800 ? 'hidden' : 'shown');
       }
     }
     expect(found, found.join('\n\n')).toEqual([]);

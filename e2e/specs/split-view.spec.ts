@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
+import { playgroundStatus as status, stepTo } from '../support/playground-steps.ts';
 
 /**
  * The playground's code beside a memory view (issue 17, item 3): stepping the code changes the page
@@ -7,7 +8,6 @@ import { expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
  * have keys; at 1280×720 the side columns give the two panes their room.
  */
 
-const status = (page: Page): Locator => page.getByTestId('pl-status');
 const beside = (page: Page): Locator => page.getByTestId('split-beside');
 
 async function openSplit(page: Page): Promise<void> {
@@ -17,19 +17,6 @@ async function openSplit(page: Page): Promise<void> {
   await page.getByTestId('pl-scenario').selectOption('builtin:seed-device-memory');
   // Away from the picker, so the keys reach the shortcuts (a focused <select> eats them).
   await status(page).click();
-}
-
-/** Steps (n) until the paused line shows `text` in the editor's current line; fails after 40 steps. */
-async function stepTo(page: Page, text: string): Promise<void> {
-  for (let guard = 0; guard < 40; guard += 1) {
-    const current = page.getByTestId('pl-editor').locator('.cm-line.pl-line-current');
-    if ((await status(page).getAttribute('data-state')) === 'paused' && ((await current.textContent()) ?? '').includes(text)) return;
-    const line = await status(page).getAttribute('data-line');
-    await page.keyboard.press('n');
-    await expect(status(page)).toHaveAttribute('data-state', 'paused');
-    await expect(status(page)).not.toHaveAttribute('data-line', line ?? '');
-  }
-  throw new Error(`never paused on a line containing ${text}`);
 }
 
 /** The page map's canvas fills its box inside the pane beside the code (it is sized by its own box, not the window). */

@@ -10,7 +10,7 @@ export interface LayoutProblem {
 
 /**
  * Containers that must never be wider inside than outside. Elements meant to scroll sideways are
- * not listed (the view tab strip, the code editor, the page-map canvas host).
+ * not listed (the view tab strips, the code editor, the page-map canvas host).
  */
 export const KNOWN_CONTAINERS = [
   '.app-header',
@@ -22,6 +22,10 @@ export const KNOWN_CONTAINERS = [
   '.act-panel',
   '.act-frame',
   '.time-bar',
+  '.view-strip',
+  '.split-code',
+  '.split-beside',
+  '.split-beside-body',
   '.mapping-scroll',
   '[data-testid="inspector"]',
   '[data-testid="vmm-wizard"]',

@@ -3,10 +3,11 @@ import type { PlaygroundLayout, ViewId } from '../store/ui-slice.ts';
 
 /**
  * From this window width the split view keeps both side columns (narrowed); below it the code and
- * the memory view take their room: pools and actions hide, the inspector shows only for a selection.
- * 1600 px leaves the two panes about 520 px each beside 260 + 300 px columns.
+ * the memory view take their room: pools and actions hide, the inspector lies over the memory pane
+ * only while something is selected. At 1800 px the memory pane beside 260 + 300 px columns is about
+ * 650 px, what the address space's mapping table needs for its five columns.
  */
-export const SPLIT_WIDE_MIN_PX = 1600;
+export const SPLIT_WIDE_MIN_PX = 1800;
 
 /**
  * How the explorer is laid out: the centre tabs as ever (`tabs`), or the playground's code beside a
