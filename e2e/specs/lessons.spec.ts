@@ -9,9 +9,9 @@ import { allocate, expect, idle, openExplorer, snap, test } from '../support/fix
 
 type Language = 'en' | 'zh';
 
-const WORDS: Readonly<Record<Language, { met: string; allMet: string; title: string }>> = {
-  en: { met: '✓ met', allMet: 'All goals of this lesson are met.', title: 'Lessons' },
-  zh: { met: '✓ 已达成', allMet: '本课程的所有目标均已达成。', title: '课程' },
+const WORDS: Readonly<Record<Language, { met: string; allMet: string; title: string; key: string }>> = {
+  en: { met: '✓ met', allMet: 'All goals of this lesson are met.', title: 'Lessons', key: 'Open or close the lessons' },
+  zh: { met: '✓ 已达成', allMet: '本课程的所有目标均已达成。', title: '课程', key: '打开或关闭课程' },
 };
 
 const chip = (page: Page, step: string): Locator => page.getByTestId(`lesson-chip-${step}`);
@@ -78,6 +78,15 @@ async function runScenario(page: Page): Promise<void> {
   await idle(page);
 }
 
+/** The lesson position this driver publishes (the classroom slice's `ownLesson`). */
+async function ownLesson(page: Page): Promise<unknown> {
+  return page.evaluate(() => {
+    // The store is not in e2e's declaration of the page hooks (e2e does not import the app).
+    const hooks = window.__pagelens as unknown as { store: { getState(): { ownLesson: unknown } } } | undefined;
+    return hooks?.store.getState().ownLesson ?? null;
+  });
+}
+
 async function chooseFn(page: Page, fn: string): Promise<void> {
   await page.getByTestId('actions-tab-allocate').click();
   await page.getByTestId('malloc-fn').selectOption(fn);
@@ -92,8 +101,14 @@ for (const language of ['en', 'zh'] as const) {
   test.describe(`lessons in ${language}`, () => {
     test(`page policies and the 1 MiB threshold (${language})`, async ({ page, agent }) => {
       await start(page, agent, language, 'page-policies');
+      // The key is listed in the help (?), and bound once, beside the playground's keys too.
+      await page.keyboard.press('?');
+      await expect(page.getByTestId('help-overlay')).toContainText(WORDS[language].key);
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('help-overlay')).toBeHidden();
       await expect(chip(page, 'padding-crosses')).toHaveAttribute('data-met', 'false');
       await openScenario(page);
+      expect(await page.evaluate(() => window.__pagelens?.shortcutConflicts() ?? ['no hooks'])).toEqual([]);
       await stepUntilMet(page, 'padding-crosses', 'align32-stays');
       await expectMet(page, language, 'padding-crosses');
       await next(page);
@@ -108,6 +123,10 @@ for (const language of ['en', 'zh'] as const) {
       await allDone(page, language, ['padding-crosses', 'align32-stays', 'normal-only', 'threshold-edge']);
       await expect(page.getByTestId('lesson-why')).toContainText('DM-3, DM-4');
       await snap(page, `lessons-page-policies-${language}`);
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await snap(page, `lessons-page-policies-${language}-1440`);
+      const overflow = await page.getByTestId('lessons').evaluate((panel) => panel.scrollWidth > panel.clientWidth);
+      expect(overflow, 'the lessons panel scrolls sideways').toBe(false);
     });
 
     test(`rounding waste (${language})`, async ({ page, agent }) => {
@@ -189,9 +208,14 @@ for (const language of ['en', 'zh'] as const) {
 
     test(`VMM reserve, map, unmap and the deferred free (${language})`, async ({ page, agent }) => {
       await start(page, agent, language, 'vmm-lifecycle');
+      // The trainer starts it for all: from now on the driver's position is what viewers are sent.
+      expect(await ownLesson(page)).toBeNull();
+      await page.getByTestId('lesson-start-all').click();
+      await expect(page.getByTestId('lesson-teaching')).toBeVisible();
       await openScenario(page);
       const steps = ['map', 'deferred', 'release-refused', 'unmap-frees', 'release'];
       for (const [index, step] of steps.entries()) {
+        expect(await ownLesson(page)).toEqual({ lessonId: 'vmm-lifecycle', step: index });
         await stepUntilMet(page, step, steps[index + 1]);
         await expectMet(page, language, step);
         if (index < steps.length - 1) await next(page);
