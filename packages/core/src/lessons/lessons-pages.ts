@@ -67,8 +67,8 @@ export const FRAGMENTATION: Lesson = {
         },
       ],
       explanation: {
-        en: 'Each 1 MiB NORMAL_ONLY buffer (257 pages after padding) splits a frame of its own and leaves 255 pages free in it. Those pages count as free memory (DM-15), but a huge page needs a whole free frame: HUGE_ONLY fails with megabytes free, and the log says "fragmented" (DM-5, DM-11). Where pages land is modeled: the driver does not publish it.',
-        zh: '每个1 MiB的NORMAL_ONLY缓冲区（补齐后257页）单独拆开一个帧，并在其中留下255个空闲页。这些页计入空闲内存（DM-15），但大页需要一整个空闲帧：HUGE_ONLY在仍有数MB空闲时失败，日志注明“碎片化”（DM-5、DM-11）。页的放置位置是建模结果：驱动并未公开。',
+        en: 'Each 1 MiB NORMAL_ONLY buffer (257 pages after padding) splits a frame of its own and leaves 255 pages free in it. Those pages count as free memory (DM-15), but a huge page needs a whole free frame: HUGE_ONLY fails with megabytes free, and the log’s reasons for the call say how much was free in all (DM-5, DM-11). Where pages land is modeled: the driver does not publish it.',
+        zh: '每个1 MiB的NORMAL_ONLY缓冲区（补齐后257页）单独拆开一个帧，并在其中留下255个空闲页。这些页计入空闲内存（DM-15），但大页需要一整个空闲帧：HUGE_ONLY在仍有数MB空闲时失败，日志中该调用的原因会写明当时总共有多少空闲（DM-5、DM-11）。页的放置位置是建模结果：驱动并未公开。',
       },
       rules: ['DM-15', 'DM-5', 'DM-11'],
       met: (world) =>

@@ -25,7 +25,7 @@ export const PAGE_POLICIES: Lesson = {
       hints: [
         {
           en: 'The "Page policies side by side" scenario does this first: step it with n in the playground.',
-          zh: '“内存页策略对比”场景的第一个调用就是它：在Playground中按n单步执行。',
+          zh: '“内存页策略对比”场景的第一个调用就是它：在代码演练中按n单步执行。',
         },
         {
           en: 'Or Actions ▸ Malloc: size 1 MiB, policy HUGE_FIRST, Enter.',

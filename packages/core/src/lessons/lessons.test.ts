@@ -85,7 +85,19 @@ const SCRIPTS: Readonly<Record<string, readonly Move[]>> = {
       run: (s) => s.play('huge-first-fallback'),
       meets: ['huge-only-fails'],
     },
-    { what: 'eight 1 MiB NORMAL_ONLY buffers split eight frames', run: (s) => s.allocate(MiB, 'NORMAL_ONLY', 8), meets: [] },
+    {
+      what: 'eight 1 MiB NORMAL_ONLY buffers split eight frames',
+      run: (s) => s.allocate(MiB, 'NORMAL_ONLY', 8),
+      meets: [],
+      check: (s) => {
+        // The explanation's figures: 257 pages each, each in a frame of its own (255 pages left free there).
+        const eight = allocs(s.world, { policy: 'NORMAL_ONLY', size: MiB }).slice(-8);
+        expect(eight.map((a) => a.pages)).toEqual(Array.from({ length: 8 }, () => 257));
+        const frames = eight.map((a) => Math.floor((a.runs[0] ?? 0) / 512));
+        expect(new Set(frames).size).toBe(8);
+        expect(eight.every((a) => a.runs.length === 2)).toBe(true);
+      },
+    },
     { what: 'the scenario again: HUGE_ONLY fails with megabytes free', run: (s) => s.play('huge-first-fallback'), meets: ['fragmented'] },
   ],
   'tlb-reach': [

@@ -3,7 +3,7 @@ import { aclrtMemMallocPolicy, LESSONS } from '@pagelens/core';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MiB, malloc, type Scene, startScene } from '../../../test/log-scene.ts';
 import { installShortcutHandler } from '../../hooks/shortcuts.ts';
 import { createI18n } from '../../i18n/setup.ts';
@@ -20,6 +20,7 @@ let root: Root | undefined;
 let uninstall: (() => void) | undefined;
 afterEach(() => {
   act(() => root?.unmount());
+  vi.useRealTimers();
   uninstall?.();
   document.body.innerHTML = '';
 });
@@ -93,6 +94,14 @@ const WORDS = {
 describe('the lessons panel', () => {
   it.each(['en', 'zh'] as const)('%s: E opens it; a goal ticks as soon as the replica shows it, and only then', async (language) => {
     const { store, scene, container } = await mount(language, 'driver');
+    // Goals are checked at most every 250 ms under a stream: the test moves the clock past that.
+    vi.useFakeTimers();
+    const publish = (version: number) =>
+      act(() => {
+        scene.sync();
+        store.setState({ version });
+        vi.advanceTimersByTime(300);
+      });
     expect(q(container, 'lessons')).toBeNull();
     press('e');
     expect(q(container, 'lessons')).not.toBeNull();
@@ -101,16 +110,10 @@ describe('the lessons panel', () => {
     expect(status()).toBe(WORDS[language].open);
     // 1 MiB with NORMAL_ONLY is not the goal: normal pages.
     await malloc(scene.rt, MiB, aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_NORMAL_ONLY);
-    act(() => {
-      scene.sync();
-      store.setState({ version: 2 });
-    });
+    publish(2);
     expect(status()).toBe(WORDS[language].open);
     await malloc(scene.rt, MiB, aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST);
-    act(() => {
-      scene.sync();
-      store.setState({ version: 3 });
-    });
+    publish(3);
     expect(status()).toBe(WORDS[language].met);
     expect(q(container, 'lesson-chip-padding-crosses')?.dataset.met).toBe('true');
     expect(q(container, 'lesson-chip-align32-stays')?.dataset.met).toBe('false');

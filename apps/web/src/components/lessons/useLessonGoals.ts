@@ -1,16 +1,23 @@
 import { goalsMet, type Lesson } from '@pagelens/core';
 import { useMemo } from 'react';
+import { useThrottled } from '../../hooks/useThrottled.ts';
 import { selectTimeline, selectVersion } from '../../store/replica-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 /**
+ * Goals read every event held (up to the timeline's cap): under a stream of events they are checked
+ * a few times a second, not per batch. A quiet change (a student's call) still shows at once.
+ */
+const CHECK_MS = 250;
+
+/**
  * Which of the lesson's goals are met on the live replica: its state and the events since the last
- * host reset. Recomputed when the views are told of new events (`version`), not per event; goals are
- * checked on the live state whatever the time cursor shows, since they say what the student did.
+ * host reset. Goals are checked on the live state whatever the time cursor shows, since they say
+ * what the student has done.
  */
 export function useLessonGoals(lesson: Lesson | undefined): readonly boolean[] {
   const timeline = useAppStore(selectTimeline);
-  const version = useAppStore(selectVersion);
+  const version = useThrottled(useAppStore(selectVersion), CHECK_MS);
   return useMemo(() => {
     if (lesson === undefined) return [];
     if (timeline === undefined) return lesson.steps.map(() => false);
