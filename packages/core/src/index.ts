@@ -141,6 +141,7 @@ export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
 export type {
   CallEvent,
+  CodedText,
   ContextCreateEvent,
   CopyMode,
   CopyPath,
@@ -238,6 +239,8 @@ export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } 
 export { Rng } from './sim/rng.ts';
 export { type EventListener, type FailureInjection, SimHost, type SimHostOptions } from './sim/sim-host.ts';
 export { SimRuntime } from './sim/sim-runtime.ts';
+export { placeholdersOf } from './texts/placeholders.ts';
+export { describeText, noteOf, TEXT_PARTS, TEXT_TEMPLATES_EN, type Text, type TextCode, text, withText } from './texts/table.ts';
 // Units
 export {
   alignDown,

@@ -2,6 +2,7 @@ import {
   type AgentMessage,
   BUILTIN_PROFILES,
   type Call,
+  text as coded,
   findProfile,
   type Hello,
   type MemoryEvent,
@@ -13,7 +14,7 @@ import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
 import { admit } from './admission.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Connection, holderOf, send, sendError } from './connection.ts';
+import { type Connection, holderOf, notice, send, sendError } from './connection.ts';
 import { DriverRegistry } from './driver-registry.ts';
 import type { CallRecorder, DriverSession } from './driver-session.ts';
 import { FanOut } from './fan-out.ts';
@@ -154,7 +155,7 @@ export class Hub {
     }
     const message = parsed.value;
     if (message.type !== 'hello' && connection.role === undefined) {
-      sendError(connection, 'hello-required', `say hello first: {"type":"hello","protocol":${PROTOCOL_VERSION},"role":"driver"}`);
+      sendError(connection, 'hello-required', coded('hello-required', { protocol: PROTOCOL_VERSION }));
       return;
     }
     switch (message.type) {
@@ -175,16 +176,13 @@ export class Hub {
 
   #hello(connection: Connection, hello: Hello): void {
     if (connection.role !== undefined) {
-      sendError(connection, 'already-greeted', 'hello was already accepted on this connection');
+      sendError(connection, 'already-greeted', coded('already-greeted'));
       return;
     }
     if (hello.protocol !== PROTOCOL_VERSION) {
-      sendError(
-        connection,
-        'protocol-mismatch',
-        `this agent speaks PageLens protocol ${PROTOCOL_VERSION} but the client sent protocol ${hello.protocol}; use a client and agent from the same release (reload the page the agent serves)`,
-        { field: 'protocol' },
-      );
+      sendError(connection, 'protocol-mismatch', coded('protocol-mismatch', { agent: PROTOCOL_VERSION, client: hello.protocol }), {
+        field: 'protocol',
+      });
       connection.outbox.socket.close(CloseCode.protocolError, 'protocol mismatch');
       return;
     }
@@ -251,14 +249,14 @@ export class Hub {
   async #reset(connection: Connection, reset: Reset): Promise<void> {
     const session = connection.session;
     if (session === undefined) {
-      sendError(connection, 'not-driver', 'only the driver may reset the host');
+      sendError(connection, 'not-driver', coded('viewer-cannot-reset'));
       return;
     }
     if (reset.profile !== undefined && findProfile(reset.profile) === undefined) {
       sendError(
         connection,
         'invalid-argument',
-        `unknown profile "${reset.profile}"; a reset may choose ${BUILTIN_PROFILES.map((p) => p.name).join(', ')}`,
+        coded('unknown-profile', { profile: reset.profile, profiles: BUILTIN_PROFILES.map((p) => p.name).join(', ') }),
         { field: 'profile' },
       );
       return;
@@ -284,12 +282,10 @@ export class Hub {
       this.#history.reset(this.backend.state());
       for (const c of this.#connections) {
         if (c.role === undefined) continue;
-        send(c, {
-          type: 'notice',
-          level: 'info',
-          code: 'reset',
-          message: `the host was reset (${this.backend.config().profile} × ${this.backend.config().devices})`,
-        });
+        send(
+          c,
+          notice('info', 'reset', coded('host-reset', { profile: this.backend.config().profile, devices: this.backend.config().devices })),
+        );
         this.#fanOut.sendSnapshot(c, true);
       }
     });
