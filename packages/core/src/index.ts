@@ -137,6 +137,7 @@ export { type ExecState, Execution, type ExecutionOptions, type StepOutcome } fr
 export { type InputDecl, inputType, inputValue } from './interp/inputs.ts';
 export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from './interp/machine.ts';
 export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/marks.ts';
+export { UNINITIALIZED } from './interp/values.ts';
 export type { VariableView } from './interp/variables.ts';
 // The memory model: events, state, reducer
 export type {

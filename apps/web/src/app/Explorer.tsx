@@ -8,6 +8,7 @@ import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { useShortcut } from '../hooks/shortcuts.ts';
+import { useCodedText } from '../i18n/useCodedText.ts';
 import { selectImported } from '../store/import-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
@@ -28,6 +29,7 @@ function revealTab(tab: HTMLButtonElement | null): void {
 
 export function Explorer() {
   const { t } = useTranslation();
+  const say = useCodedText();
   const view = useAppStore(selectView);
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
@@ -60,7 +62,12 @@ export function Explorer() {
         ) : (
           <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
             {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
-            {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
+            {session?.host.note !== undefined && (
+              <span className="muted" data-testid="host-note">
+                {' '}
+                {say(session.host.noteCode, session.host.note)}
+              </span>
+            )}
           </p>
         )}
         <div className="tabs view-tabs" aria-label={t('shell.viewsLabel')} role="tablist">

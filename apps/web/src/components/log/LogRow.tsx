@@ -1,6 +1,7 @@
-import type { Provenance } from '@pagelens/core';
+import type { CodedText, Provenance } from '@pagelens/core';
 import type { TFunction } from 'i18next';
 import { memo } from 'react';
+import { codedText } from '../../i18n/useCodedText.ts';
 import { duration, type FormatPrefs } from '../../model/format.ts';
 import { callSignature } from '../../model/log/arg-format.ts';
 import type { CallRow } from '../../model/log/call-rows.ts';
@@ -15,6 +16,8 @@ export interface RowLabels {
   readonly rules: string;
   readonly effect: string;
   readonly duration: Readonly<Record<Provenance, string>>;
+  /** A call's message in the UI's language (by its code; the English text when it has none). */
+  readonly message: (coded: CodedText | undefined, english: string) => string;
 }
 
 export function rowLabels(t: TFunction): RowLabels {
@@ -28,6 +31,7 @@ export function rowLabels(t: TFunction): RowLabels {
       observed: t('log.durationTitle.observed'),
       modeled: t('log.durationTitle.modeled'),
     },
+    message: (coded, english) => codedText(t, coded, english),
   };
 }
 
@@ -60,6 +64,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
     .filter(Boolean)
     .join(' ');
   const effects = row.effects.filter((effect) => effect.target !== undefined && effect.event !== 'call');
+  const message = call.message === undefined ? undefined : labels.message(call.messageCode, call.message);
   return (
     <div
       id={`log-row-${call.seq}`}
@@ -71,7 +76,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
       data-seq={call.seq}
       data-testid="log-row"
       data-ok={row.ok}
-      title={[signature, call.message].filter(Boolean).join('\n')}
+      title={[signature, message].filter(Boolean).join('\n')}
     >
       <span className="log-seq mono">{call.seq}</span>
       <span className="log-pid mono" title={labels.process}>
@@ -87,7 +92,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
             {row.retName} ({call.ret})
           </span>
           {call.injected === true && <span className="log-tag warn">{labels.injected}</span>}
-          {call.message !== undefined && <span className="log-message">{call.message}</span>}
+          {message !== undefined && <span className="log-message">{message}</span>}
           {row.rules.length > 0 && (
             <span className="log-rules mono" title={labels.rules}>
               {row.rules.join(' ')}
