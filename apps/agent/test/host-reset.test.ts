@@ -196,7 +196,7 @@ describe('resetRefusal', () => {
     expect(resetRefusal({ type: 'reset', devices: 2 }, true, observed)).toMatchObject({
       code: 'invalid-argument',
       field: 'devices',
-      message: expect.stringContaining('the acl backend runs on the real devices'),
+      why: { code: 'reset-real-devices', values: { backend: 'acl' } },
     });
     expect(resetRefusal({ type: 'reset', profile: 'Ascend910B2', devices: 2 }, true, simulated)).toBeUndefined();
     expect(resetRefusal({ type: 'reset' }, false, simulated)).toMatchObject({ code: 'not-driver' });

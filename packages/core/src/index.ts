@@ -137,6 +137,7 @@ export { type ExecState, Execution, type ExecutionOptions, type StepOutcome } fr
 export { type InputDecl, inputType, inputValue } from './interp/inputs.ts';
 export { type CallRecord, DEFAULT_STEP_LIMIT, MAX_CALL_DEPTH, YIELD_EVERY } from './interp/machine.ts';
 export { type CallLogEntry, type LineMark, MAX_CALLS_PER_LINE } from './interp/marks.ts';
+export { UNINITIALIZED } from './interp/values.ts';
 export type { VariableView } from './interp/variables.ts';
 // Guided lessons built on the scenarios
 export {
@@ -153,6 +154,7 @@ export {
 // The memory model: events, state, reducer
 export type {
   CallEvent,
+  CodedText,
   ContextCreateEvent,
   CopyMode,
   CopyPath,
@@ -282,6 +284,8 @@ export { DEVICE_VA_BASE, DEVICE_VA_WINDOW, deviceWindowBase, PINNED_HOST_BASE } 
 export { Rng } from './sim/rng.ts';
 export { type EventListener, type FailureInjection, SimHost, type SimHostOptions } from './sim/sim-host.ts';
 export { SimRuntime } from './sim/sim-runtime.ts';
+export { placeholdersOf } from './texts/placeholders.ts';
+export { describeText, noteOf, TEXT_PARTS, TEXT_TEMPLATES_EN, type Text, type TextCode, text, withText } from './texts/table.ts';
 // Units
 export {
   alignDown,

@@ -4,9 +4,10 @@ import {
   argsAreValid,
   type Call,
   type ErrorCode,
-  formatBytes,
   isAclFunctionName,
   normalizeArgs,
+  type Text,
+  text,
 } from '@pagelens/core';
 import { type DriverSession, MAX_PROCESSES, MAX_QUEUED_BYTES, MAX_QUEUED_CALLS } from './driver-session.ts';
 import type { Limits } from './quotas.ts';
@@ -14,7 +15,8 @@ import type { Limits } from './quotas.ts';
 export interface Refusal {
   readonly ok: false;
   readonly code: ErrorCode;
-  readonly message: string;
+  /** Why, as a text of core's table, or plain English for the argument checks' own texts. */
+  readonly message: Text | string;
   readonly field?: string;
 }
 
@@ -35,7 +37,7 @@ export interface AdmissionContext {
   readonly limits: Limits;
 }
 
-const refuse = (code: ErrorCode, message: string, field?: string): Refusal =>
+const refuse = (code: ErrorCode, message: Text | string, field?: string): Refusal =>
   field === undefined ? { ok: false, code, message } : { ok: false, code, message, field };
 
 function admitArgs<F extends AclFunctionName>(fn: F, raw: unknown): { ok: true; with<R>(visit: CallVisitor<R>): R } | Refusal {
@@ -45,7 +47,7 @@ function admitArgs<F extends AclFunctionName>(fn: F, raw: unknown): { ok: true; 
   let refusal: Refusal | undefined;
   // An inline callback: tsx (esbuild keepNames) calls __name() on a named one (`const invalid = …`) each time it is made.
   if (!argsAreValid(fn, args, (field, message) => (refusal = refuse('invalid-argument', message, `args.${field}`)))) {
-    return refusal ?? refuse('invalid-argument', `arguments of ${fn} are not valid`);
+    return refusal ?? refuse('invalid-argument', text('args-invalid', { fn }));
   }
   return { ok: true, with: (visit) => visit(fn, args) };
 }
@@ -57,34 +59,26 @@ function admitArgs<F extends AclFunctionName>(fn: F, raw: unknown): { ok: true; 
  */
 export function admit(session: DriverSession | undefined, message: Call, bytes: number, context: AdmissionContext): Admitted | Refusal {
   if (session === undefined) {
-    return refuse('not-driver', 'viewers watch and cannot call; connect with role "driver" to drive the agent');
+    return refuse('not-driver', text('viewer-cannot-call'));
   }
   if (!isAclFunctionName(message.fn)) {
-    return refuse(
-      'unknown-function',
-      `"${message.fn}" is not an ACL function PageLens knows; the welcome message lists them in "functions"`,
-      'fn',
-    );
+    return refuse('unknown-function', text('unknown-function', { fn: message.fn }), 'fn');
   }
   const admitted = admitArgs(message.fn, message.args);
   if (!admitted.ok) return admitted;
   const index = message.process ?? 0;
   if (index > 0 && context.backendName !== 'sim') {
-    return refuse(
-      'not-allowed',
-      'only the simulator runs more than one process; on real hardware the agent is the only process',
-      'process',
-    );
+    return refuse('not-allowed', text('processes-sim-only'), 'process');
   }
-  if (index >= MAX_PROCESSES) return refuse('invalid-argument', `a session has processes 0 to ${MAX_PROCESSES - 1}`, 'process');
+  if (index >= MAX_PROCESSES) return refuse('invalid-argument', text('process-range', { last: MAX_PROCESSES - 1 }), 'process');
   if (!session.rate.take()) {
-    return refuse('rate-limited', `more than ${context.limits.callsPerSecond} calls per second (--max-calls-per-sec); slow down`);
+    return refuse('rate-limited', text('rate-calls', { perSecond: context.limits.callsPerSecond }));
   }
   if (session.queued >= MAX_QUEUED_CALLS) {
-    return refuse('rate-limited', `${MAX_QUEUED_CALLS} calls are already waiting; wait for results before sending more`);
+    return refuse('rate-limited', text('rate-queued-calls', { calls: MAX_QUEUED_CALLS }));
   }
   if (session.queuedBytes + bytes > MAX_QUEUED_BYTES) {
-    return refuse('rate-limited', `${formatBytes(session.queuedBytes)} of calls are already waiting; wait for results before sending more`);
+    return refuse('rate-limited', text('rate-queued-bytes', { bytes: session.queuedBytes }));
   }
   return { ok: true, session, process: index, with: admitted.with };
 }

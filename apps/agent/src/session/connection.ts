@@ -1,4 +1,4 @@
-import type { AgentMessage, ErrorCode, Role } from '@pagelens/core';
+import { type AgentMessage, type ErrorCode, type Role, type Text, withText } from '@pagelens/core';
 import type { TimerHandle } from './clock.ts';
 import type { DriverSession } from './driver-session.ts';
 import type { Outbox } from './outbox.ts';
@@ -33,8 +33,14 @@ export interface ErrorDetail {
   readonly field?: string;
 }
 
-export function sendError(connection: Connection, code: ErrorCode, message: string, extra: ErrorDetail = {}): void {
-  send(connection, { type: 'error', code, message, ...extra });
+/** A notice: `code` is the notice's own (scripts branch on it), the text is sent in English and as its code. */
+export function notice(level: 'info' | 'warn', code: string, why: Text): AgentMessage {
+  return { type: 'notice', level, code, ...withText(why) };
+}
+
+/** `why` is a text of core's table (sent as its English message and its code) or, for texts from elsewhere, plain English. */
+export function sendError(connection: Connection, code: ErrorCode, why: Text | string, extra: ErrorDetail = {}): void {
+  send(connection, { type: 'error', code, ...(typeof why === 'string' ? { message: why } : withText(why)), ...extra });
 }
 
 /** The connection that holds `session` now, if any. */

@@ -1,8 +1,8 @@
-import type { Hello } from '@pagelens/core';
+import { type Hello, text } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Clock } from './clock.ts';
-import { type Connection, holderOf, send, sendError } from './connection.ts';
+import { type Connection, holderOf, notice, send, sendError } from './connection.ts';
 import { DriverSession } from './driver-session.ts';
 import { CloseCode } from './peer-socket.ts';
 
@@ -56,17 +56,13 @@ export class DriverRegistry {
         return true;
       }
       if (!this.#context.allowTakeover) {
-        const waiting =
+        const why =
           holder === undefined
-            ? ` (its driver has ${Math.ceil((current.graceEndsAt - clock.now()) / 1000)} s left to reconnect)`
+            ? text('driver-busy-grace', { seconds: Math.ceil((current.graceEndsAt - clock.now()) / 1000) })
             : resuming
-              ? ` (it is still driven from ${holder.remote}, which answers; close that tab first)`
-              : ` (from ${holder.remote})`;
-        sendError(
-          connection,
-          'driver-busy',
-          `another driver session is active${waiting}; connect as a viewer (role "viewer"), or start the agent with --allow-takeover`,
-        );
+              ? text('driver-busy-answering', { remote: holder.remote })
+              : text('driver-busy', { remote: holder.remote });
+        sendError(connection, 'driver-busy', why);
         connection.outbox.socket.close(CloseCode.policyViolation, 'driver busy');
         return false;
       }
@@ -74,12 +70,7 @@ export class DriverRegistry {
       return true;
     }
     if (hello.resume !== undefined) {
-      send(connection, {
-        type: 'notice',
-        level: 'warn',
-        code: 'resume-expired',
-        message: 'your earlier session ended (its grace period passed) and was torn down; this is a new session',
-      });
+      send(connection, notice('warn', 'resume-expired', text('resume-expired')));
     }
     const session = new DriverSession(`s${this.#nextSession++}`, this.#context.callsPerSecond, () => clock.now());
     this.#driver = session;
@@ -97,12 +88,7 @@ export class DriverRegistry {
       if (other.session !== session || other === connection) continue;
       other.session = undefined;
       other.role = 'viewer';
-      send(other, {
-        type: 'notice',
-        level: 'warn',
-        code: 'taken-over',
-        message: `another client (${connection.remote}) took over the driver session; you are now a viewer`,
-      });
+      send(other, notice('warn', 'taken-over', text('taken-over', { remote: connection.remote })));
     }
     connection.session = session;
     this.#context.journal.write({ type: 'session', session: session.id, action });

@@ -21,12 +21,13 @@ export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 export const MAX_PROCESSES = 4;
 
 /** Any runtime answer: its code and message (the out-fields are the rest). */
-export type RuntimeAnswer = Pick<AclResult<AclFunctionName>, 'ret' | 'message'>;
+export type RuntimeAnswer = Pick<AclResult<AclFunctionName>, 'ret' | 'message' | 'messageCode'>;
 
-/** The out-fields of a runtime answer: everything but ret and message. */
+/** The out-fields of a runtime answer: everything but ret and message (and its code). */
 function outFields(result: RuntimeAnswer): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(result)) if (key !== 'ret' && key !== 'message') out[key] = Reflect.get(result, key);
+  for (const key of Object.keys(result))
+    if (key !== 'ret' && key !== 'message' && key !== 'messageCode') out[key] = Reflect.get(result, key);
   return out;
 }
 
@@ -191,7 +192,10 @@ export async function execute(
       events: recorder.seqs,
       durationNs: recorder.durationNs ?? wallNs,
     };
-    return result.message === undefined ? reply : { ...reply, message: result.message };
+    if (result.message === undefined) return reply;
+    return result.messageCode === undefined
+      ? { ...reply, message: result.message }
+      : { ...reply, message: result.message, messageCode: result.messageCode };
   } finally {
     recorders.delete(recorder);
   }

@@ -1,6 +1,7 @@
 import {
   type AgentMessage,
   type Call,
+  text as coded,
   type Hello,
   type MemoryEvent,
   PROTOCOL_VERSION,
@@ -12,7 +13,7 @@ import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
 import { admit } from './admission.ts';
 import { type Clock, systemClock } from './clock.ts';
-import { type Connection, holderOf, send, sendError } from './connection.ts';
+import { type Connection, holderOf, notice, send, sendError } from './connection.ts';
 import { DriverRegistry } from './driver-registry.ts';
 import type { CallRecorder, DriverSession } from './driver-session.ts';
 import { FanOut } from './fan-out.ts';
@@ -160,7 +161,7 @@ export class Hub {
     }
     const message = parsed.value;
     if (message.type !== 'hello' && connection.role === undefined) {
-      sendError(connection, 'hello-required', `say hello first: {"type":"hello","protocol":${PROTOCOL_VERSION},"role":"driver"}`);
+      sendError(connection, 'hello-required', coded('hello-required', { protocol: PROTOCOL_VERSION }));
       return;
     }
     switch (message.type) {
@@ -196,16 +197,13 @@ export class Hub {
 
   #hello(connection: Connection, hello: Hello): void {
     if (connection.role !== undefined) {
-      sendError(connection, 'already-greeted', 'hello was already accepted on this connection');
+      sendError(connection, 'already-greeted', coded('already-greeted'));
       return;
     }
     if (hello.protocol !== PROTOCOL_VERSION) {
-      sendError(
-        connection,
-        'protocol-mismatch',
-        `this agent speaks PageLens protocol ${PROTOCOL_VERSION} but the client sent protocol ${hello.protocol}; use a client and agent from the same release (reload the page the agent serves)`,
-        { field: 'protocol' },
-      );
+      sendError(connection, 'protocol-mismatch', coded('protocol-mismatch', { agent: PROTOCOL_VERSION, client: hello.protocol }), {
+        field: 'protocol',
+      });
       connection.outbox.socket.close(CloseCode.protocolError, 'protocol mismatch');
       return;
     }
@@ -282,7 +280,7 @@ export class Hub {
     const session = connection.session;
     const refused = resetRefusal(reset, session !== undefined, this.backend);
     if (refused !== undefined) {
-      sendError(connection, refused.code, refused.message, refused.field === undefined ? {} : { field: refused.field });
+      sendError(connection, refused.code, refused.why, refused.field === undefined ? {} : { field: refused.field });
       return;
     }
     // resetRefusal refuses a connection without the session; this only narrows the type.
@@ -308,12 +306,10 @@ export class Hub {
       this.#history.reset(this.backend.state());
       for (const c of this.#connections) {
         if (c.role === undefined) continue;
-        send(c, {
-          type: 'notice',
-          level: 'info',
-          code: 'reset',
-          message: `the host was reset (${this.backend.config().profile} × ${this.backend.config().devices})`,
-        });
+        send(
+          c,
+          notice('info', 'reset', coded('host-reset', { profile: this.backend.config().profile, devices: this.backend.config().devices })),
+        );
         this.#fanOut.sendSnapshot(c, true);
       }
     });

@@ -1,4 +1,13 @@
-import { type AclArgs, type AclFunctionName, type AclRuntime, type CallReply, errorName, invokeAcl, invokeCall } from '@pagelens/core';
+import {
+  type AclArgs,
+  type AclFunctionName,
+  type AclRuntime,
+  type CallReply,
+  errorName,
+  invokeAcl,
+  invokeCall,
+  text,
+} from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
 import type { JournalSink } from '../journal/entries.ts';
 import type { Logger } from '../server/logger.ts';
@@ -70,7 +79,7 @@ export async function performCall<F extends AclFunctionName>(
     result = await runAndJournal(context, session, index, id, { fn, args, source: 'client' }, (runtime) => invokeAcl(runtime, fn, args));
   } catch (error) {
     context.log.error(`${fn} failed inside the backend: ${error instanceof Error ? error.stack : String(error)}`);
-    sendError(connection, 'backend-error', `${fn} failed inside the backend: ${error instanceof Error ? error.message : String(error)}`, {
+    sendError(connection, 'backend-error', text('backend-failed', { fn, error: error instanceof Error ? error.message : String(error) }), {
       id,
     });
     return;

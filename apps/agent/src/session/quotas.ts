@@ -3,13 +3,14 @@ import {
   type AclArgs,
   type AclFunctionName,
   type DeviceProfile,
-  formatBytes,
   type HostBuffer,
   type HostState,
   type MallocFn,
   pageBytes,
   parseHex,
   planMalloc,
+  type Text,
+  text,
 } from '@pagelens/core';
 
 /** Per-session limits. 0 means unlimited. */
@@ -206,9 +207,11 @@ export function demandOf<F extends AclFunctionName>(fn: F, args: AclArgs<F>, con
   return of === undefined ? NOTHING : of(args, context);
 }
 
-function overBytes(what: string, more: number, held: number, limit: number, flag: string): string | undefined {
+type QuotaText = 'quota-device-bytes' | 'quota-pinned-bytes' | 'quota-pageable-bytes';
+
+function overBytes(code: QuotaText, more: number, held: number, limit: number): Text | undefined {
   if (limit === 0 || more === 0 || held + more <= limit) return undefined;
-  return `${formatBytes(more)} more would take this session's ${what} to ${formatBytes(held + more)}, past its limit of ${formatBytes(limit)} (${flag})`;
+  return text(code, { more, total: held + more, limit });
 }
 
 /**
@@ -217,13 +220,13 @@ function overBytes(what: string, more: number, held: number, limit: number, flag
  * without waiting cannot slip past a quota that each would pass alone.
  * Returns the message for the client, or undefined when the call may go ahead.
  */
-export function quotaProblem(wanted: Demand, usage: Usage, limits: Limits): string | undefined {
+export function quotaProblem(wanted: Demand, usage: Usage, limits: Limits): Text | undefined {
   if (limits.liveObjects > 0 && wanted.objects > 0 && usage.liveObjects + wanted.objects > limits.liveObjects) {
-    return `this session already holds ${usage.liveObjects} live objects, the limit (--max-objects ${limits.liveObjects}); free some first`;
+    return text('quota-objects', { held: usage.liveObjects, limit: limits.liveObjects });
   }
   return (
-    overBytes('device memory', wanted.deviceBytes, usage.deviceBytes, limits.deviceBytes, '--max-device-bytes') ??
-    overBytes('pinned host memory', wanted.pinnedHostBytes, usage.pinnedHostBytes, limits.pinnedHostBytes, '--max-pinned-bytes') ??
-    overBytes('pageable host memory', wanted.pageableHostBytes, usage.pageableHostBytes, limits.pageableHostBytes, '--max-host-bytes')
+    overBytes('quota-device-bytes', wanted.deviceBytes, usage.deviceBytes, limits.deviceBytes) ??
+    overBytes('quota-pinned-bytes', wanted.pinnedHostBytes, usage.pinnedHostBytes, limits.pinnedHostBytes) ??
+    overBytes('quota-pageable-bytes', wanted.pageableHostBytes, usage.pageableHostBytes, limits.pageableHostBytes)
   );
 }

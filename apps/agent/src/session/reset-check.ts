@@ -1,10 +1,10 @@
-import { BUILTIN_PROFILE_NAMES, findProfile, type Reset } from '@pagelens/core';
+import { BUILTIN_PROFILE_NAMES, findProfile, type Reset, type Text, text } from '@pagelens/core';
 import type { Backend } from '../backends/backend.ts';
 
-/** Why the agent refuses a reset, worded for the client; it is checked before anything is torn down. */
+/** Why the agent refuses a reset, as a coded text for the client; it is checked before anything is torn down. */
 export interface ResetRefusal {
   readonly code: 'not-driver' | 'invalid-argument';
-  readonly message: string;
+  readonly why: Text;
   readonly field?: 'profile' | 'devices' | 'seed';
 }
 
@@ -14,23 +14,17 @@ export interface ResetRefusal {
  * never reaches here out of range. Only built-in profiles: a reset may not read files on the agent.
  */
 export function resetRefusal(reset: Reset, driver: boolean, backend: Pick<Backend, 'name' | 'host'>): ResetRefusal | undefined {
-  if (!driver)
-    return { code: 'not-driver', message: 'only the driver may reset the host; a viewer sees the reset when the driver makes one' };
+  if (!driver) return { code: 'not-driver', why: text('viewer-cannot-reset') };
   if (backend.host.provenance !== 'simulated') {
     const chosen = (['profile', 'devices', 'seed'] as const).find((field) => reset[field] !== undefined);
-    if (chosen !== undefined) {
-      return {
-        code: 'invalid-argument',
-        field: chosen,
-        message: `the ${backend.name} backend runs on the real devices: a reset there only tears the session down; send {"type":"reset"} without profile, devices or seed`,
-      };
-    }
+    if (chosen !== undefined)
+      return { code: 'invalid-argument', field: chosen, why: text('reset-real-devices', { backend: backend.name }) };
   }
   if (reset.profile !== undefined && findProfile(reset.profile) === undefined) {
     return {
       code: 'invalid-argument',
       field: 'profile',
-      message: `unknown profile "${reset.profile}"; a reset may choose ${BUILTIN_PROFILE_NAMES.join(', ')}`,
+      why: text('unknown-profile', { profile: reset.profile, profiles: BUILTIN_PROFILE_NAMES.join(', ') }),
     };
   }
   return undefined;

@@ -10,6 +10,7 @@ import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx'
 import { ProcessesPanel } from '../components/processes/ProcessesPanel.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
+import { useCodedText } from '../i18n/useCodedText.ts';
 import { selectImported } from '../store/import-slice.ts';
 import { selectSelection } from '../store/selection-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
@@ -69,6 +70,7 @@ function revealTab(tab: HTMLButtonElement | null): void {
 /** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
 export function Explorer() {
   const { t } = useTranslation();
+  const say = useCodedText();
   const view = useAppStore(selectView);
   const layout = explorerLayout(
     view,
@@ -114,7 +116,12 @@ export function Explorer() {
         ) : (
           <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
             {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}
-            {session?.host.note !== undefined && <span className="muted"> {session.host.note}</span>}
+            {session?.host.note !== undefined && (
+              <span className="muted" data-testid="host-note">
+                {' '}
+                {say(session.host.noteCode, session.host.note)}
+              </span>
+            )}
           </p>
         )}
         <div className="view-strip">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCodedText } from '../i18n/useCodedText.ts';
 import type { Connection } from '../store/connection-slice.ts';
 
 function secondsUntil(time: number, now: number): number {
@@ -63,6 +64,7 @@ export function ConnectionPanel({
   onWatch: () => void;
 }) {
   const { t } = useTranslation();
+  const say = useCodedText();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (connection.status !== 'unreachable' && connection.status !== 'driver-busy') return undefined;
@@ -97,7 +99,7 @@ export function ConnectionPanel({
       return (
         <section className="panel state-panel state-warn" aria-live="polite" data-testid="driver-busy">
           <h2>{t('common.connection.driverBusy')}</h2>
-          <p>{connection.message}</p>
+          <p>{say(connection.messageCode, connection.message)}</p>
           <p>{t('common.connection.driverBusyHelp', { seconds: secondsUntil(connection.retryAt, now), attempt: connection.attempt })}</p>
           <div className="button-row">
             <button type="button" onClick={onWatch} data-testid="watch-as-viewer">
@@ -110,6 +112,6 @@ export function ConnectionPanel({
         </section>
       );
     case 'incompatible':
-      return <ConnectionError problem="incompatible" detail={connection.message} />;
+      return <ConnectionError problem="incompatible" detail={say(connection.messageCode, connection.message)} />;
   }
 }

@@ -16,6 +16,7 @@ import { shell } from './messages/shell.ts';
 import { timeTravel } from './messages/timeTravel.ts';
 import { tlb } from './messages/tlb.ts';
 import { OBSERVED_REASONS, REASON_TEMPLATES_EN_COPY, REASON_TEMPLATES_ZH } from './reasons.ts';
+import { TEXT_TEMPLATES_EN_COPY, TEXT_TEMPLATES_ZH } from './texts/index.ts';
 
 /**
  * Every feature's messages, each under its own namespace key: `t('pageMap.legend.free')`.
@@ -41,13 +42,17 @@ const FEATURES = {
   tlb,
 };
 
-/** Reason codes live under "reasons": `t('reasons.huge-first-large', reason.values)`. */
+/**
+ * Reason codes live under "reasons": `t('reasons.huge-first-large', reason.values)`; the agent's
+ * coded texts (core's texts/table.ts) under "texts": `t('texts.free-null')`.
+ */
 function pick(language: 'en' | 'zh'): Record<string, object> {
   const features: Record<string, object> = Object.fromEntries(
     Object.entries(FEATURES).map(([name, messages]) => [name, messages[language]]),
   );
   const templates = language === 'en' ? REASON_TEMPLATES_EN_COPY : REASON_TEMPLATES_ZH;
-  return { ...features, reasons: { ...templates, ...OBSERVED_REASONS[language] } };
+  const texts = language === 'en' ? TEXT_TEMPLATES_EN_COPY : TEXT_TEMPLATES_ZH;
+  return { ...features, reasons: { ...templates, ...OBSERVED_REASONS[language] }, texts };
 }
 
 export const RESOURCES = {

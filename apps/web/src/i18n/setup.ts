@@ -34,5 +34,10 @@ export function createI18n(language: Language): i18n {
   // The formatters the core reason templates use: {{padded, int}}, {{pageSize, size}}.
   instance.services.formatter?.add('int', (value: unknown) => (typeof value === 'number' ? formatInteger(value) : String(value)));
   instance.services.formatter?.add('size', (value: unknown) => (typeof value === 'number' ? formatBytes(value) : String(value)));
+  // A coded text that wraps another, {{problem, text}}: the inner code's text, filled from the same values.
+  instance.services.formatter?.add('text', (value: unknown, _lng: string | undefined, options: Record<string, unknown>) => {
+    const { defaultValue: _outer, ...values } = options;
+    return instance.t(`texts.${String(value)}`, { ...values, defaultValue: String(value) });
+  });
   return instance;
 }

@@ -1,6 +1,7 @@
 import {
   type AclFunctionName,
   type ClientMessage,
+  type CodedText,
   type ParsedAgentMessage,
   parseAgentMessage,
   type Role,
@@ -11,6 +12,11 @@ import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
 import { type EarlySocket, helloMessage, socketUrl } from './early-socket.ts';
 import { FOLLOW_PUBLISH_MS, FollowPublisher } from './follow-publisher.ts';
+
+/** A message's code, passed on when it has one (an older agent sends none). */
+function coded(message: { readonly messageCode?: CodedText }): { messageCode?: CodedText } {
+  return message.messageCode === undefined ? {} : { messageCode: message.messageCode };
+}
 
 interface PendingCall {
   readonly fn: string;
@@ -68,7 +74,7 @@ export class AgentClient {
   #resumeToken: string | undefined;
   #early: EarlySocket | undefined;
   /** The agent's refusal of this hello because another driver holds the session, until the next attempt. */
-  #driverBusy: string | undefined;
+  #driverBusy: { readonly message: string; readonly messageCode?: CodedText } | undefined;
   readonly #follow: FollowPublisher;
   #stopFollowing: (() => void) | undefined;
 
@@ -200,6 +206,7 @@ export class AgentClient {
           durationNs: message.durationNs,
           at: environment.now(),
           ...(message.message === undefined ? {} : { message: message.message }),
+          ...(message.messageCode === undefined ? {} : { messageCode: message.messageCode }),
           ...(message.out === undefined ? {} : { out: message.out }),
         };
         // A loop, not Math.max(...events): resetting a full device answers with more seqs than a call takes arguments.
@@ -212,12 +219,12 @@ export class AgentClient {
       case 'error': {
         if (message.code === 'protocol-mismatch') {
           this.#stopped = true;
-          state.setConnection({ status: 'incompatible', message: message.message });
+          state.setConnection({ status: 'incompatible', message: message.message, ...coded(message) });
           return;
         }
         if (message.code === 'driver-busy' && !this.#welcomed) {
           // Shown in the connection panel (with a way to watch instead), not as a notice.
-          this.#driverBusy = message.message;
+          this.#driverBusy = { message: message.message, ...coded(message) };
           return;
         }
         const pending = message.id === undefined ? undefined : this.#pending.get(message.id);
@@ -227,12 +234,16 @@ export class AgentClient {
             fn: pending.fn,
             ok: false,
             message: message.message,
+            ...coded(message),
             events: [],
             at: environment.now(),
           });
           return;
         }
-        state.pushNotice({ type: 'notice', level: 'warn', code: message.code, message: message.message }, environment.now());
+        state.pushNotice(
+          { type: 'notice', level: 'warn', code: message.code, message: message.message, ...coded(message) },
+          environment.now(),
+        );
         return;
       }
       case 'notice':
@@ -373,7 +384,7 @@ export class AgentClient {
     store
       .getState()
       .setConnection(
-        busy === undefined ? { status: 'unreachable', attempt, retryAt } : { status: 'driver-busy', message: busy, attempt, retryAt },
+        busy === undefined ? { status: 'unreachable', attempt, retryAt } : { status: 'driver-busy', ...busy, attempt, retryAt },
       );
     this.#retryTimer = environment.setTimeout(() => {
       this.#retryTimer = undefined;

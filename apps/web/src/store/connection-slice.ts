@@ -1,4 +1,4 @@
-import type { HostInfo, Role } from '@pagelens/core';
+import type { CodedText, HostInfo, Role } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 
 /** Every state the link to the agent can be in; the UI shows each one with what to do next. */
@@ -16,8 +16,14 @@ export type Connection =
   | { readonly status: 'unauthorized'; readonly reason: string }
   | { readonly status: 'unreachable'; readonly attempt: number; readonly retryAt: number }
   /** The agent is up but another client holds the driver session; retrying until it ends. */
-  | { readonly status: 'driver-busy'; readonly message: string; readonly attempt: number; readonly retryAt: number }
-  | { readonly status: 'incompatible'; readonly message: string };
+  | {
+      readonly status: 'driver-busy';
+      readonly message: string;
+      readonly messageCode?: CodedText;
+      readonly attempt: number;
+      readonly retryAt: number;
+    }
+  | { readonly status: 'incompatible'; readonly message: string; readonly messageCode?: CodedText };
 
 export interface ConnectionSlice {
   connection: Connection;

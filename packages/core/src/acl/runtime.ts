@@ -7,6 +7,7 @@
  * (the wire layer accepts C identifiers and converts them); sizes are safe integers in bytes;
  * a struct pointer argument is the struct object, or null for a NULL pointer.
  */
+import type { CodedText } from '../model/events.ts';
 import type { Hex } from '../units/hex.ts';
 import { ACL_FUNCTION_NAMES, type ACL_FUNCTIONS, type AclFunctionName } from './functions.ts';
 import type {
@@ -96,7 +97,12 @@ export type AclOut<F extends AclFunctionName> = {
  * void answer 0). Out-fields are present when the call wrote them, as C leaves them untouched on
  * failure. `message` explains a failure: the simulator's rule, or aclGetRecentErrMsg on hardware.
  */
-export type AclResult<F extends AclFunctionName> = { readonly ret: number; readonly message?: string } & Partial<AclOut<F>>;
+/** `messageCode` is the message as a code of texts/table.ts, when the backend has one (the simulator does). */
+export type AclResult<F extends AclFunctionName> = {
+  readonly ret: number;
+  readonly message?: string;
+  readonly messageCode?: CodedText;
+} & Partial<AclOut<F>>;
 
 /**
  * The one entry point every backend implements: the simulator (an op table), the ACL library through

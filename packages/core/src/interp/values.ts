@@ -194,10 +194,13 @@ export function refLabel(value: Extract<Value, { k: 'ref' }>): string {
   return value.target.isArray ? `&${value.target.label}[${value.index}]` : `&${value.target.label}`;
 }
 
+/** What a never-set variable shows; the web puts its own word for it in the UI's language. */
+export const UNINITIALIZED = '(uninitialized)';
+
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
   if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array' && value.k !== 'vector' && value.k !== 'string')
-    return '(uninitialized)';
+    return UNINITIALIZED;
   switch (value.k) {
     case 'int':
       return showInt(value.type, value.v);

@@ -44,6 +44,15 @@ export const reason = object({
 });
 const reasons = arrayOf(reason, { max: 32 });
 
+/**
+ * A text for people, as a code of texts/table.ts and the values its template names: the web renders
+ * it in the UI's language, and the English text travels beside it (`message`) for scripted clients.
+ */
+export const codedText = object({
+  code: text(64),
+  values: optional(recordOf(either(number, text(200)))),
+});
+
 /** Physical placement: runs of [start, count], in frames for huge/giant pages and in global normal-page numbers otherwise. */
 export const placement = { pageClass, pageSize: count, pages: count, runs: arrayOf(count, { max: 1 << 22 }) } satisfies Fields;
 
@@ -117,6 +126,8 @@ export const EVENT_TABLE = {
     ret: int,
     out: optional(jsonRecord),
     message: optional(text(2000)),
+    /** The message as a code and values (texts/table.ts), for the UI's language. */
+    messageCode: optional(codedText),
     reasons: optional(reasons),
     /** Time the calling thread spent in the call (virtual on the simulator, measured on hardware). */
     durationNs: count,

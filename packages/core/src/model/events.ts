@@ -8,6 +8,7 @@
  */
 import type {
   accessGrant,
+  codedText,
   copyMode,
   copyPath,
   EventShape,
@@ -28,6 +29,7 @@ export type HostMemoryKind = ValueOf<typeof hostMemoryKind>;
 export type CopyMode = ValueOf<typeof copyMode>;
 export type CopyPath = ValueOf<typeof copyPath>;
 export type Reason = ValueOf<typeof reason>;
+export type CodedText = ValueOf<typeof codedText>;
 export type Placement = ObjectOf<typeof placement>;
 export type Fallback = ValueOf<typeof fallback>;
 export type AccessGrant = ValueOf<typeof accessGrant>;

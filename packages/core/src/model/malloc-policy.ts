@@ -3,6 +3,7 @@ import { aclrtMemMallocPolicy, MEM_POLICY_MASK } from '../acl/enums.ts';
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_FEATURE_NOT_SUPPORT } from '../acl/errors.ts';
 import { ACL_FUNCTION_NAMES, ACL_FUNCTIONS, type AclFunctionName } from '../acl/functions.ts';
 import type { DeviceProfile } from '../profiles/profile.ts';
+import { describeText, type Text, text } from '../texts/table.ts';
 import { GiB, MiB } from '../units/bytes.ts';
 import type { Fallback, PageClass, Reason } from './events.ts';
 import { reason } from './reasons.ts';
@@ -112,6 +113,8 @@ export interface MallocRefusal {
   readonly ok: false;
   readonly ret: number;
   readonly message: string;
+  /** The message as a code of texts/table.ts, for the UI's language. */
+  readonly messageCode: Text;
   readonly reasons: readonly Reason[];
 }
 
@@ -135,8 +138,8 @@ function policyName(policy: number): string {
   return aclrtMemMallocPolicy.nameOf(policy) ?? String(policy);
 }
 
-function refuse(ret: number, message: string, reasons: readonly Reason[]): MallocRefusal {
-  return { ok: false, ret, message, reasons };
+function refuse(ret: number, why: Text, reasons: readonly Reason[]): MallocRefusal {
+  return { ok: false, ret, message: describeText(why), messageCode: why, reasons };
 }
 
 /**
@@ -145,7 +148,7 @@ function refuse(ret: number, message: string, reasons: readonly Reason[]): Mallo
  */
 export function planMalloc(fn: MallocFn, size: number, policy: number, profile: DeviceProfile, explain = true): MallocPlan | MallocRefusal {
   if (size === 0) {
-    return refuse(ACL_ERROR_INVALID_PARAM, 'size must be greater than 0 (DM-2)', [reason('size-zero', ['DM-2'])]);
+    return refuse(ACL_ERROR_INVALID_PARAM, text('malloc-size-zero'), [reason('size-zero', ['DM-2'])]);
   }
   const hints = policy & HINT_BITS;
   const base = policy & MEM_POLICY_MASK;
@@ -153,7 +156,7 @@ export function planMalloc(fn: MallocFn, size: number, policy: number, profile: 
   const reasons: Reason[] | undefined = explain ? [] : undefined;
   if (hints !== 0 || policy > (MEM_POLICY_MASK | HINT_BITS)) {
     if (fn !== 'aclrtMallocWithCfg') {
-      return refuse(ACL_ERROR_INVALID_PARAM, `policy ${policy} combines bits that only aclrtMallocWithCfg accepts (DM-9)`, [
+      return refuse(ACL_ERROR_INVALID_PARAM, text('malloc-flags-need-withcfg', { policy }), [
         reason('flags-need-withcfg', ['DM-9'], { policy }),
       ]);
     }
@@ -163,15 +166,15 @@ export function planMalloc(fn: MallocFn, size: number, policy: number, profile: 
   const isGiant = facts?.pages === 'giant';
   const p2p = facts?.p2p === true;
   if (fn === 'aclrtMallocCached' && facts?.cached !== true) {
-    return refuse(ACL_ERROR_INVALID_PARAM, `aclrtMallocCached does not accept ${policyName(base)}`, [reason('cached-policy', ['DM-3'])]);
+    return refuse(ACL_ERROR_INVALID_PARAM, text('malloc-cached-policy', { policy: policyName(base) }), [reason('cached-policy', ['DM-3'])]);
   }
   if (isGiant && !profile.features.giantPages) {
-    return refuse(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${profile.name} has no 1 GiB pages (DM-7)`, [
+    return refuse(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('no-giant-pages', { profile: profile.name }), [
       reason('giant-unsupported', ['DM-7'], { profile: profile.name }),
     ]);
   }
   if (p2p && !profile.features.p2p) {
-    return refuse(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${profile.name} has no P2P memory (DM-8)`, [
+    return refuse(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('no-p2p-memory', { profile: profile.name }), [
       reason('p2p-unsupported', ['DM-8'], { profile: profile.name }),
     ]);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CodedTextSchema } from './event-schemas.ts';
 
 /**
  * Why the agent refused a message. Codes are stable identifiers a client may branch on;
@@ -24,6 +25,8 @@ export const ErrorMessage = z.strictObject({
   type: z.literal('error'),
   code: ErrorCode,
   message: z.string(),
+  /** The message as a code and values (texts/table.ts), for the client's language. */
+  messageCode: CodedTextSchema.exactOptional(),
   /** The `id` of the call this error answers, when it answers one. */
   id: z.number().int().nonnegative().exactOptional(),
   /** Path of the offending field, for example "args.size". */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TABLE } from '../model/event-table.ts';
+import { codedText, EVENT_TABLE } from '../model/event-table.ts';
 import type { MemoryEvent } from '../model/events.ts';
 import type { Snapshot } from '../model/snapshot.ts';
 import { SNAPSHOT_SHAPE } from '../model/snapshot-table.ts';
@@ -16,6 +16,9 @@ if (first === undefined) throw new Error('the event table has no rows');
 export const MemoryEventSchema = z.discriminatedUnion('kind', [first, ...rest]);
 
 export const SnapshotSchema = schemaOf(SNAPSHOT_SHAPE);
+
+/** A text for people as a code and values (texts/table.ts); messages carry it beside their English text. */
+export const CodedTextSchema = schemaOf(codedText);
 
 // Compile-time proof that the schemas and the model types describe the same values.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

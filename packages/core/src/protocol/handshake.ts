@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CodedTextSchema } from './event-schemas.ts';
 
 /** Who is on the other end: one driver may call; viewers only watch. */
 export const Role = z.enum(['driver', 'viewer']);
@@ -47,6 +48,8 @@ export const HostInfo = z.strictObject({
   hostPageSize: z.number().int().positive(),
   /** Anything the user must know about where the data come from (for example a test double). */
   note: z.string().exactOptional(),
+  /** The note as a code and values (texts/table.ts), for the client's language. */
+  noteCode: CodedTextSchema.exactOptional(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 

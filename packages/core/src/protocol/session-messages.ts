@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SIMULATED_DEVICES } from '../profiles/profile.ts';
-import { MemoryEventSchema, SnapshotSchema } from './event-schemas.ts';
+import { CodedTextSchema, MemoryEventSchema, SnapshotSchema } from './event-schemas.ts';
 
 const id = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const seq = z.number().int().nonnegative().safe();
@@ -41,6 +41,8 @@ export const Result = z.strictObject({
   retName: z.string(),
   out: z.record(z.string(), z.unknown()).exactOptional(),
   message: z.string().exactOptional(),
+  /** The message as a code and values (texts/table.ts), for the client's language. */
+  messageCode: CodedTextSchema.exactOptional(),
   events: z.array(seq),
   durationNs: z.number().int().nonnegative(),
 });
@@ -69,11 +71,13 @@ export const Resync = z.strictObject({ type: z.literal('resync'), reason: z.stri
 
 export const Pong = z.strictObject({ type: z.literal('pong'), id: id.exactOptional(), time: z.number() });
 
+/** `code` names the kind of notice for scripts; `messageCode` is the message as a code and values (texts/table.ts). */
 export const Notice = z.strictObject({
   type: z.literal('notice'),
   level: z.enum(['info', 'warn']),
   code: z.string(),
   message: z.string(),
+  messageCode: CodedTextSchema.exactOptional(),
 });
 export type Notice = z.infer<typeof Notice>;
 

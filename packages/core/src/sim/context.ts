@@ -1,8 +1,9 @@
 import { ACL_ERROR_INVALID_PARAM, ACL_ERROR_RT_CONTEXT_NULL, ACL_SUCCESS } from '../acl/errors.ts';
 import type { AclFunctionName } from '../acl/functions.ts';
 import type { AclArgs, AclOut } from '../acl/runtime.ts';
-import type { EventBody, MemoryEvent, Reason } from '../model/events.ts';
+import type { CodedText, EventBody, MemoryEvent, Reason } from '../model/events.ts';
 import type { DeviceState, HostState, ProcessState } from '../model/state.ts';
+import { describeText, type Text, text } from '../texts/table.ts';
 import { hexToNumber } from '../units/hex.ts';
 import type { ProcessSpace } from './process-space.ts';
 import type { SimHost } from './sim-host.ts';
@@ -15,6 +16,8 @@ export interface OpResult<O> {
   readonly ret: number;
   readonly out?: O;
   readonly message?: string;
+  /** The message as a code and values (texts/table.ts), for the UI's language; absent for an uncoded message. */
+  readonly messageCode?: CodedText;
   readonly reasons?: readonly Reason[];
 }
 
@@ -42,19 +45,21 @@ export function done(): OpResult<never> {
   return DONE;
 }
 
-export function fail(ret: number, message: string, reasons?: readonly Reason[]): OpResult<never> {
-  return reasons === undefined ? { ret, message } : { ret, message, reasons };
+/** A failure: its code and why, as a text of the table (the English message follows from it). */
+export function fail(ret: number, why: Text, reasons?: readonly Reason[]): OpResult<never> {
+  const message = describeText(why);
+  return reasons === undefined ? { ret, message, messageCode: why } : { ret, message, messageCode: why, reasons };
 }
 
-export function invalid(message: string, reasons?: readonly Reason[]): OpResult<never> {
-  return fail(ACL_ERROR_INVALID_PARAM, message, reasons);
+export function invalid(why: Text, reasons?: readonly Reason[]): OpResult<never> {
+  return fail(ACL_ERROR_INVALID_PARAM, why, reasons);
 }
 
 /** LT-2: memory calls need a current device, set with aclrtSetDevice. */
 export function currentDevice(context: SimContext): DeviceState | OpResult<never> {
   const device = context.state.devices[context.process.currentDevice];
   if (device === undefined) {
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current device: call aclrtSetDevice first (LT-2)');
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-device'));
   }
   return device;
 }
@@ -70,7 +75,10 @@ export function address(hex: string): number {
 
 /** The failure of an inner step, passed on without its (absent) out-fields. */
 export function passFailure(result: OpResult<unknown>): OpResult<never> {
-  const { ret, message, reasons } = result;
+  const { ret, message, messageCode, reasons } = result;
   if (message === undefined) return reasons === undefined ? { ret } : { ret, reasons };
-  return reasons === undefined ? { ret, message } : { ret, message, reasons };
+  const failure: Mutable<OpResult<never>> = { ret, message };
+  if (messageCode !== undefined) failure.messageCode = messageCode;
+  if (reasons !== undefined) failure.reasons = reasons;
+  return failure;
 }

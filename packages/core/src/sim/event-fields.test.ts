@@ -57,16 +57,16 @@ describe('event fields of the hot path', () => {
     ]);
   });
 
-  it('failures: a message; reasons after it; out before it; injected last', async () => {
+  it('failures: a message and its code; reasons after them; out before them; injected last', async () => {
     const { host, rt, events } = await session();
     await rt.aclrtFree({ devPtr: '0x1234' });
     await rt.aclrtMalloc({ size: 0, policy: 0 });
     host.injectFailure({ ret: 507899, fn: 'aclrtMalloc' });
     await rt.aclrtMalloc({ size: 4096, policy: 0 });
     expect(fields(events)).toEqual([
-      ['call', [...CALL, 'message']],
-      ['call', [...CALL, 'message', 'reasons']],
-      ['call', [...CALL, 'message', 'injected']],
+      ['call', [...CALL, 'message', 'messageCode']],
+      ['call', [...CALL, 'message', 'messageCode', 'reasons']],
+      ['call', [...CALL, 'message', 'messageCode', 'injected']],
     ]);
   });
 });

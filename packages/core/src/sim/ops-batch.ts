@@ -2,6 +2,7 @@ import { aclrtMemcpyKind, aclrtMemLocationType } from '../acl/enums.ts';
 import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
 import type { aclrtMemcpyBatchAttr } from '../acl/structs.ts';
 import type { Reason } from '../model/events.ts';
+import { type Text, text } from '../texts/table.ts';
 import { currentDevice, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
 import { emitCopy, isPlanned, type PlannedCopy, planCopy, type Region, region } from './ops-copy.ts';
 
@@ -32,14 +33,14 @@ interface BatchArgs {
 type Fn = 'aclrtMemcpyBatch' | 'aclrtMemcpyBatchAsync';
 
 /** The acl layer's first checks, before its every-size-zero shortcut (100000). */
-function countProblem(args: BatchArgs): string | undefined {
-  if (args.sizes.length === 0) return 'sizes is NULL (CP-11)';
-  if (args.numBatches === 0) return 'numBatches is 0 (CP-11)';
+function countProblem(args: BatchArgs): Text | undefined {
+  if (args.sizes.length === 0) return text('null-arg-rule', { name: 'sizes', rule: 'CP-11' });
+  if (args.numBatches === 0) return text('batch-zero', { name: 'numBatches' });
   return undefined;
 }
 
 /** The acl layer's checks of the other arrays (100000). */
-function arrayProblem(args: BatchArgs): string | undefined {
+function arrayProblem(args: BatchArgs): Text | undefined {
   const { numBatches } = args;
   for (const [name, list] of [
     ['dsts', args.dsts],
@@ -47,36 +48,36 @@ function arrayProblem(args: BatchArgs): string | undefined {
     ['srcs', args.srcs],
     ['sizes', args.sizes],
   ] as const) {
-    if (list.length === 0) return `${name} is NULL (CP-11)`;
-    if (list.length < numBatches) return `${name} has ${list.length} entries, fewer than numBatches ${numBatches} (CP-11)`;
+    if (list.length === 0) return text('null-arg-rule', { name, rule: 'CP-11' });
+    if (list.length < numBatches) return text('batch-array-short', { name, entries: list.length, numBatches });
   }
   for (let i = 0; i < numBatches; i += 1) {
     const size = args.sizes[i] ?? 0;
     const destMax = args.destMaxs[i] ?? 0;
-    if (size > destMax) return `sizes[${i}] ${size} is larger than destMaxs[${i}] ${destMax} (CP-11)`;
+    if (size > destMax) return text('batch-size-over', { index: i, size, destMax });
   }
-  if (args.attrs.length === 0) return 'attrs is NULL (CP-11)';
+  if (args.attrs.length === 0) return text('null-arg-rule', { name: 'attrs', rule: 'CP-11' });
   for (const [k, attr] of args.attrs.entries()) {
-    if ((attr.rsv ?? []).some((byte) => byte !== 0)) return `attrs[${k}].rsv must be all zero (CP-11)`;
+    if ((attr.rsv ?? []).some((byte) => byte !== 0)) return text('batch-attr-rsv', { index: k });
   }
-  if (args.attrsIndexes.length === 0) return 'attrsIndexes is NULL (CP-11)';
+  if (args.attrsIndexes.length === 0) return text('null-arg-rule', { name: 'attrsIndexes', rule: 'CP-11' });
   // Fewer entries than numAttrs says: the runtime would read past them (refused as the agent refuses it).
   if (args.attrs.length < args.numAttrs || args.attrsIndexes.length < args.numAttrs)
-    return `attrs and attrsIndexes need numAttrs ${args.numAttrs} entries; they have ${args.attrs.length} and ${args.attrsIndexes.length} (CP-11)`;
+    return text('batch-attrs-short', { numAttrs: args.numAttrs, attrs: args.attrs.length, indexes: args.attrsIndexes.length });
   return undefined;
 }
 
 /** The runtime's checks of the attribute runs (107000). */
-function runProblem(args: BatchArgs): string | undefined {
+function runProblem(args: BatchArgs): Text | undefined {
   const { numAttrs, numBatches, attrsIndexes } = args;
-  if (numAttrs === 0) return 'numAttrs is 0 (CP-11)';
-  if (numAttrs > numBatches) return `numAttrs ${numAttrs} is larger than numBatches ${numBatches} (CP-11)`;
-  if (attrsIndexes[0] !== 0) return `attrsIndexes[0] is ${attrsIndexes[0]}; the first run starts at copy 0 (CP-11)`;
+  if (numAttrs === 0) return text('batch-zero', { name: 'numAttrs' });
+  if (numAttrs > numBatches) return text('batch-attrs-over', { numAttrs, numBatches });
+  if (attrsIndexes[0] !== 0) return text('batch-first-run', { first: attrsIndexes[0] ?? 'undefined' });
   for (let k = 1; k < numAttrs; k += 1) {
     const here = attrsIndexes[k] ?? 0;
     const before = attrsIndexes[k - 1] ?? 0;
-    if (here <= before) return `attrsIndexes[${k}] ${here} is not above attrsIndexes[${k - 1}] ${before} (CP-11)`;
-    if (here >= numBatches) return `attrsIndexes[${k}] ${here} is not below numBatches ${numBatches} (CP-11)`;
+    if (here <= before) return text('batch-run-order', { index: k, here, previous: k - 1, before });
+    if (here >= numBatches) return text('batch-run-end', { index: k, here, numBatches });
   }
   return undefined;
 }
@@ -87,17 +88,14 @@ function locationOf(side: Region): { readonly type: number; readonly id: number 
 }
 
 /** HOST_NUMA counts as HOST; a device location must name the memory's device. */
-function locationProblem(
-  role: 'dst' | 'src',
-  declared: { readonly type: number; readonly id: number },
-  actual: Region,
-): string | undefined {
+function locationProblem(role: 'dst' | 'src', declared: { readonly type: number; readonly id: number }, actual: Region): Text | undefined {
   const real = locationOf(actual);
   const type = declared.type === L.ACL_MEM_LOCATION_TYPE_HOST_NUMA ? L.ACL_MEM_LOCATION_TYPE_HOST : declared.type;
   if (type === real.type && (real.type !== L.ACL_MEM_LOCATION_TYPE_DEVICE || declared.id === real.id)) return undefined;
   const said = `${aclrtMemLocationType.nameOf(declared.type) ?? declared.type}${declared.type === L.ACL_MEM_LOCATION_TYPE_DEVICE ? ` ${declared.id}` : ''}`;
-  const is = real.type === L.ACL_MEM_LOCATION_TYPE_DEVICE ? `device ${real.id} memory` : 'host memory';
-  return `${role}Loc says ${said}, but ${role} is ${is}`;
+  return real.type === L.ACL_MEM_LOCATION_TYPE_DEVICE
+    ? text('batch-loc-device', { role, said, device: real.id })
+    : text('batch-loc-host', { role, said });
 }
 
 function batch(context: SimContext, fn: Fn, args: BatchArgs): OpResult<{ failIndex: number }> {
@@ -119,20 +117,18 @@ function batch(context: SimContext, fn: Fn, args: BatchArgs): OpResult<{ failInd
     if (run + 1 < args.numAttrs && i >= (args.attrsIndexes[run + 1] ?? Number.POSITIVE_INFINITY)) run += 1;
     const attr = args.attrs[run];
     const count = copies[i] ?? 0;
-    const at = (message: string): OpResult<{ failIndex: number }> => ({
-      ...fail(ACL_ERROR_RT_PARAM_INVALID, `copy ${i}: ${message} (CP-11)`),
+    const at = (why: Text): OpResult<{ failIndex: number }> => ({
+      ...fail(ACL_ERROR_RT_PARAM_INVALID, text('batch-copy', { ...why.values, copy: i, problem: why.code })),
       out: { failIndex: i },
     });
     const dst = region(context, args.dsts[i] ?? '0x0', Math.max(count, 1), 'dst');
-    if (typeof dst === 'string') return at(dst);
+    if ('code' in dst) return at(dst);
     const src = region(context, args.srcs[i] ?? '0x0', Math.max(count, 1), 'src');
-    if (typeof src === 'string') return at(src);
+    if ('code' in src) return at(src);
     const wrong =
-      attr === undefined
-        ? 'no attribute run covers it'
-        : (locationProblem('dst', attr.dstLoc, dst) ?? locationProblem('src', attr.srcLoc, src));
+      attr === undefined ? text('batch-no-run') : (locationProblem('dst', attr.dstLoc, dst) ?? locationProblem('src', attr.srcLoc, src));
     if (wrong !== undefined) return at(wrong);
-    if (dst.side === src.side) return at(`both sides are ${dst.side} memory; a batch copies host → device or device → host only`);
+    if (dst.side === src.side) return at(text(dst.side === 'host' ? 'batch-same-side-host' : 'batch-same-side-device'));
     if (count === 0) continue;
     const kind = src.side === 'host' ? K.ACL_MEMCPY_HOST_TO_DEVICE : K.ACL_MEMCPY_DEVICE_TO_HOST;
     const request = { fn, dst: args.dsts[i] ?? '0x0', destMax: args.destMaxs[i] ?? 0, src: args.srcs[i] ?? '0x0', count, kind };

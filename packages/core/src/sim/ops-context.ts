@@ -1,5 +1,6 @@
 import { ACL_ERROR_RT_CONTEXT_NULL, ACL_ERROR_RT_INVALID_DEVICEID, ACL_ERROR_RT_STREAM_CONTEXT } from '../acl/errors.ts';
 import type { AclContext, Stream } from '../model/state.ts';
+import { text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, done, fail, invalid, type Op, type OpResult, ok, type SimContext } from './context.ts';
 
@@ -24,10 +25,7 @@ export function contextByHandle(context: SimContext, hex: string): AclContext | 
 export function foreignStream(context: SimContext, stream: Stream, fn: string): OpResult<never> | undefined {
   const current = context.process.currentContext;
   if (stream.context === undefined || current === -1 || stream.context === current) return undefined;
-  return fail(
-    ACL_ERROR_RT_STREAM_CONTEXT,
-    `${fn}: stream ${toHex(stream.handle)} belongs to context ${stream.context}, not to the current context ${current} (CX-3)`,
-  );
+  return fail(ACL_ERROR_RT_STREAM_CONTEXT, text('stream-foreign', { fn, stream: toHex(stream.handle), owner: stream.context, current }));
 }
 
 /** A context of the process's own, with its default stream (CX-1). Used by aclrtCreateContext and aclrtSetDevice. */
@@ -46,10 +44,10 @@ export function createContext(context: SimContext, device: number, isDefault: bo
 export const aclrtCreateContext: Op<'aclrtCreateContext'> = (context, { deviceId }) => {
   const devices = context.state.devices.length;
   if (deviceId < 0 || deviceId >= devices) {
-    return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${deviceId} does not exist; this host has devices 0 to ${devices - 1}`);
+    return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('device-missing', { device: deviceId, last: devices - 1 }));
   }
   const made = createContext(context, deviceId, false);
-  if (made === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, 'the context could not be created');
+  if (made === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('context-not-created'));
   context.emit({ kind: 'contextCurrent', pid: context.pid, id: made.id });
   return ok({ context: toHex(made.handle) });
 };
@@ -59,14 +57,11 @@ export const aclrtCreateContext: Op<'aclrtCreateContext'> = (context, { deviceId
  * its default stream too). A device's default context is released by aclrtResetDevice instead.
  */
 export const aclrtDestroyContext: Op<'aclrtDestroyContext'> = (context, { context: handle }) => {
-  if (address(handle) === 0) return invalid('context is NULL');
+  if (address(handle) === 0) return invalid(text('null-arg', { name: 'context' }));
   const target = contextByHandle(context, handle);
-  if (target === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, `context ${handle} is not a live context of this process (CX-2)`);
+  if (target === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('context-not-live', { handle, rule: 'CX-2' }));
   if (target.isDefault) {
-    return fail(
-      ACL_ERROR_RT_CONTEXT_NULL,
-      `context ${handle} is device ${target.device}'s default context: aclrtResetDevice releases it, aclrtDestroyContext cannot (CX-2)`,
-    );
+    return fail(ACL_ERROR_RT_CONTEXT_NULL, text('context-default', { handle, device: target.device }));
   }
   releaseContextObjects(context, target.id);
   context.emit({ kind: 'contextDestroy', id: target.id });
@@ -82,17 +77,16 @@ export function releaseContextObjects(context: SimContext, id: number): void {
 
 /** CX-1: makes a live context current, and its device with it. NULL is refused by the ACL layer (100000). */
 export const aclrtSetCurrentContext: Op<'aclrtSetCurrentContext'> = (context, { context: handle }) => {
-  if (address(handle) === 0) return invalid('context is NULL: name a context from aclrtCreateContext or aclrtGetCurrentContext');
+  if (address(handle) === 0) return invalid(text('context-null-set'));
   const target = contextByHandle(context, handle);
-  if (target === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, `context ${handle} is not a live context of this process (CX-1)`);
+  if (target === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('context-not-live', { handle, rule: 'CX-1' }));
   if (context.process.currentContext !== target.id) context.emit({ kind: 'contextCurrent', pid: context.pid, id: target.id });
   return done();
 };
 
 export const aclrtGetCurrentContext: Op<'aclrtGetCurrentContext'> = (context) => {
   const current = currentContextOf(context);
-  if (current === undefined)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice or aclrtCreateContext first (CX-1)');
+  if (current === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-context', { rule: 'CX-1' }));
   return ok({ context: toHex(current.handle) });
 };
 
@@ -102,8 +96,7 @@ export const aclrtGetCurrentContext: Op<'aclrtGetCurrentContext'> = (context) =>
  */
 export const aclrtCtxGetCurrentDefaultStream: Op<'aclrtCtxGetCurrentDefaultStream'> = (context) => {
   const current = currentContextOf(context);
-  if (current === undefined)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice or aclrtCreateContext first (CX-1)');
+  if (current === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-context', { rule: 'CX-1' }));
   const stream = context.state.streams.get(current.defaultStream);
   return ok({ stream: toHex(stream?.handle ?? 0) });
 };

@@ -3,6 +3,7 @@ import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
 import type { CopyMode, CopyPath, Reason } from '../model/events.ts';
 import { reason } from '../model/reasons.ts';
 import type { DeviceState, Stream } from '../model/state.ts';
+import { type Text, text } from '../texts/table.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, type SimContext } from './context.ts';
 import { foreignStream } from './ops-context.ts';
 import { liveStream, resolveStream } from './ops-device.ts';
@@ -16,42 +17,45 @@ export type Region =
   | { readonly side: 'device'; readonly device: number; readonly id: number }
   | { readonly side: 'host'; readonly pinned: boolean; readonly id: number };
 
-/** What memory [at, at + count) is (CP-2, modeled range checks); a message when it is none. */
-export function region(context: SimContext, hex: string, count: number, role: string): Region | string {
+/** What memory [at, at + count) is (CP-2, modeled range checks); the text of why when it is none. */
+export function region(context: SimContext, hex: string, count: number, role: string): Region | Text {
   const at = address(hex);
-  if (at === 0) return `${role} is NULL`;
+  if (at === 0) return text('null-arg', { name: role });
   const end = at + count;
   for (const id of context.process.allocByAddr.values()) {
     const a = context.state.allocations.get(id);
     if (a === undefined || at < a.addr || at >= a.addr + a.size) continue;
-    if (end > a.addr + a.size) return `${role} ${hex} + ${count} B runs past the end of its ${a.size}-byte device allocation`;
+    if (end > a.addr + a.size) return text('region-past-allocation', { role, ptr: hex, bytes: count, size: a.size });
     return { side: 'device', device: a.device, id };
   }
   for (const id of context.process.importByAddr.values()) {
     const item = context.state.ipcImports.get(id);
     if (item === undefined || at < item.addr || at >= item.addr + item.size) continue;
-    if (!context.state.allocations.has(item.source)) return `${role} ${hex} is IPC-imported memory its exporter has freed (IP-4)`;
-    if (end > item.addr + item.size) return `${role} ${hex} + ${count} B runs past the end of its ${item.size}-byte IPC import`;
+    if (!context.state.allocations.has(item.source)) return text('region-import-freed', { role, ptr: hex });
+    if (end > item.addr + item.size) return text('region-past-import', { role, ptr: hex, bytes: count, size: item.size });
     return { side: 'device', device: item.device, id: item.id };
   }
   for (const m of context.state.mappings.values()) {
     if (m.pid !== context.pid || at < m.addr || at >= m.addr + m.size) continue;
-    if (end > m.addr + m.size) return `${role} ${hex} + ${count} B runs past the end of its ${m.size}-byte mapping`;
+    if (end > m.addr + m.size) return text('region-past-mapping', { role, ptr: hex, bytes: count, size: m.size });
     return { side: 'device', device: m.device, id: m.id };
   }
   const buffer = hostBufferAt(context, at);
   if (buffer !== undefined) {
-    if (end > buffer.addr + buffer.size) return `${role} ${hex} + ${count} B runs past the end of its ${buffer.size}-byte host buffer`;
+    if (end > buffer.addr + buffer.size) return text('region-past-host', { role, ptr: hex, bytes: count, size: buffer.size });
     return { side: 'host', pinned: buffer.memory === 'pinned' || buffer.registration?.pinned === true, id: buffer.id };
   }
   for (const buffer of context.state.hostBuffers.values()) {
     const r = buffer.registration;
     if (buffer.pid === context.pid && r?.mapped === true && !r.vaConsistent && at >= r.devPtr && at < r.devPtr + buffer.size) {
-      return `${role} ${hex} is the device address of registered host memory: it is for kernels only, not for memcpy (HM-7)`;
+      return text('region-registered-device', { role, ptr: hex });
     }
   }
-  return `${role} ${hex} is not inside any live device allocation, mapping or host buffer of this process`;
+  return text('region-unknown', { role, ptr: hex });
 }
+
+/** A side of a copy, as a text: "host" and "device" in the UI's language. */
+const SIDE_TEXTS = { host: 'side-host', device: 'side-device' } as const;
 
 interface Route {
   readonly path: CopyPath;
@@ -64,7 +68,7 @@ interface Route {
 
 const gbps = (bytesPerSec: number): string => (bytesPerSec / 1e9).toFixed(1);
 
-function route(context: SimContext, dst: Region, src: Region, count: number, kind: number): Route | string {
+function route(context: SimContext, dst: Region, src: Region, count: number, kind: number): Route | Text {
   const devices = context.state.devices;
   const profileOf = (id: number): DeviceState | undefined => devices[id];
   if (src.side === 'host' && dst.side === 'host') {
@@ -79,7 +83,7 @@ function route(context: SimContext, dst: Region, src: Region, count: number, kin
   }
   if (src.side === 'device' && dst.side === 'device') {
     const device = profileOf(src.device);
-    if (device === undefined) return 'unknown device';
+    if (device === undefined) return text('copy-unknown-device');
     if (src.device === dst.device) {
       // A copy inside one device reads and writes device memory: half its bandwidth each way (modeled).
       const rate = device.profile.bandwidth.deviceBytesPerSec / 2;
@@ -95,7 +99,7 @@ function route(context: SimContext, dst: Region, src: Region, count: number, kin
     const current = context.process.currentDevice;
     const peer = current === src.device ? dst.device : src.device;
     if (!(devices[current]?.peers.has(peer) ?? false)) {
-      return `copying between device ${src.device} and device ${dst.device} needs aclrtDeviceEnablePeerAccess from the current device ${current} to ${peer} first`;
+      return text('copy-needs-peer', { src: src.device, dst: dst.device, current, peer });
     }
     const rate = device.profile.bandwidth.hostLinkBytesPerSec * device.profile.bandwidth.pinnedEfficiency;
     return {
@@ -109,9 +113,9 @@ function route(context: SimContext, dst: Region, src: Region, count: number, kin
   }
   const deviceSide = src.side === 'device' ? src : dst.side === 'device' ? dst : undefined;
   const hostSide = src.side === 'host' ? src : dst.side === 'host' ? dst : undefined;
-  if (deviceSide?.side !== 'device' || hostSide?.side !== 'host') return 'unreachable';
+  if (deviceSide?.side !== 'device' || hostSide?.side !== 'host') return text('copy-unreachable');
   const device = profileOf(deviceSide.device);
-  if (device === undefined) return 'unknown device';
+  if (device === undefined) return text('copy-unknown-device');
   const { hostLinkBytesPerSec, pinnedEfficiency, pageableMin, pageableMax, stagingChunkBytes } = device.profile.bandwidth;
   const pinnedRate = hostLinkBytesPerSec * pinnedEfficiency;
   const direction = src.side === 'host' ? 'h2d' : 'd2h';
@@ -140,7 +144,7 @@ function route(context: SimContext, dst: Region, src: Region, count: number, kin
 }
 
 /** CP-1, CP-2: the direction a kind demands, checked against the memory the pointers are in. */
-function checkKind(kind: number, dst: Region, src: Region): string | undefined {
+function checkKind(kind: number, dst: Region, src: Region): Text | undefined {
   const expected: Record<number, [Region['side'], Region['side']] | undefined> = {
     [K.ACL_MEMCPY_HOST_TO_HOST]: ['host', 'host'],
     [K.ACL_MEMCPY_HOST_TO_DEVICE]: ['host', 'device'],
@@ -150,10 +154,16 @@ function checkKind(kind: number, dst: Region, src: Region): string | undefined {
   };
   if (kind === K.ACL_MEMCPY_DEFAULT) return undefined;
   const sides = expected[kind];
-  if (sides === undefined)
-    return `kind ${kind} is not accepted here; use ACL_MEMCPY_HOST_TO_HOST … ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE (0–5) (CP-1)`;
+  if (sides === undefined) return text('copy-kind-unknown', { kind });
   if (sides[0] !== src.side || sides[1] !== dst.side) {
-    return `${aclrtMemcpyKind.nameOf(kind)} copies ${sides[0]} → ${sides[1]}, but src is ${src.side} memory and dst is ${dst.side} memory (CP-2)`;
+    const [from, to] = sides;
+    return text('copy-kind-sides', {
+      kind: aclrtMemcpyKind.nameOf(kind) ?? kind,
+      from: SIDE_TEXTS[from],
+      to: SIDE_TEXTS[to],
+      srcSide: SIDE_TEXTS[src.side],
+      dstSide: SIDE_TEXTS[dst.side],
+    });
   }
   return undefined;
 }
@@ -194,23 +204,23 @@ export function planCopy(context: SimContext, request: CopyRequest): PlannedCopy
     kind < 0 ||
     kind > K.ACL_MEMCPY_INTER_DEVICE_TO_DEVICE
   ) {
-    return invalid(`kind ${aclrtMemcpyKind.nameOf(kind) ?? kind} is rejected by ${fn}; use 0–5 (CP-1)`);
+    return invalid(text('copy-kind-rejected', { kind: aclrtMemcpyKind.nameOf(kind) ?? kind, fn }));
   }
-  if (count > destMax) return invalid(`count ${count} is larger than destMax ${destMax} (CP-1)`);
+  if (count > destMax) return invalid(text('copy-count-over', { n: count, destMax }));
   const stream = request.stream === undefined ? undefined : resolveStream(context, request.stream);
   if (request.stream !== undefined && stream === undefined)
-    return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${request.stream} is not a live stream of this process`);
+    return fail(ACL_ERROR_RT_PARAM_INVALID, text('stream-not-live', { stream: request.stream }));
   const foreign = stream === undefined ? undefined : foreignStream(context, stream, fn);
   if (foreign !== undefined) return foreign;
   if (count === 0) return done();
   const dst = region(context, request.dst, request.spans?.dst ?? count, 'dst');
-  if (typeof dst === 'string') return invalid(dst);
+  if ('code' in dst) return invalid(dst);
   const src = region(context, request.src, request.spans?.src ?? count, 'src');
-  if (typeof src === 'string') return invalid(src);
+  if ('code' in src) return invalid(src);
   const kindProblem = checkKind(kind, dst, src);
   if (kindProblem !== undefined) return invalid(kindProblem);
   const path = route(context, dst, src, count, kind);
-  if (typeof path === 'string') return invalid(path);
+  if ('code' in path) return invalid(path);
   return { request, dst, src, path, stream, profile: context.state.devices[path.device]?.profile ?? device.profile };
 }
 
@@ -277,12 +287,11 @@ export const aclrtMemcpyAsync: Op<'aclrtMemcpyAsync'> = (context, { dst, destMax
 export const aclrtMemset: Op<'aclrtMemset'> = (context, { devPtr, maxCount, value, count }) => {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (count > maxCount) return invalid(`count ${count} is larger than maxCount ${maxCount}`);
+  if (count > maxCount) return invalid(text('memset-count-over', { n: count, maxCount }));
   if (count === 0) return done();
   const target = region(context, devPtr, count, 'devPtr');
-  if (typeof target === 'string') return invalid(target);
-  if (target.side === 'host' && !target.pinned)
-    return invalid(`devPtr ${devPtr} is malloc memory; aclrtMemset takes device memory or host memory from ACL`);
+  if ('code' in target) return invalid(target);
+  if (target.side === 'host' && !target.pinned) return invalid(text('memset-malloc', { devPtr }));
   context.emit({
     kind: 'memset',
     pid: context.pid,
@@ -312,11 +321,14 @@ function copy2d(
       : [K.ACL_MEMCPY_HOST_TO_DEVICE, K.ACL_MEMCPY_DEVICE_TO_HOST, K.ACL_MEMCPY_DEVICE_TO_DEVICE];
   if (!kinds.includes(kind)) {
     const names = kinds.map((value) => aclrtMemcpyKind.nameOf(value)).join(', ');
-    return invalid(`${fn} takes ${names}, not ${aclrtMemcpyKind.nameOf(kind) ?? kind} (CP-9)`);
+    return invalid(text('copy2d-kind', { fn, names, kind: aclrtMemcpyKind.nameOf(kind) ?? kind }));
   }
-  if (address(dst) === 0 || address(src) === 0) return invalid(`${address(dst) === 0 ? 'dst' : 'src'} is NULL (CP-9)`);
+  if (address(dst) === 0 || address(src) === 0)
+    return invalid(text('null-arg-rule', { name: address(dst) === 0 ? 'dst' : 'src', rule: 'CP-9' }));
   if (width > dpitch || width > spitch)
-    return invalid(`width ${width} is larger than ${width > dpitch ? `dpitch ${dpitch}` : `spitch ${spitch}`} (CP-9)`);
+    return invalid(
+      text('copy2d-width', { width, pitchName: width > dpitch ? 'dpitch' : 'spitch', pitch: width > dpitch ? dpitch : spitch }),
+    );
   // Zero rows or columns move nothing (what the runtime answers is not documented).
   if (width === 0 || height === 0) return done();
   const spans = { dst: (height - 1) * dpitch + width, src: (height - 1) * spitch + width };
@@ -356,10 +368,10 @@ export const aclrtMemsetAsync: Op<'aclrtMemsetAsync'> = (context, { devPtr, maxC
  * range and changes nothing.
  */
 function cacheRange(context: SimContext, devPtr: string, size: number): OpResult<never> {
-  if (address(devPtr) === 0) return invalid('devPtr is NULL (CP-10)');
-  if (size === 0) return invalid('size must be greater than 0 (CP-10)');
+  if (address(devPtr) === 0) return invalid(text('null-arg-rule', { name: 'devPtr', rule: 'CP-10' }));
+  if (size === 0) return invalid(text('size-zero-rule', { rule: 'CP-10' }));
   const target = region(context, devPtr, size, 'devPtr');
-  return typeof target === 'string' ? invalid(target) : done();
+  return 'code' in target ? invalid(target) : done();
 }
 
 export const aclrtMemFlush: Op<'aclrtMemFlush'> = (context, { devPtr, size }) => cacheRange(context, devPtr, size);

@@ -9,6 +9,7 @@ import {
   ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
 } from '../acl/errors.ts';
 import type { Stream } from '../model/state.ts';
+import { type Text, text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
 import { createContext, foreignStream } from './ops-context.ts';
@@ -17,7 +18,7 @@ import { badTimeout, type Wait, waitUntil } from './wait.ts';
 
 /** LT-1: aclInit once per process; a repeat answers 100002, which is harmless. */
 export const aclInit: Op<'aclInit'> = (context) => {
-  if (context.process.initialized) return fail(ACL_ERROR_REPEAT_INITIALIZE, 'aclInit was already called in this process (LT-1; harmless)');
+  if (context.process.initialized) return fail(ACL_ERROR_REPEAT_INITIALIZE, text('init-repeated'));
   context.emit({ kind: 'init', pid: context.pid });
   return done();
 };
@@ -27,14 +28,14 @@ export const aclInit: Op<'aclInit'> = (context) => {
  * answers 100037. Devices stay set: the open runtime's aclFinalize resets none (runtime-api.md §2).
  */
 export const aclFinalize: Op<'aclFinalize'> = (context) => {
-  if (context.process.finalized) return fail(ACL_ERROR_REPEAT_FINALIZE, 'aclFinalize was already called, with no aclInit since (LT-5)');
+  if (context.process.finalized) return fail(ACL_ERROR_REPEAT_FINALIZE, text('finalize-repeated'));
   context.emit({ kind: 'finalize', pid: context.pid });
   return done();
 };
 
-function checkDevice(context: SimContext, deviceId: number): string | undefined {
+function checkDevice(context: SimContext, deviceId: number): Text | undefined {
   if (deviceId < 0 || deviceId >= context.state.devices.length) {
-    return `device ${deviceId} does not exist; this host has devices 0 to ${context.state.devices.length - 1}`;
+    return text('device-missing', { device: deviceId, last: context.state.devices.length - 1 });
   }
   return undefined;
 }
@@ -54,7 +55,7 @@ function resetDevice(context: SimContext, deviceId: number, force: boolean) {
   const problem = checkDevice(context, deviceId);
   if (problem !== undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, problem);
   const before = context.process.deviceRefs.get(deviceId) ?? 0;
-  if (before === 0) return fail(ACL_ERROR_RT_CONTEXT_NULL, `device ${deviceId} is not set in this process: nothing to reset (LT-2)`);
+  if (before === 0) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('device-not-set', { device: deviceId }));
   const refs = force ? 0 : before - 1;
   // The last reference releases the device's context and, with it, everything the process has there (LT-2, LT-3).
   if (refs === 0) releaseDeviceResources(context, deviceId);
@@ -111,13 +112,13 @@ export function liveStream(context: SimContext, hex: string): Stream | OpResult<
     const device = currentDevice(context);
     if (isResult(device)) return device;
   }
-  return resolveStream(context, hex) ?? fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${hex} is not a live stream of this process`);
+  return resolveStream(context, hex) ?? fail(ACL_ERROR_RT_PARAM_INVALID, text('stream-not-live', { stream: hex }));
 }
 
 function destroyStream(context: SimContext, stream: string, fn: string, wait: boolean) {
-  if (address(stream) === 0) return invalid('stream is NULL: the default stream cannot be destroyed');
+  if (address(stream) === 0) return invalid(text('stream-null-destroy'));
   const target = resolveStream(context, stream);
-  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
+  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('stream-not-live', { stream }));
   const foreign = foreignStream(context, target, fn);
   if (foreign !== undefined) return foreign;
   // aclrtDestroyStream waits for the stream's work; the Force variant does not (CP-4, runtime-api.md §4).
@@ -146,7 +147,7 @@ export const aclrtSetStreamFailureMode: Op<'aclrtSetStreamFailureMode'> = (conte
   const wanted = mode & 1;
   if (wanted === target.failureMode) return done();
   if (wanted === MODE.ACL_CONTINUE_ON_FAILURE) {
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'a stream set to ACL_STOP_ON_FAILURE cannot go back to ACL_CONTINUE_ON_FAILURE (CP-7)');
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('stream-stop-sticky'));
   }
   for (const other of context.state.streams.values()) {
     const sameContext = target.context === undefined ? other.id === target.id : other.context === target.context;
@@ -170,7 +171,7 @@ export const aclrtSynchronizeStream: Op<'aclrtSynchronizeStream'> = (context, { 
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const target = resolveStream(context, stream);
-  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
+  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('stream-not-live', { stream }));
   return waitUntil(context, target.busyUntil, -1, streamWait(target.id));
 };
 
@@ -188,7 +189,7 @@ export const aclrtSynchronizeStreamWithTimeout: Op<'aclrtSynchronizeStreamWithTi
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const target = resolveStream(context, stream);
-  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `stream ${stream} is not a live stream of this process`);
+  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('stream-not-live', { stream }));
   return waitUntil(context, target.busyUntil, timeout, streamWait(target.id));
 };
 

@@ -8,6 +8,7 @@ import {
   ACL_ERROR_RT_PARAM_INVALID,
 } from '../acl/errors.ts';
 import type { AclEvent } from '../model/state.ts';
+import { type Text, text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, done, fail, invalid, type Op, type OpResult, ok, type SimContext } from './context.ts';
 import { currentContextOf, foreignStream } from './ops-context.ts';
@@ -29,24 +30,21 @@ const EX_FLAG_BITS = F.ACL_EVENT_SYNC | F.ACL_EVENT_CAPTURE_STREAM_PROGRESS | 0x
 /** A stream may wait on an event with one of these bits (0x04 is in aclrtCreateEvent's default). */
 const WAITABLE_BITS = F.ACL_EVENT_SYNC | 0x04 | F.ACL_EVENT_EXTERNAL | F.ACL_EVENT_IPC;
 
-function flagProblem(flag: number, ex: boolean): string | undefined {
+function flagProblem(flag: number, ex: boolean): Text | undefined {
   const alone = (bit: number) => (flag & bit) !== 0 && flag !== bit;
   if (ex) {
-    if (flag === 0 || (flag & ~EX_FLAG_BITS) !== 0) return `flag 0x${flag.toString(16)} has bits aclrtCreateEventExWithFlag does not take`;
-    if (alone(F.ACL_EVENT_IPC)) return 'ACL_EVENT_IPC must be used alone';
+    if (flag === 0 || (flag & ~EX_FLAG_BITS) !== 0) return text('event-flag-ex-bits', { flag: `0x${flag.toString(16)}` });
+    if (alone(F.ACL_EVENT_IPC)) return text('event-flag-ipc-alone');
     return undefined;
   }
-  if (flag === 0 || (flag & ~WITH_FLAG_BITS) !== 0)
-    return `flag 0x${flag.toString(16)} must have at least one ACL_EVENT_* bit and no other`;
-  if (alone(F.ACL_EVENT_DEVICE_USE_ONLY) || alone(F.ACL_EVENT_EXTERNAL))
-    return 'ACL_EVENT_DEVICE_USE_ONLY and ACL_EVENT_EXTERNAL must be used alone';
+  if (flag === 0 || (flag & ~WITH_FLAG_BITS) !== 0) return text('event-flag-bits', { flag: `0x${flag.toString(16)}` });
+  if (alone(F.ACL_EVENT_DEVICE_USE_ONLY) || alone(F.ACL_EVENT_EXTERNAL)) return text('event-flag-alone');
   return undefined;
 }
 
 function create(context: SimContext, flags: number, ex: boolean): OpResult<{ event: `0x${string}` }> {
   const owner = currentContextOf(context);
-  if (owner === undefined)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice or aclrtCreateContext first (EV-1)');
+  if (owner === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-context', { rule: 'EV-1' }));
   const handle = context.host.newOpaque();
   context.emit({
     kind: 'eventCreate',
@@ -66,20 +64,24 @@ export const aclrtCreateEvent: Op<'aclrtCreateEvent'> = (context) => create(cont
 
 export const aclrtCreateEventWithFlag: Op<'aclrtCreateEventWithFlag'> = (context, { flag }) => {
   const problem = flagProblem(flag, false);
-  return problem === undefined ? create(context, flag, false) : fail(ACL_ERROR_RT_PARAM_INVALID, `${problem} (EV-1)`);
+  return problem === undefined
+    ? create(context, flag, false)
+    : fail(ACL_ERROR_RT_PARAM_INVALID, text('event-flag-problem', { ...problem.values, problem: problem.code }));
 };
 
 export const aclrtCreateEventExWithFlag: Op<'aclrtCreateEventExWithFlag'> = (context, { flag }) => {
   const problem = flagProblem(flag, true);
-  return problem === undefined ? create(context, flag, true) : fail(ACL_ERROR_RT_PARAM_INVALID, `${problem} (EV-1)`);
+  return problem === undefined
+    ? create(context, flag, true)
+    : fail(ACL_ERROR_RT_PARAM_INVALID, text('event-flag-problem', { ...problem.values, problem: problem.code }));
 };
 
 /** A live event of this process by its aclrtEvent value, or the failure to answer. */
 function liveEvent(context: SimContext, hex: string, name = 'event'): AclEvent | OpResult<never> {
-  if (address(hex) === 0) return invalid(`${name} is NULL`);
+  if (address(hex) === 0) return invalid(text('null-arg', { name }));
   const id = context.process.eventByHandle.get(address(hex));
   const found = id === undefined ? undefined : context.state.aclEvents.get(id);
-  return found ?? invalid(`${name} ${hex} is not a live event of this process`);
+  return found ?? invalid(text('event-not-live', { name, event: hex }));
 }
 
 function isEvent(value: AclEvent | OpResult<never>): value is AclEvent {
@@ -108,10 +110,7 @@ export const aclrtStreamWaitEvent: Op<'aclrtStreamWaitEvent'> = (context, { stre
   const foreign = foreignStream(context, on, 'aclrtStreamWaitEvent');
   if (foreign !== undefined) return foreign;
   if ((target.flags & WAITABLE_BITS) === 0) {
-    return fail(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      `event flags 0x${target.flags.toString(16)} have no ACL_EVENT_SYNC: a stream cannot wait on this event (EV-3)`,
-    );
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('event-not-waitable', { flags: `0x${target.flags.toString(16)}` }));
   }
   const until = target.recordedSeq === -1 ? on.busyUntil : Math.max(on.busyUntil, target.at);
   context.emit({ kind: 'eventWait', id: target.id, stream: on.id, until });
@@ -144,7 +143,7 @@ const STATUS = aclrtEventRecordedStatus.byName;
 export const aclrtQueryEventStatus: Op<'aclrtQueryEventStatus'> = (context, { event }) => {
   const target = liveEvent(context, event);
   if (!isEvent(target)) return target;
-  if (target.flags === F.ACL_EVENT_EXTERNAL) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'an ACL_EVENT_EXTERNAL event cannot be queried');
+  if (target.flags === F.ACL_EVENT_EXTERNAL) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('event-external-query'));
   const complete = target.recordedSeq === -1 ? target.ex : target.at <= context.state.time;
   return ok({ status: complete ? STATUS.ACL_EVENT_RECORDED_STATUS_COMPLETE : STATUS.ACL_EVENT_RECORDED_STATUS_NOT_READY });
 };
@@ -153,7 +152,7 @@ export const aclrtQueryEventStatus: Op<'aclrtQueryEventStatus'> = (context, { ev
 export const aclrtResetEvent: Op<'aclrtResetEvent'> = (context, { event, stream }) => {
   const target = liveEvent(context, event);
   if (!isEvent(target)) return target;
-  if (target.ex) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'events from aclrtCreateEventExWithFlag cannot be reset (EV-5)');
+  if (target.ex) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('event-ex-reset'));
   const on = liveStream(context, stream);
   if ('ret' in on) return on;
   const foreign = foreignStream(context, on, 'aclrtResetEvent');
@@ -172,12 +171,12 @@ export const aclrtDestroyEvent: Op<'aclrtDestroyEvent'> = (context, { event }) =
 
 /** EV-6: the event's modeled timestamp, or why there is none (never recorded 507000; no TIME_LINE or not done 107006). */
 function timestampOf(context: SimContext, target: AclEvent, name: string): number | OpResult<never> {
-  if (target.recordedSeq === -1) return fail(ACL_ERROR_RT_INTERNAL_ERROR, `${name} was never recorded (EV-6)`);
+  if (target.recordedSeq === -1) return fail(ACL_ERROR_RT_INTERNAL_ERROR, text('event-never-recorded', { name }));
   if ((target.flags & F.ACL_EVENT_TIME_LINE) === 0) {
-    return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, `${name} was created without ACL_EVENT_TIME_LINE, so it has no timestamp (EV-6)`);
+    return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, text('event-no-timeline', { name }));
   }
   if (target.at > context.state.time) {
-    return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, `${name}'s work is not done yet: synchronize first (EV-6)`);
+    return fail(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, text('event-not-done', { name }));
   }
   return target.at;
 }

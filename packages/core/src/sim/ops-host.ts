@@ -8,6 +8,7 @@ import {
 } from '../acl/errors.ts';
 import type { HostBuffer } from '../model/state.ts';
 import { kernelAtMost } from '../profiles/profile.ts';
+import { type Text, text, withText } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import {
   address,
@@ -73,10 +74,10 @@ export function unregister(context: SimContext, buffer: HostBuffer): void {
   context.emit({ kind: 'hostUnregister', id: buffer.id });
 }
 
-function unregisterFirst(context: SimContext, buffer: HostBuffer): string | undefined {
+function unregisterFirst(context: SimContext, buffer: HostBuffer): Text | undefined {
   if (buffer.registration === undefined) return undefined;
   unregister(context, buffer);
-  return `${toHex(buffer.addr)} was still registered; PageLens unregistered it (call aclrtHostUnregister before freeing, HM-5)`;
+  return text('host-unregistered-first', { ptr: toHex(buffer.addr) });
 }
 
 export const free: Op<'free'> = (context, { ptr }) => {
@@ -85,24 +86,22 @@ export const free: Op<'free'> = (context, { ptr }) => {
   const id = context.process.hostByAddr.get(at);
   const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
   if (buffer === undefined || buffer.memory !== 'pageable') {
-    return invalid(
-      `free(${ptr}): not a pointer malloc returned (undefined behaviour in C)${buffer === undefined ? '' : '; pinned memory is freed with aclrtFreeHost'}`,
-    );
+    return invalid(text(buffer === undefined ? 'host-free-unknown' : 'host-free-pinned', { ptr }));
   }
   const note = unregisterFirst(context, buffer);
   context.space.pageable.release(buffer.addr, Math.max(buffer.size, MALLOC_ALIGN));
   context.emit({ kind: 'hostFree', id: buffer.id });
-  return note === undefined ? done() : { ret: ACL_SUCCESS, message: note };
+  return note === undefined ? done() : { ret: ACL_SUCCESS, ...withText(note) };
 };
 
 function mallocHost(context: SimContext, fn: string, size: number, vaFlag: boolean): OpResult<{ addr: number }> {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (size === 0) return invalid('size must be greater than 0');
+  if (size === 0) return invalid(text('size-zero-arg'));
   if (vaFlag && !device.profile.features.vaFlag)
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} does not support VA_FLAG (HM-6: A2/A3 only)`);
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('host-no-va-flag', { profile: device.profile.name }));
   const addr = context.space.pinned.take(size, Math.max(PINNED_ALIGN, hostPageSize(context)));
-  if (addr === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, 'the pinned host window has no room left');
+  if (addr === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text('host-pinned-full'));
   context.emit({ kind: 'hostAlloc', pid: context.pid, id: context.host.newId(), fn, addr, size, memory: 'pinned', vaFlag });
   return ok({ addr });
 }
@@ -125,18 +124,16 @@ export const aclrtMallocHostWithCfg: Op<'aclrtMallocHostWithCfg'> = (context, { 
 
 export const aclrtFreeHost: Op<'aclrtFreeHost'> = (context, { hostPtr }) => {
   const at = address(hostPtr);
-  if (at === 0) return invalid('hostPtr is NULL');
+  if (at === 0) return invalid(text('null-arg', { name: 'hostPtr' }));
   const id = context.process.hostByAddr.get(at);
   const buffer = id === undefined ? undefined : context.state.hostBuffers.get(id);
   if (buffer === undefined || buffer.memory !== 'pinned') {
-    return invalid(
-      `hostPtr ${hostPtr} is not the start of memory from aclrtMallocHost${buffer === undefined ? '' : ' (malloc memory is freed with free)'}`,
-    );
+    return invalid(text(buffer === undefined ? 'host-free-host-unknown' : 'host-free-host-malloc', { hostPtr }));
   }
   const note = unregisterFirst(context, buffer);
   context.space.pinned.release(buffer.addr, buffer.size);
   context.emit({ kind: 'hostFree', id: buffer.id });
-  return note === undefined ? done() : { ret: ACL_SUCCESS, message: note };
+  return note === undefined ? done() : { ret: ACL_SUCCESS, ...withText(note) };
 };
 
 interface Registration {
@@ -157,17 +154,14 @@ function register(
   if (isResult(device)) return device;
   const at = address(ptr);
   const page = hostPageSize(context);
-  if (at === 0) return invalid('ptr is NULL');
-  if (size === 0) return invalid('size must be greater than 0');
-  if (at % page !== 0) return invalid(`ptr ${ptr} must be aligned to the ${page}-byte host page (HM-5)`);
+  if (at === 0) return invalid(text('null-arg', { name: 'ptr' }));
+  if (size === 0) return invalid(text('size-zero-arg'));
+  if (at % page !== 0) return invalid(text('host-register-align', { ptr, page }));
   const buffer = hostBufferAt(context, at, size);
-  if (buffer === undefined) return invalid(`[${ptr}, +${size}) is not inside one live host buffer of this process`);
-  if (buffer.registration !== undefined) return fail(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, `${ptr} is already registered (HM-5)`);
+  if (buffer === undefined) return invalid(text('host-register-outside', { ptr, size }));
+  if (buffer.registration !== undefined) return fail(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, text('host-already-registered', { ptr }));
   if (buffer.memory === 'pageable' && kernelAtMost(device.profile.host.kernelVersion, 5, 10)) {
-    return fail(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      `the host kernel ${device.profile.host.kernelVersion} is 5.10 or older: malloc memory cannot be registered there; use aclrtMallocHost (HM-5)`,
-    );
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('host-register-old-kernel', { kernel: device.profile.host.kernelVersion }));
   }
   // HM-6: memory from aclrtMallocHostWithCfg with VA_FLAG = 1 is seen by the device at the host address.
   const vaConsistent = wanted.mapped && buffer.vaFlag;
@@ -176,7 +170,7 @@ function register(
   let devPtr = 0;
   if (wanted.mapped) {
     const taken = vaConsistent ? buffer.addr : context.space.registered.take(buffer.size, page);
-    if (taken === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, 'no device address range is left for registered host memory');
+    if (taken === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text('host-register-va-full'));
     devPtr = taken;
   }
   context.emit({
@@ -196,9 +190,12 @@ function register(
 export const aclrtHostRegister: Op<'aclrtHostRegister'> = (context, { ptr, size, type }) => {
   const T = aclrtHostRegisterType.byName;
   if (type === T.ACL_HOST_REGISTER_IOMEMORY || type === T.ACL_HOST_REGISTER_READONLY) {
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `type ${aclrtHostRegisterType.nameOf(type)} is reserved and not supported`);
+    return fail(
+      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+      text('host-register-type-reserved', { type: aclrtHostRegisterType.nameOf(type) ?? type }),
+    );
   }
-  if (type !== T.ACL_HOST_REGISTER_MAPPED) return invalid(`type ${type} is not an aclrtHostRegisterType; use ACL_HOST_REGISTER_MAPPED (0)`);
+  if (type !== T.ACL_HOST_REGISTER_MAPPED) return invalid(text('host-register-type-unknown', { type }));
   const result = register(context, 'aclrtHostRegister', ptr, size, type, { pinned: true, mapped: true });
   return result.out === undefined ? passFailure(result) : ok({ devPtr: toHex(result.out.devPtr) });
 };
@@ -206,16 +203,14 @@ export const aclrtHostRegister: Op<'aclrtHostRegister'> = (context, { ptr, size,
 /** HM-5: PINNED turns pageable memory into pinned memory; MAPPED maps it to the device. */
 export const aclrtHostRegisterV2: Op<'aclrtHostRegisterV2'> = (context, { ptr, size, flag }) => {
   if ((flag & (REG.ACL_HOST_REG_IOMEMORY | REG.ACL_HOST_REG_READONLY)) !== 0) {
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'ACL_HOST_REG_IOMEMORY and ACL_HOST_REG_READONLY are reserved and not supported');
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('host-register-flags-reserved'));
   }
   const known = REG.ACL_HOST_REG_PINNED | REG.ACL_HOST_REG_MAPPED;
-  if (flag === 0 || (flag & ~known) !== 0)
-    return invalid(`flag 0x${flag.toString(16)} must be ACL_HOST_REG_PINNED, ACL_HOST_REG_MAPPED or both`);
+  if (flag === 0 || (flag & ~known) !== 0) return invalid(text('host-register-flag-bits', { flag: `0x${flag.toString(16)}` }));
   const pinned = (flag & REG.ACL_HOST_REG_PINNED) !== 0;
   if (pinned) {
     const buffer = hostBufferAt(context, address(ptr), Math.max(size, 1));
-    if (buffer?.memory === 'pinned')
-      return invalid(`${ptr} is already pinned memory: ACL_HOST_REG_PINNED is for pageable memory only (HM-5)`);
+    if (buffer?.memory === 'pinned') return invalid(text('host-register-pinned', { ptr }));
   }
   const result = register(context, 'aclrtHostRegisterV2', ptr, size, flag, { pinned, mapped: (flag & REG.ACL_HOST_REG_MAPPED) !== 0 });
   return result.out === undefined ? passFailure(result) : done();
@@ -224,18 +219,18 @@ export const aclrtHostRegisterV2: Op<'aclrtHostRegisterV2'> = (context, { ptr, s
 export const aclrtHostUnregister: Op<'aclrtHostUnregister'> = (context, { ptr }) => {
   // The pointer given to the register call, which may lie inside its buffer (a 4 KiB-aligned sub-range).
   const buffer = hostBufferAt(context, address(ptr));
-  if (buffer?.registration === undefined) return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, `${ptr} is not registered host memory (HM-5)`);
+  if (buffer?.registration === undefined) return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, text('host-not-registered', { ptr }));
   unregister(context, buffer);
   return done();
 };
 
 /** HM-5, HM-7: the device address of registered, mapped host memory (for kernels only). */
 export const aclrtHostGetDevicePointer: Op<'aclrtHostGetDevicePointer'> = (context, { pHost, flag }) => {
-  if (flag !== 0) return invalid(`flag must be 0, not ${flag}`);
+  if (flag !== 0) return invalid(text('must-be-zero', { name: 'flag', value: flag }));
   const at = address(pHost);
   const buffer = hostBufferAt(context, at);
   if (buffer?.registration === undefined || !buffer.registration.mapped) {
-    return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, `${pHost} is not host memory registered with MAPPED (HM-5)`);
+    return fail(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, text('host-not-mapped', { ptr: pHost }));
   }
   return ok({ pDevice: toHex(buffer.registration.devPtr + (at - buffer.addr)) });
 };

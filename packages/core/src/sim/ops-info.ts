@@ -8,6 +8,7 @@ import {
 import type { PoolFigures } from '../model/events.ts';
 import { type DevicePools, devicePools } from '../model/pools.ts';
 import type { DeviceState } from '../model/state.ts';
+import { text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, fail, invalid, isResult, type Op, ok, type SimContext } from './context.ts';
 import { currentContextOf } from './ops-context.ts';
@@ -57,16 +58,16 @@ function poolFor(device: DeviceState, pools: DevicePools, attr: number): PoolFig
 export const aclrtGetMemInfo: Op<'aclrtGetMemInfo'> = (context, { attr }) => {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (attr < 0 || attr > A.ACL_MEM_P2P_HUGE1G) return invalid(`attr ${attr} is not an aclrtMemAttr (0–17)`);
+  if (attr < 0 || attr > A.ACL_MEM_P2P_HUGE1G) return invalid(text('mem-attr-unknown', { attr }));
   const pool = poolFor(device, devicePools(device), attr);
-  if (pool === undefined) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} has no 1 GiB page pool (DM-15)`);
+  if (pool === undefined) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('no-giant-pool', { profile: device.profile.name }));
   return ok({ free: pool.free, total: pool.total });
 };
 
 /** Where a pointer lives and its page size (DM-11); malloc memory is unknown to ACL (HM-7 for device pointers of registrations). */
 export const aclrtPointerGetAttributes: Op<'aclrtPointerGetAttributes'> = (context, { ptr }) => {
   const at = address(ptr);
-  if (at === 0) return invalid('ptr is NULL');
+  if (at === 0) return invalid(text('null-arg', { name: 'ptr' }));
   for (const id of context.process.allocByAddr.values()) {
     const a = context.state.allocations.get(id);
     if (a !== undefined && at >= a.addr && at < a.addr + a.pages * a.pageSize) {
@@ -89,7 +90,7 @@ export const aclrtPointerGetAttributes: Op<'aclrtPointerGetAttributes'> = (conte
   for (const b of context.state.hostBuffers.values()) {
     const r = b.registration;
     if (b.pid === context.pid && r?.mapped === true && !r.vaConsistent && at >= r.devPtr && at < r.devPtr + b.size) {
-      return invalid(`${ptr} is the device address of registered host memory: not valid for aclrtPointerGetAttributes (HM-7)`);
+      return invalid(text('pointer-registered-device', { ptr }));
     }
   }
   return ok({ attributes: { location: { id: 0, type: LOCATION.ACL_MEM_LOCATION_TYPE_UNREGISTERED }, pageSize: 0 } });
@@ -109,7 +110,7 @@ export const aclGetRecentErrMsg: Op<'aclGetRecentErrMsg'> = (context) => {
  */
 export const aclrtMemGetAddressRange: Op<'aclrtMemGetAddressRange'> = (context, { ptr }) => {
   const at = address(ptr);
-  if (at === 0) return invalid('ptr is NULL (DM-16)');
+  if (at === 0) return invalid(text('null-arg-rule', { name: 'ptr', rule: 'DM-16' }));
   for (const a of context.state.allocations.values()) {
     if (a.pid === context.pid && at >= a.addr && at < a.addr + a.padded) return ok({ pbase: toHex(a.addr), psize: a.padded });
   }
@@ -118,7 +119,7 @@ export const aclrtMemGetAddressRange: Op<'aclrtMemGetAddressRange'> = (context, 
   }
   const buffer = hostBufferAt(context, at);
   if (buffer !== undefined && buffer.memory === 'pinned') return ok({ pbase: toHex(buffer.addr), psize: buffer.size });
-  return invalid(`ptr ${ptr} is not inside device memory, a mapping or pinned host memory of this process (DM-16)`);
+  return invalid(text('range-not-found', { ptr }));
 };
 
 /** The memType bits the open runtime accepts: DEV 0x2, DVPP 0x8 and its reserved-VA bit 0x20 (DM-17). */
@@ -148,22 +149,16 @@ function memTypesAt(context: SimContext, at: number, device: number): number {
  * and needs a current context (107002), whose device's driver does the check.
  */
 export const aclrtCheckMemType: Op<'aclrtCheckMemType'> = (context, { addrList, size, memType, reserve }) => {
-  if (addrList.length === 0) return invalid('addrList is NULL (DM-17)');
-  if (reserve !== 0) return fail(ACL_ERROR_RT_PARAM_INVALID, `reserve must be 0, not ${reserve} (DM-17)`);
-  if (size === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, 'size is 0: give at least one address (DM-17)');
+  if (addrList.length === 0) return invalid(text('null-arg-rule', { name: 'addrList', rule: 'DM-17' }));
+  if (reserve !== 0) return fail(ACL_ERROR_RT_PARAM_INVALID, text('must-be-zero-rule', { name: 'reserve', value: reserve, rule: 'DM-17' }));
+  if (size === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, text('mem-type-size-zero'));
   if ((memType & ~MEM_TYPE_BITS) !== 0) {
-    const rsvd =
-      (memType & HEADER_MEM_TYPE_RSVD) !== 0
-        ? '; ACL_RT_MEM_TYPE_RSVD (0x10) from acl_rt.h is not among them: the runtime reads reserved VA as 0x20'
-        : '';
-    return fail(
-      ACL_ERROR_RT_PARAM_INVALID,
-      `memType 0x${memType.toString(16)} has bits the runtime does not take (0x2, 0x8, 0x20)${rsvd} (DM-17)`,
-    );
+    const code = (memType & HEADER_MEM_TYPE_RSVD) !== 0 ? 'mem-type-bits-rsvd' : 'mem-type-bits';
+    return fail(ACL_ERROR_RT_PARAM_INVALID, text(code, { memType: `0x${memType.toString(16)}` }));
   }
-  if (size > addrList.length) return invalid(`size ${size} is more than the ${addrList.length} addresses given (DM-17)`);
+  if (size > addrList.length) return invalid(text('mem-type-size-over', { size, given: addrList.length }));
   const owner = currentContextOf(context);
-  if (owner === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice first (DM-17)');
+  if (owner === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-context-set', { rule: 'DM-17' }));
   const matches = addrList.slice(0, size).every((hex) => (memTypesAt(context, address(hex), owner.device) & memType) !== 0);
   return ok({ checkResult: matches ? 1 : 0 });
 };
@@ -174,16 +169,12 @@ export const aclrtCheckMemType: Op<'aclrtCheckMemType'> = (context, { addrList, 
  * 207000, as the runtime does when the driver lacks the call; the acl backend reports the real one.
  */
 export const aclrtGetMemUsageInfo: Op<'aclrtGetMemUsageInfo'> = (context, { deviceId, inputNum }) => {
-  if (inputNum === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, 'inputNum is 0 (DM-18)');
+  if (inputNum === 0) return fail(ACL_ERROR_RT_PARAM_INVALID, text('usage-input-zero'));
   if (deviceId < 0 || deviceId >= context.state.devices.length)
-    return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${deviceId} does not exist; this host has ${context.state.devices.length} (DM-18)`);
-  if (currentContextOf(context) === undefined)
-    return fail(ACL_ERROR_RT_CONTEXT_NULL, 'no current context: call aclrtSetDevice first (DM-18)');
+    return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('usage-device-missing', { device: deviceId, devices: context.state.devices.length }));
+  if (currentContextOf(context) === undefined) return fail(ACL_ERROR_RT_CONTEXT_NULL, text('no-current-context-set', { rule: 'DM-18' }));
   return {
-    ...fail(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      "the simulator models a driver without per-component usage: its components are the driver's and not documented (DM-18)",
-    ),
+    ...fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('usage-not-modeled')),
     out: { memUsageInfo: [], outputNum: 0 },
   };
 };

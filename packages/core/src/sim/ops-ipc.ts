@@ -1,5 +1,6 @@
 import { ACL_ERROR_RT_NO_PERMISSION, ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
 import type { IpcKey } from '../model/state.ts';
+import { text } from '../texts/table.ts';
 import { alignUp, MiB } from '../units/bytes.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, ok, type SimContext } from './context.ts';
@@ -25,19 +26,15 @@ function keyOf(context: SimContext, key: string | null): IpcKey | undefined {
 export const aclrtIpcMemGetExportKey: Op<'aclrtIpcMemGetExportKey'> = (context, { devPtr, size, len, flags }) => {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (address(devPtr) === 0) return invalid('devPtr is NULL (IP-1)');
+  if (address(devPtr) === 0) return invalid(text('null-arg-rule', { name: 'devPtr', rule: 'IP-1' }));
   if (size === 0 || len === 0 || flags > 1) {
-    return fail(
-      ACL_ERROR_RT_PARAM_INVALID,
-      `size and len must be above 0 and flags 0 or 1 (size ${size}, len ${len}, flags ${flags}) (IP-1)`,
-    );
+    return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-export-args', { size, len, flags }));
   }
-  if (len < IPC_KEY_LENGTH)
-    return fail(ACL_ERROR_RT_PARAM_INVALID, `len ${len} is too short: the key takes ${IPC_KEY_LENGTH} bytes with its NUL (IP-1)`);
+  if (len < IPC_KEY_LENGTH) return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-key-len', { len, needed: IPC_KEY_LENGTH }));
   const id = context.process.allocByAddr.get(address(devPtr));
   const allocation = id === undefined ? undefined : context.state.allocations.get(id);
-  if (allocation === undefined) return invalid(`devPtr ${devPtr} is not the start of a live device allocation of this process (IP-1)`);
-  if (size > allocation.size) return invalid(`size ${size} is larger than the ${allocation.size}-byte allocation (IP-1)`);
+  if (allocation === undefined) return invalid(text('ipc-export-not-live', { devPtr }));
+  if (size > allocation.size) return invalid(text('ipc-export-size', { size, allocation: allocation.size }));
   // 64 characters, like the runtime's keys; unique on the host (modeled text).
   const key = `pagelens-ipc-${context.pid}-${allocation.id}-${context.host.newId()}`.padEnd(IPC_KEY_LENGTH - 1, '0');
   context.emit({ kind: 'ipcExport', pid: context.pid, key, id: allocation.id, size, flags });
@@ -46,10 +43,10 @@ export const aclrtIpcMemGetExportKey: Op<'aclrtIpcMemGetExportKey'> = (context, 
 
 /** IP-2: the processes that may import the key, added to its allow-list by the exporter. */
 export const aclrtIpcMemSetImportPid: Op<'aclrtIpcMemSetImportPid'> = (context, { key, pid, num }) => {
-  if (key === null) return invalid('key is NULL (IP-2)');
+  if (key === null) return invalid(text('null-arg-rule', { name: 'key', rule: 'IP-2' }));
   const target = keyOf(context, key);
-  if (target === undefined || target.pid !== context.pid) return invalid(`"${key.slice(0, 80)}" is not a key this process exported (IP-2)`);
-  if (num === 0 || num > pid.length) return invalid(`num ${num} must be between 1 and the ${pid.length} pids given (IP-2)`);
+  if (target === undefined || target.pid !== context.pid) return invalid(text('ipc-key-not-exported', { key: key.slice(0, 80) }));
+  if (num === 0 || num > pid.length) return invalid(text('pid-count-rule', { name: 'num', value: num, given: pid.length, rule: 'IP-2' }));
   context.emit({ kind: 'ipcPids', key: target.key, pids: [...target.pids, ...pid.slice(0, num)] });
   return done();
 };
@@ -58,22 +55,18 @@ export const aclrtIpcMemSetImportPid: Op<'aclrtIpcMemSetImportPid'> = (context, 
 export const aclrtIpcMemImportByKey: Op<'aclrtIpcMemImportByKey'> = (context, { key, flags }) => {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (key === null) return invalid('key is NULL (IP-3)');
-  if (flags > 1) return fail(ACL_ERROR_RT_PARAM_INVALID, `flags must be 0 or 1, not ${flags} (IP-3)`);
+  if (key === null) return invalid(text('null-arg-rule', { name: 'key', rule: 'IP-3' }));
+  if (flags > 1) return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-import-flags', { flags }));
   const target = keyOf(context, key);
-  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, `"${key.slice(0, 80)}" is not a live IPC key on this host (IP-3)`);
-  if (target.pid === context.pid) return invalid('the exporting process cannot import its own key; import it in another process (IP-3)');
+  if (target === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-key-not-live', { key: key.slice(0, 80) }));
+  if (target.pid === context.pid) return invalid(text('ipc-import-own'));
   if (target.flags === 0 && !target.pids.includes(context.pid)) {
-    return fail(
-      ACL_ERROR_RT_NO_PERMISSION,
-      `pid ${context.pid} is not on the key's allow-list: the exporter must call aclrtIpcMemSetImportPid (IP-2)`,
-    );
+    return fail(ACL_ERROR_RT_NO_PERMISSION, text('ipc-not-allowed', { pid: context.pid }));
   }
   const source = context.state.allocations.get(target.allocation);
-  if (source === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, 'the exported memory is gone: its exporter freed it (IP-4)');
+  if (source === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-export-gone'));
   const addr = context.space.deviceVa[device.id]?.take(alignUp(target.size, IMPORT_VA_BLOCK), IMPORT_VA_BLOCK);
-  if (addr === undefined)
-    return fail(ACL_ERROR_RT_PARAM_INVALID, `no device address range of ${target.size} bytes is free in this process`);
+  if (addr === undefined) return fail(ACL_ERROR_RT_PARAM_INVALID, text('ipc-import-va-full', { size: target.size }));
   context.emit({
     kind: 'ipcImport',
     pid: context.pid,
@@ -89,11 +82,10 @@ export const aclrtIpcMemImportByKey: Op<'aclrtIpcMemImportByKey'> = (context, { 
 
 /** IP-4: an importer's close ends its imports of the key; the exporter's ends the key (importers should close first). */
 export const aclrtIpcMemClose: Op<'aclrtIpcMemClose'> = (context, { key }) => {
-  if (key === null) return invalid('key is NULL (IP-4)');
+  if (key === null) return invalid(text('null-arg-rule', { name: 'key', rule: 'IP-4' }));
   const imports = [...context.state.ipcImports.values()].filter((item) => item.pid === context.pid && item.key === key);
   const target = keyOf(context, key);
-  if (imports.length === 0 && target?.pid !== context.pid)
-    return invalid(`"${key.slice(0, 80)}" is neither imported nor exported by this process (IP-4)`);
+  if (imports.length === 0 && target?.pid !== context.pid) return invalid(text('ipc-key-unknown', { key: key.slice(0, 80) }));
   closeKey(context, key);
   return done();
 };

@@ -6,16 +6,19 @@ import { fallbackReason, type MallocFn, pageBytes, planMalloc } from '../model/m
 import { findPages } from '../model/placement.ts';
 import { devicePools } from '../model/pools.ts';
 import { reason } from '../model/reasons.ts';
-import { formatInteger } from '../units/bytes.ts';
+import { text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type OpResult, ok, type SimContext } from './context.ts';
 
 const ATTR = aclrtMallocAttrType.byName;
 
+/** The refusal for too few free pages, by page class (DM-5 … DM-7). */
+const EXHAUSTED_TEXTS = { normal: 'pages-exhausted-normal', huge: 'pages-exhausted-huge', giant: 'pages-exhausted-giant' } as const;
+
 /** Checks an aclrtMallocConfig: DEVICE_ID must name the current device; returns VA_FLAG's value. */
 export function readMallocConfig(cfg: aclrtMallocConfig | null, device: number): { vaFlag: boolean } | OpResult<never> {
   if (cfg === null) return { vaFlag: false };
-  if (cfg.numAttrs > cfg.attrs.length) return invalid(`cfg.numAttrs is ${cfg.numAttrs} but only ${cfg.attrs.length} attributes are given`);
+  if (cfg.numAttrs > cfg.attrs.length) return invalid(text('cfg-num-attrs', { numAttrs: cfg.numAttrs, given: cfg.attrs.length }));
   let vaFlag = false;
   for (const [index, attribute] of cfg.attrs.slice(0, cfg.numAttrs).entries()) {
     switch (attribute.attr) {
@@ -23,16 +26,16 @@ export function readMallocConfig(cfg: aclrtMallocConfig | null, device: number):
         break;
       case ATTR.ACL_RT_MEM_ATTR_DEVICE_ID:
         if (attribute.value.deviceId !== device)
-          return invalid(`cfg.attrs[${index}]: DEVICE_ID ${attribute.value.deviceId} must equal the current device ${device}`);
+          return invalid(text('cfg-device-id', { index, deviceId: String(attribute.value.deviceId), device }));
         break;
       case ATTR.ACL_RT_MEM_ATTR_VA_FLAG:
-        if (attribute.value.vaFlag !== 0 && attribute.value.vaFlag !== 1) return invalid(`cfg.attrs[${index}]: VA_FLAG must be 0 or 1`);
+        if (attribute.value.vaFlag !== 0 && attribute.value.vaFlag !== 1) return invalid(text('cfg-va-flag', { index }));
         vaFlag = attribute.value.vaFlag === 1;
         break;
       case ATTR.ACL_RT_MEM_ATTR_RSV:
         break;
       default:
-        return invalid(`cfg.attrs[${index}].attr ${attribute.attr} is not an aclrtMallocAttrType`);
+        return invalid(text('cfg-attr-unknown', { index, attr: attribute.attr }));
     }
   }
   return { vaFlag };
@@ -50,7 +53,7 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
   const plan = planMalloc(fn, size, policy, device.profile, false);
   if (!plan.ok) {
     const explained = planMalloc(fn, size, policy, device.profile);
-    return fail(plan.ret, plan.message, explained.reasons);
+    return fail(plan.ret, plan.messageCode, explained.reasons);
   }
   // Placement in locals rather than a record per attempt: this runs for every aclrtMalloc.
   let pageClass = plan.pageClass;
@@ -74,16 +77,12 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
     if (fallback !== undefined) why.push(fallbackReason(fallback));
     why.push(reason('exhausted', [rule], { pageClass, needed: pages, available }));
     if (pools.all.free >= pages * pageSize) why.push(reason('fragmented', [rule], { freeBytes: pools.all.free, pageClass }));
-    return fail(
-      ACL_ERROR_RT_MEMORY_ALLOCATION,
-      `not enough free ${pageClass} pages on device ${device.id}: ${formatInteger(pages)} needed, ${formatInteger(available)} free`,
-      why,
-    );
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text(EXHAUSTED_TEXTS[pageClass], { device: device.id, pages, available }), why);
   }
   // DM-12: huge pages are 2 MiB-aligned in VA, giant pages 1 GiB-aligned; normal pages page-aligned (64-byte aligned at least).
   const addr = context.space.deviceVa[device.id]?.take(pages * pageSize, pageSize);
   if (addr === undefined)
-    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id}'s address window has no free ${pages * pageSize}-byte range`);
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text('va-window-full', { device: device.id, bytes: pages * pageSize }));
   // The stamp fields (seq, t, provenance, call) are in the literal, in their place at the end, for
   // emit to fill in: added afterwards they would move out of line. Two literals, as `fallback` (when
   // present) comes before them.
@@ -140,14 +139,11 @@ export function malloc(context: SimContext, fn: MallocFn, size: number, policy: 
 /** DM-13: freeing NULL, an address that does not start a live allocation, or twice, is an error. */
 export function free(context: SimContext, devPtr: string) {
   const at = address(devPtr);
-  if (at === 0) return fail(ACL_ERROR_INVALID_PARAM, 'devPtr is NULL: aclrtFree(NULL) is an error, not a no-op (DM-13)');
+  if (at === 0) return fail(ACL_ERROR_INVALID_PARAM, text('free-null'));
   const id = context.process.allocByAddr.get(at);
   const allocation = id === undefined ? undefined : context.state.allocations.get(id);
   if (allocation === undefined) {
-    return fail(
-      ACL_ERROR_INVALID_PARAM,
-      `devPtr ${devPtr} is not the start of a live device allocation of this process (freed twice, or never allocated) (DM-13)`,
-    );
+    return fail(ACL_ERROR_INVALID_PARAM, text('free-not-live', { devPtr }));
   }
   context.space.deviceVa[allocation.device]?.release(allocation.addr, allocation.pages * allocation.pageSize);
   // Its IPC keys end with it (IP-4); importers' addresses then reach freed memory.

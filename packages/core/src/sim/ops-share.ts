@@ -4,20 +4,18 @@ import {
   ACL_ERROR_RT_INVALID_HANDLE,
   ACL_ERROR_RT_NO_PERMISSION,
 } from '../acl/errors.ts';
+import { text } from '../texts/table.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, ok } from './context.ts';
 
 /** VM-9: one shareable handle per physical handle; the default flag turns on the PID allow-list. */
 export const aclrtMemExportToShareableHandle: Op<'aclrtMemExportToShareableHandle'> = (context, { handle, handleType, flags }) => {
-  if (handleType !== 0) return invalid(`handleType must be ACL_MEM_HANDLE_TYPE_NONE (0), not ${handleType} (VM-9)`);
-  if (flags !== 0 && flags !== 1)
-    return invalid(`flags must be ACL_RT_VMM_EXPORT_FLAG_DEFAULT (0) or _DISABLE_PID_VALIDATION (1), not ${flags}`);
+  if (handleType !== 0) return invalid(text('share-handle-type', { value: handleType }));
+  if (flags !== 0 && flags !== 1) return invalid(text('share-export-flags', { flags }));
   const id = context.process.handleByValue.get(address(handle));
   const target = id === undefined ? undefined : context.state.handles.get(id);
-  if (target === undefined)
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
-  if (target.importedFrom !== undefined)
-    return invalid(`handle ${handle} was imported; only the process that allocated the memory exports it (VM-9)`);
+  if (target === undefined) return fail(ACL_ERROR_RT_INVALID_HANDLE, text('handle-not-live', { handle }));
+  if (target.importedFrom !== undefined) return invalid(text('share-imported', { handle }));
   for (const share of context.state.shares.values()) {
     if (share.handle === target.id) return ok({ shareableHandle: toHex(share.shareable) });
   }
@@ -28,9 +26,8 @@ export const aclrtMemExportToShareableHandle: Op<'aclrtMemExportToShareableHandl
 
 export const aclrtMemSetPidToShareableHandle: Op<'aclrtMemSetPidToShareableHandle'> = (context, { shareableHandle, pid, pidNum }) => {
   const share = context.state.shares.get(address(shareableHandle));
-  if (share === undefined || share.pid !== context.pid)
-    return invalid(`${shareableHandle} is not a shareable handle this process exported (VM-9)`);
-  if (pidNum === 0 || pidNum > pid.length) return invalid(`pidNum ${pidNum} must be between 1 and the ${pid.length} pids given`);
+  if (share === undefined || share.pid !== context.pid) return invalid(text('share-not-exported', { shareable: shareableHandle }));
+  if (pidNum === 0 || pidNum > pid.length) return invalid(text('pid-count', { name: 'pidNum', value: pidNum, given: pid.length }));
   context.emit({ kind: 'sharePids', shareable: share.shareable, pids: [...share.pids, ...pid.slice(0, pidNum)] });
   return done();
 };
@@ -42,27 +39,20 @@ export const aclrtMemImportFromShareableHandle: Op<'aclrtMemImportFromShareableH
   if (isResult(current)) return current;
   const share = context.state.shares.get(address(shareableHandle));
   if (share === undefined) {
-    return invalid(
-      `${shareableHandle} is not a live shareable handle on this host: it was never exported, or its exporter has freed the memory (VM-11)`,
-    );
+    return invalid(text('share-not-live', { shareable: shareableHandle }));
   }
-  if (share.pid === context.pid) return invalid('the process that exported a handle cannot import it; import it in another process (VM-9)');
+  if (share.pid === context.pid) return invalid(text('share-import-own'));
   if (share.flags === 0 && !share.pids.includes(context.pid)) {
-    return fail(
-      ACL_ERROR_RT_NO_PERMISSION,
-      `pid ${context.pid} is not on the handle's allow-list: the exporter must call aclrtMemSetPidToShareableHandle (VM-9)`,
-    );
+    return fail(ACL_ERROR_RT_NO_PERMISSION, text('share-not-allowed', { pid: context.pid }));
   }
   const target = context.state.devices[deviceId];
-  if (target === undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${deviceId} does not exist`);
+  if (target === undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('device-absent', { device: deviceId }));
   const source = context.state.handles.get(share.handle);
   const memory = source === undefined ? undefined : context.state.physical.get(source.memory);
   if (source === undefined || memory === undefined)
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `the memory behind ${shareableHandle} is gone`);
+    return fail(ACL_ERROR_RT_INVALID_HANDLE, text('share-memory-gone', { shareable: shareableHandle }));
   if (memory.device !== deviceId && !target.peers.has(memory.device)) {
-    return invalid(
-      `the memory is on device ${memory.device}; importing it on device ${deviceId} needs aclrtDeviceEnablePeerAccess first (VM-9)`,
-    );
+    return invalid(text('share-needs-peer', { memoryDevice: memory.device, device: deviceId }));
   }
   const handle = context.host.newOpaque();
   context.emit({
@@ -82,8 +72,8 @@ export const aclrtDeviceCanAccessPeer: Op<'aclrtDeviceCanAccessPeer'> = (context
   const a = context.state.devices[deviceId];
   const b = context.state.devices[peerDeviceId];
   if (a === undefined || b === undefined)
-    return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${a === undefined ? deviceId : peerDeviceId} does not exist`);
-  if (deviceId === peerDeviceId) return invalid('deviceId and peerDeviceId must differ');
+    return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('device-absent', { device: a === undefined ? deviceId : peerDeviceId }));
+  if (deviceId === peerDeviceId) return invalid(text('peer-same-device'));
   return ok({ canAccessPeer: a.profile.features.p2p && b.profile.features.p2p ? 1 : 0 });
 };
 
@@ -91,12 +81,11 @@ export const aclrtDeviceCanAccessPeer: Op<'aclrtDeviceCanAccessPeer'> = (context
 export const aclrtDeviceEnablePeerAccess: Op<'aclrtDeviceEnablePeerAccess'> = (context, { peerDeviceId, flags }) => {
   const device = currentDevice(context);
   if (isResult(device)) return device;
-  if (flags !== 0) return invalid(`flags must be 0, not ${flags}`);
+  if (flags !== 0) return invalid(text('must-be-zero', { name: 'flags', value: flags }));
   const peer = context.state.devices[peerDeviceId];
-  if (peer === undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, `device ${peerDeviceId} does not exist`);
-  if (peerDeviceId === device.id) return invalid('a device cannot enable peer access to itself');
-  if (!device.profile.features.p2p || !peer.profile.features.p2p)
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 'these devices have no P2P (DM-8)');
+  if (peer === undefined) return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('device-absent', { device: peerDeviceId }));
+  if (peerDeviceId === device.id) return invalid(text('peer-self'));
+  if (!device.profile.features.p2p || !peer.profile.features.p2p) return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('peer-no-p2p'));
   if (!device.peers.has(peerDeviceId)) context.emit({ kind: 'peerAccess', pid: context.pid, device: device.id, peer: peerDeviceId });
   return done();
 };

@@ -1,6 +1,7 @@
 import { ACL_STREAM_WAIT_VALUE } from '../acl/enums.ts';
 import { ACL_ERROR_RT_PARAM_INVALID } from '../acl/errors.ts';
 import { reason } from '../model/reasons.ts';
+import { text } from '../texts/table.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, type SimContext } from './context.ts';
 import { foreignStream } from './ops-context.ts';
 import { region } from './ops-copy.ts';
@@ -37,11 +38,11 @@ function target(context: SimContext, devAddr: string, stream: string, fn: string
   const device = currentDevice(context);
   if (isResult(device)) return device;
   const at = address(devAddr);
-  if (at === 0) return invalid('devAddr is NULL (CP-12)');
-  if (at % 8 !== 0) return fail(ACL_ERROR_RT_PARAM_INVALID, `devAddr ${devAddr} is not 8-byte aligned (CP-12)`);
+  if (at === 0) return invalid(text('null-arg-rule', { name: 'devAddr', rule: 'CP-12' }));
+  if (at % 8 !== 0) return fail(ACL_ERROR_RT_PARAM_INVALID, text('value-align', { devAddr }));
   const where = region(context, devAddr, 8, 'devAddr');
-  if (typeof where === 'string') return invalid(`${where} (CP-12)`);
-  if (where.side !== 'device') return invalid(`devAddr ${devAddr} is host memory; ${fn} writes and reads device memory (CP-12)`);
+  if ('code' in where) return invalid(text('value-region', { ...where.values, problem: where.code }));
+  if (where.side !== 'device') return invalid(text('value-host', { devAddr, fn }));
   const on = liveStream(context, stream);
   if ('ret' in on) return on;
   const foreign = foreignStream(context, on, fn);
@@ -57,7 +58,7 @@ function isTarget<T extends object>(value: T | OpResult<never>): value is T {
 export const aclrtValueWrite: Op<'aclrtValueWrite'> = (context, { devAddr, value, flag, stream }) => {
   const found = target(context, devAddr, stream, 'aclrtValueWrite');
   if (!isTarget(found)) return found;
-  if (flag !== 0) return invalid(`flag is reserved and must be 0, not ${flag} (CP-12)`);
+  if (flag !== 0) return invalid(text('reserved-zero-rule', { name: 'flag', value: flag, rule: 'CP-12' }));
   const at = Math.max(found.stream.busyUntil, context.state.time) + found.latency;
   context.host.valueWords.set(found.at, { value: BigInt(value), at });
   context.emit({ kind: 'valueWrite', pid: context.pid, stream: found.stream.id, device: found.device, addr: found.at, value, at });
@@ -68,8 +69,7 @@ export const aclrtValueWrite: Op<'aclrtValueWrite'> = (context, { devAddr, value
 export const aclrtValueWait: Op<'aclrtValueWait'> = (context, { devAddr, value, flag, stream }) => {
   const found = target(context, devAddr, stream, 'aclrtValueWait');
   if (!isTarget(found)) return found;
-  if (ACL_STREAM_WAIT_VALUE.nameOf(flag) === undefined)
-    return invalid(`flag ${flag} is not an ACL_STREAM_WAIT_VALUE_* condition (GEQ 0, EQ 1, AND 2, NOR 3) (CP-12)`);
+  if (ACL_STREAM_WAIT_VALUE.nameOf(flag) === undefined) return invalid(text('value-wait-flag', { flag }));
   const word = context.host.valueWords.get(found.at);
   const met = word !== undefined && waitMet(flag, word.value, BigInt(value));
   const until = met ? Math.max(found.stream.busyUntil, word.at) : found.stream.busyUntil;

@@ -11,6 +11,7 @@ import { pageBytes } from '../model/malloc-policy.ts';
 import { findPages } from '../model/placement.ts';
 import { reason } from '../model/reasons.ts';
 import type { DeviceState, Mapping, PhysicalHandle, Reservation } from '../model/state.ts';
+import { text } from '../texts/table.ts';
 import { alignUp, GiB, MiB } from '../units/bytes.ts';
 import { toHex } from '../units/hex.ts';
 import { address, currentDevice, done, fail, invalid, isResult, type Op, type OpResult, ok, type SimContext } from './context.ts';
@@ -19,11 +20,14 @@ import { deviceOfAddress, EXPECT_PTR_MAX, EXPECT_PTR_MIN } from './layout.ts';
 const A = aclrtMemAttr.byName;
 const LOCATION = aclrtMemLocationType.byName;
 /** VM-2: the allocation granularity, "only 2 MB" (CANN 8.0 docs); 1 GiB for HUGE1G (inferred). */
+/** The refusal for too few free pages, by page class (VM-4). */
+const NO_ROOM_TEXTS = { normal: 'vmm-no-room-normal', huge: 'vmm-no-room-huge', giant: 'vmm-no-room-giant' } as const;
+
 const GRANULARITY = 2 * MiB;
 
 function vmmSupported(device: DeviceState): OpResult<never> | undefined {
   if (device.profile.features.vmm) return undefined;
-  return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} has no virtual memory management (VM-10)`);
+  return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('vmm-unsupported', { profile: device.profile.name }));
 }
 
 /** The page class of a device memAttr accepted by aclrtMallocPhysical (acl-api.md §7). */
@@ -54,34 +58,28 @@ interface PropCheck {
 
 /** VM-3: handleType NONE, allocationType PINNED, a device memAttr, location DEVICE with a real id, reserve 0. */
 function checkProp(context: SimContext, prop: aclrtPhysicalMemProp | null): PropCheck | OpResult<never> {
-  if (prop === null) return invalid('prop is NULL (VM-3)');
-  if (prop.handleType !== 0) return invalid(`prop.handleType must be ACL_MEM_HANDLE_TYPE_NONE (0), not ${prop.handleType} (VM-3)`);
-  if (prop.allocationType !== 0)
-    return invalid(`prop.allocationType must be ACL_MEM_ALLOCATION_TYPE_PINNED (0), not ${prop.allocationType} (VM-3)`);
-  if (prop.reserve !== 0) return invalid(`prop.reserve must be 0, not ${prop.reserve} (VM-3)`);
+  if (prop === null) return invalid(text('null-arg-rule', { name: 'prop', rule: 'VM-3' }));
+  if (prop.handleType !== 0) return invalid(text('prop-handle-type', { value: prop.handleType }));
+  if (prop.allocationType !== 0) return invalid(text('prop-allocation-type', { value: prop.allocationType }));
+  if (prop.reserve !== 0) return invalid(text('must-be-zero-rule', { name: 'prop.reserve', value: prop.reserve, rule: 'VM-3' }));
   const { type, id } = prop.location;
   if (type === LOCATION.ACL_MEM_LOCATION_TYPE_HOST || type === LOCATION.ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
-    return fail(
-      ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-      'host-located physical memory is accepted by the runtime but not modeled by the PageLens simulator',
-    );
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('prop-host-location'));
   }
   if (type !== LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE) {
-    return invalid(`prop.location.type must be ACL_MEM_LOCATION_TYPE_DEVICE (1), not ${type} (VM-3)`);
+    return invalid(text('prop-location-type', { value: type }));
   }
   const device = context.state.devices[id];
-  if (device === undefined) return invalid(`prop.location.id ${id} is not a device of this host (VM-3)`);
+  if (device === undefined) return invalid(text('prop-location-id', { id }));
   const unsupported = vmmSupported(device);
   if (unsupported !== undefined) return unsupported;
   const pageClass = pageClassOfAttr(prop.memAttr);
   if (pageClass === undefined) {
     const name = aclrtMemAttr.nameOf(prop.memAttr) ?? String(prop.memAttr);
-    return invalid(
-      `prop.memAttr ${name} is not accepted for device memory; use ACL_HBM_MEM_HUGE, ACL_HBM_MEM_NORMAL, ACL_HBM_MEM_HUGE1G or ACL_MEM_* (VM-3)`,
-    );
+    return invalid(text('prop-mem-attr', { name }));
   }
   if (pageClass === 'giant' && !device.profile.features.giantPages) {
-    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, `${device.profile.name} has no 1 GiB pages (DM-7)`);
+    return fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, text('no-giant-pages', { profile: device.profile.name }));
   }
   return { device, pageClass, granularity: pageClass === 'giant' ? GiB : GRANULARITY };
 }
@@ -93,8 +91,7 @@ function isPropCheck(value: PropCheck | OpResult<never>): value is PropCheck {
 export const aclrtMemGetAllocationGranularity: Op<'aclrtMemGetAllocationGranularity'> = (context, { prop, option }) => {
   const checked = checkProp(context, prop);
   if (!isPropCheck(checked)) return checked;
-  if (option !== 0 && option !== 1)
-    return invalid(`option must be ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM (0) or _RECOMMENDED (1), not ${option}`);
+  if (option !== 0 && option !== 1) return invalid(text('granularity-option', { option }));
   return ok({ granularity: checked.granularity });
 };
 
@@ -102,20 +99,18 @@ export const aclrtMallocPhysical: Op<'aclrtMallocPhysical'> = (context, { size, 
   // LT-2: allocating memory needs a current device, even though prop names the device to allocate on.
   const current = currentDevice(context);
   if (isResult(current)) return current;
-  if (flags !== 0) return invalid(`flags must be 0, not ${flags} (VM-4)`);
+  if (flags !== 0) return invalid(text('must-be-zero-rule', { name: 'flags', value: flags, rule: 'VM-4' }));
   const checked = checkProp(context, prop);
   if (!isPropCheck(checked)) return checked;
   const { device, pageClass, granularity } = checked;
   if (size === 0 || size % granularity !== 0) {
-    return invalid(
-      `size ${size} must be a non-zero multiple of the granularity ${granularity} (VM-2); round it up with aclrtMemGetAllocationGranularity`,
-    );
+    return invalid(text('vmm-size-granularity', { size, granularity }));
   }
   const pageSize = pageBytes(pageClass, device.profile);
   const pages = size / pageSize;
   const runs = findPages(device.frames, pageClass, pages);
   if (runs === undefined) {
-    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `device ${device.id} has no room for ${pages} ${pageClass} pages`, [
+    return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text(NO_ROOM_TEXTS[pageClass], { device: device.id, pages }), [
       reason('exhausted', ['VM-4'], { pageClass, needed: pages, available: pageClass === 'huge' ? device.frames.free.count : 0 }),
     ]);
   }
@@ -164,8 +159,7 @@ function liveHandle(context: SimContext, hex: string): PhysicalHandle | undefine
 
 export const aclrtFreePhysical: Op<'aclrtFreePhysical'> = (context, { handle }) => {
   const target = liveHandle(context, handle);
-  if (target === undefined)
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
+  if (target === undefined) return fail(ACL_ERROR_RT_INVALID_HANDLE, text('handle-not-live', { handle }));
   // A reference taken with aclrtMemRetainAllocationHandle is given back first (VM-12).
   if (target.retains > 0) context.emit({ kind: 'physRetain', id: target.id, retains: target.retains - 1 });
   else freeHandle(context, target);
@@ -177,26 +171,24 @@ export const aclrtReserveMemAddress: Op<'aclrtReserveMemAddress'> = (context, { 
   if (isResult(device)) return device;
   const unsupported = vmmSupported(device);
   if (unsupported !== undefined) return unsupported;
-  if (size === 0) return invalid('size must be greater than 0');
-  if (alignment !== 0) return invalid(`alignment is reserved and must be 0, not ${alignment} (VM-5)`);
-  if (flags !== 0 && flags !== 1) return invalid(`flags must be 0 (1, "huge", is still accepted), not ${flags} (VM-5)`);
+  if (size === 0) return invalid(text('size-zero-arg'));
+  if (alignment !== 0) return invalid(text('reserved-zero-rule', { name: 'alignment', value: alignment, rule: 'VM-5' }));
+  if (flags !== 0 && flags !== 1) return invalid(text('reserve-flags', { flags }));
   const vaAlign = size >= GiB ? GiB : GRANULARITY;
   const length = alignUp(size, GRANULARITY);
   const wanted = address(expectPtr);
   let addr: number | undefined;
   let window = device.id;
   if (wanted !== 0) {
-    if (wanted < EXPECT_PTR_MIN || wanted + size > EXPECT_PTR_MAX)
-      return invalid(`expectPtr ${expectPtr} must lie in the 16–24 TiB window (VM-5)`);
-    if (wanted % vaAlign !== 0) return invalid(`expectPtr ${expectPtr} must be aligned to ${vaAlign === GiB ? '1 GiB' : '2 MiB'} (VM-5)`);
+    if (wanted < EXPECT_PTR_MIN || wanted + size > EXPECT_PTR_MAX) return invalid(text('expect-ptr-window', { expectPtr }));
+    if (wanted % vaAlign !== 0) return invalid(text('expect-ptr-align', { expectPtr, align: vaAlign === GiB ? '1 GiB' : '2 MiB' }));
     window = deviceOfAddress(wanted, context.state.devices.length);
     const allocator = context.space.deviceVa[window];
-    if (allocator === undefined || !allocator.takeAt(wanted, length)) return invalid(`the range at expectPtr ${expectPtr} is not free`);
+    if (allocator === undefined || !allocator.takeAt(wanted, length)) return invalid(text('expect-ptr-taken', { expectPtr }));
     addr = wanted;
   } else {
     addr = context.space.deviceVa[window]?.take(length, vaAlign);
-    if (addr === undefined)
-      return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, `no free ${length}-byte range left in device ${window}'s address window`);
+    if (addr === undefined) return fail(ACL_ERROR_RT_MEMORY_ALLOCATION, text('reserve-window-full', { bytes: length, device: window }));
   }
   context.emit({ kind: 'reserve', pid: context.pid, device: window, id: context.host.newId(), addr, size, flags });
   return ok({ virPtr: toHex(addr) });
@@ -205,10 +197,10 @@ export const aclrtReserveMemAddress: Op<'aclrtReserveMemAddress'> = (context, { 
 export const aclrtReleaseMemAddress: Op<'aclrtReleaseMemAddress'> = (context, { virPtr }) => {
   const id = context.process.reservationByAddr.get(address(virPtr));
   const reservation = id === undefined ? undefined : context.state.reservations.get(id);
-  if (reservation === undefined) return invalid(`virPtr ${virPtr} is not the start of a reservation of this process`);
+  if (reservation === undefined) return invalid(text('reservation-not-live', { virPtr }));
   for (const mapping of context.state.mappings.values()) {
     if (mapping.reservation === reservation.id) {
-      return invalid(`the reservation is still mapped at ${toHex(mapping.addr)}: call aclrtUnmapMem first (VM-8)`);
+      return invalid(text('reservation-mapped', { addr: toHex(mapping.addr) }));
     }
   }
   context.space.deviceVa[reservation.device]?.release(reservation.addr, alignUp(reservation.size, GRANULARITY));
@@ -217,14 +209,13 @@ export const aclrtReleaseMemAddress: Op<'aclrtReleaseMemAddress'> = (context, { 
 };
 
 export const aclrtMapMem: Op<'aclrtMapMem'> = (context, { virPtr, size, offset, handle, flags }) => {
-  if (offset !== 0) return invalid(`offset must be 0, not ${offset} (VM-6)`);
-  if (flags !== 0) return invalid(`flags must be 0, not ${flags} (VM-6)`);
+  if (offset !== 0) return invalid(text('must-be-zero-rule', { name: 'offset', value: offset, rule: 'VM-6' }));
+  if (flags !== 0) return invalid(text('must-be-zero-rule', { name: 'flags', value: flags, rule: 'VM-6' }));
   const target = liveHandle(context, handle);
-  if (target === undefined)
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
+  if (target === undefined) return fail(ACL_ERROR_RT_INVALID_HANDLE, text('handle-not-live', { handle }));
   const memory = context.state.physical.get(target.memory);
-  if (memory === undefined) return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} has no memory`);
-  if (size !== memory.size) return invalid(`size ${size} must equal the handle's size ${memory.size} (VM-6)`);
+  if (memory === undefined) return fail(ACL_ERROR_RT_INVALID_HANDLE, text('handle-no-memory', { handle }));
+  if (size !== memory.size) return invalid(text('map-size', { size, handleSize: memory.size }));
   const start = address(virPtr);
   const end = start + size;
   let reservation: Reservation | undefined;
@@ -232,14 +223,14 @@ export const aclrtMapMem: Op<'aclrtMapMem'> = (context, { virPtr, size, offset, 
     const candidate = context.state.reservations.get(id);
     if (candidate !== undefined && candidate.addr <= start && end <= candidate.addr + candidate.size) reservation = candidate;
   }
-  if (reservation === undefined) return invalid(`[${virPtr}, +${size}) does not lie inside one reservation of this process (VM-6)`);
+  if (reservation === undefined) return invalid(text('map-outside', { virPtr, size }));
   for (const mapping of context.state.mappings.values()) {
     if (mapping.reservation !== reservation.id) continue;
     if (mapping.addr < end && start < mapping.addr + mapping.size) {
-      return invalid(`[${virPtr}, +${size}) overlaps the mapping at ${toHex(mapping.addr)} (VM-6)`);
+      return invalid(text('map-overlap', { virPtr, size, addr: toHex(mapping.addr) }));
     }
     if (mapping.device !== target.device) {
-      return invalid(`the reservation already maps memory of device ${mapping.device}; it cannot also map device ${target.device} (VM-6)`);
+      return invalid(text('map-other-device', { mapped: mapping.device, device: target.device }));
     }
   }
   context.emit({
@@ -258,7 +249,7 @@ export const aclrtMapMem: Op<'aclrtMapMem'> = (context, { virPtr, size, offset, 
 export const aclrtUnmapMem: Op<'aclrtUnmapMem'> = (context, { virPtr }) => {
   const id = context.process.mappingByAddr.get(address(virPtr));
   const mapping = id === undefined ? undefined : context.state.mappings.get(id);
-  if (mapping === undefined) return invalid(`virPtr ${virPtr} is not the start of a mapping of this process`);
+  if (mapping === undefined) return invalid(text('mapping-not-live', { virPtr }));
   unmap(context, mapping);
   return done();
 };
@@ -267,18 +258,18 @@ export const aclrtMemSetAccess: Op<'aclrtMemSetAccess'> = (context, { virPtr, si
   const id = context.process.mappingByAddr.get(address(virPtr));
   const mapping = id === undefined ? undefined : context.state.mappings.get(id);
   if (mapping === undefined || mapping.size !== size) {
-    return invalid(`virPtr ${virPtr} and size ${size} must be exactly a range given to aclrtMapMem (VM-7)`);
+    return invalid(text('access-range', { virPtr, size }));
   }
-  if (count === 0 || count > desc.length) return invalid(`count ${count} must be between 1 and the ${desc.length} descriptors given`);
+  if (count === 0 || count > desc.length) return invalid(text('access-count', { n: count, given: desc.length }));
   const grants = [];
   for (const [index, item] of desc.slice(0, count).entries()) {
     if (item.flags !== aclrtMemAccessFlags.byName.ACL_RT_MEM_ACCESS_FLAGS_READWRITE) {
-      return invalid(`desc[${index}].flags must be ACL_RT_MEM_ACCESS_FLAGS_READWRITE (0x3), the only documented value (VM-7)`);
+      return invalid(text('access-flags', { index }));
     }
     if (item.location.type !== LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE || context.state.devices[item.location.id] === undefined) {
-      return invalid(`desc[${index}].location must be a device of this host (type ACL_MEM_LOCATION_TYPE_DEVICE)`);
+      return invalid(text('access-location', { index }));
     }
-    if ((item.rsv ?? []).some((byte) => byte !== 0)) return invalid(`desc[${index}].rsv must be all zero`);
+    if ((item.rsv ?? []).some((byte) => byte !== 0)) return invalid(text('access-rsv', { index }));
     grants.push({ device: item.location.id, flags: item.flags });
   }
   context.emit({ kind: 'setAccess', id: mapping.id, access: grants });
@@ -286,7 +277,7 @@ export const aclrtMemSetAccess: Op<'aclrtMemSetAccess'> = (context, { virPtr, si
 };
 
 export const aclrtMemGetAccess: Op<'aclrtMemGetAccess'> = (context, { virPtr, location }) => {
-  if (location === null) return invalid('location is NULL');
+  if (location === null) return invalid(text('null-arg', { name: 'location' }));
   const at = address(virPtr);
   for (const mapping of context.state.mappings.values()) {
     if (mapping.pid !== context.pid || at < mapping.addr || at >= mapping.addr + mapping.size) continue;
@@ -295,7 +286,7 @@ export const aclrtMemGetAccess: Op<'aclrtMemGetAccess'> = (context, { virPtr, lo
     const own = location.type === LOCATION.ACL_MEM_LOCATION_TYPE_DEVICE && location.id === mapping.device;
     return ok({ flag: grant?.flags ?? (own ? aclrtMemAccessFlags.byName.ACL_RT_MEM_ACCESS_FLAGS_READWRITE : 0) });
   }
-  return fail(ACL_ERROR_INVALID_PARAM, `virPtr ${virPtr} is not inside a mapping of this process`);
+  return fail(ACL_ERROR_INVALID_PARAM, text('mapping-not-inside', { virPtr }));
 };
 
 /**
@@ -306,10 +297,10 @@ export const aclrtMemGetAccess: Op<'aclrtMemGetAccess'> = (context, { virPtr, lo
 export const aclrtMemRetainAllocationHandle: Op<'aclrtMemRetainAllocationHandle'> = (context, { virPtr }) => {
   const id = context.process.mappingByAddr.get(address(virPtr));
   const mapping = id === undefined ? undefined : context.state.mappings.get(id);
-  if (mapping === undefined) return invalid(`virPtr ${virPtr} is not the start of a mapping of this process (VM-12)`);
+  if (mapping === undefined) return invalid(text('mapping-not-live-rule', { virPtr }));
   const handle = context.state.handles.get(mapping.handle);
   if (handle === undefined || handle.freed) {
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `the handle mapped at ${virPtr} was already freed; it waits for the unmap (VM-8, VM-12)`);
+    return fail(ACL_ERROR_RT_INVALID_HANDLE, text('mapping-handle-freed', { virPtr }));
   }
   context.emit({ kind: 'physRetain', id: handle.id, retains: handle.retains + 1 });
   return ok({ handle: toHex(handle.handle) });
@@ -330,7 +321,7 @@ export const aclrtMemGetAllocationPropertiesFromHandle: Op<'aclrtMemGetAllocatio
   const target = liveHandle(context, handle);
   const memory = target === undefined ? undefined : context.state.physical.get(target.memory);
   if (target === undefined || memory === undefined) {
-    return fail(ACL_ERROR_RT_INVALID_HANDLE, `handle ${handle} is not a live physical memory handle of this process`);
+    return fail(ACL_ERROR_RT_INVALID_HANDLE, text('handle-not-live', { handle }));
   }
   return ok({
     prop: {

@@ -1,8 +1,9 @@
 import { errorName } from '../acl/errors.ts';
 import type { AclFunctionName } from '../acl/functions.ts';
 import { type AclArgs, type AclResult, AclRuntimeBase } from '../acl/runtime.ts';
-import type { CallEvent, Reason } from '../model/events.ts';
+import type { CallEvent, CodedText, Reason } from '../model/events.ts';
 import type { ProcessState } from '../model/state.ts';
+import { text, withText } from '../texts/table.ts';
 import type { Mutable, Op, SimContext } from './context.ts';
 import { SIM_OPS } from './ops.ts';
 import type { SimHost } from './sim-host.ts';
@@ -40,12 +41,14 @@ function rareCallEvent(
   durationNs: number,
   out: Readonly<Record<string, unknown>> | undefined,
   message: string | undefined,
+  messageCode: CodedText | undefined,
   reasons: readonly Reason[] | undefined,
   injected: boolean,
 ): CallEvent {
   const event: Mutable<CallEvent> = { kind: 'call', seq, t, provenance: 'simulated', pid, fn, args, ret, durationNs };
   if (out !== undefined) event.out = record(out);
   if (message !== undefined) event.message = message;
+  if (messageCode !== undefined) event.messageCode = messageCode;
   if (reasons !== undefined) event.reasons = reasons;
   if (injected) event.injected = true;
   return event;
@@ -79,9 +82,11 @@ export class SimRuntime extends AclRuntimeBase {
     // Arguments were validated where they entered (the wire, the interpreter); typed callers are trusted.
     const result =
       injected !== undefined
-        ? { ret: injected.ret, message: injected.message ?? `${errorName(injected.ret)} injected on purpose (no state changed)` }
+        ? injected.message !== undefined
+          ? { ret: injected.ret, message: injected.message }
+          : { ret: injected.ret, ...withText(text('injected', { name: errorName(injected.ret) })) }
         : op(this.#context, args);
-    const { ret, message, reasons, out } = result;
+    const { ret, message, messageCode, reasons, out } = result;
     const t = host.state.time;
     const recorded = record(args);
     const durationNs = t - before;
@@ -89,7 +94,10 @@ export class SimRuntime extends AclRuntimeBase {
     // field added after a literal moves the object's fields out of line, which every call paid for.
     // A success's reasons travel with the state change they explain; a failure has only the call to carry them.
     const event: CallEvent =
-      injected !== undefined || (reasons !== undefined && ret !== 0) || (out !== undefined && message !== undefined)
+      injected !== undefined ||
+      (reasons !== undefined && ret !== 0) ||
+      (out !== undefined && message !== undefined) ||
+      (message !== undefined && messageCode === undefined)
         ? rareCallEvent(
             seq,
             t,
@@ -100,17 +108,22 @@ export class SimRuntime extends AclRuntimeBase {
             durationNs,
             out,
             message,
+            messageCode,
             ret !== 0 ? reasons : undefined,
             injected !== undefined,
           )
         : out !== undefined
           ? { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs, out: record(out) }
-          : message !== undefined
-            ? { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs, message }
+          : message !== undefined && messageCode !== undefined
+            ? { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs, message, messageCode }
             : { kind: 'call', seq, t, provenance: 'simulated', pid: this.pid, fn, args: recorded, ret, durationNs };
     host.endCall(event);
     if (ret !== 0 && message !== undefined) this.#context.space.lastError = message;
-    const answer: AclResult<F> = Object.assign({ ret }, out, message === undefined ? undefined : { message });
+    const answer: AclResult<F> = Object.assign(
+      { ret },
+      out,
+      message === undefined ? undefined : messageCode === undefined ? { message } : { message, messageCode },
+    );
     return Promise.resolve(answer);
   }
 

@@ -12,9 +12,11 @@ import {
   type HostState,
   loadProfileJson,
   type MemoryEvent,
+  noteOf,
   SIMULATED_DEVICES,
   SimHost,
   SimRuntime,
+  text,
 } from '@pagelens/core';
 import type { Backend, BackendConfig, BackendFactory, BackendProcess, ResetOptions } from '../backend.ts';
 
@@ -83,7 +85,7 @@ export class SimBackend implements Backend {
       hostname: hostname(),
       kernelVersion: this.#profile.host.kernelVersion,
       hostPageSize: this.#profile.host.pageSize,
-      note: `simulated ${this.#profile.label}; the agent runs on Linux ${release()}`,
+      ...noteOf(text('host-note-sim', { profile: this.#profile.label, kernel: release() })),
     };
   }
 

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useCodedText } from '../../i18n/useCodedText.ts';
 import { useReasonText } from '../../i18n/useReasonText.ts';
 import { copiesOf, failureReasons, failureText, outRows } from '../../model/actions/outcome.ts';
 import { bytes, duration, rate } from '../../model/format.ts';
@@ -11,6 +12,7 @@ import { useAppStore } from '../../store/useAppStore.ts';
 export function OutcomeView({ outcome, testId }: { outcome: CallOutcome; testId?: string }) {
   const { t } = useTranslation();
   const reasonText = useReasonText();
+  const say = useCodedText();
   const timeline = useAppStore((state) => state.timeline);
   const format = useFormat();
   if (outcome.ok) {
@@ -49,7 +51,7 @@ export function OutcomeView({ outcome, testId }: { outcome: CallOutcome; testId?
             </ul>
           </div>
         ))}
-        {outcome.message !== undefined && <p className="muted act-small">{outcome.message}</p>}
+        {outcome.message !== undefined && <p className="muted act-small">{say(outcome.messageCode, outcome.message)}</p>}
       </div>
     );
   }
@@ -68,7 +70,7 @@ export function OutcomeView({ outcome, testId }: { outcome: CallOutcome; testId?
           </code>
         )}
         {text.name !== undefined && ': '}
-        {text.message}
+        {say(outcome.messageCode, text.message)}
       </p>
       {reasons.length > 0 && (
         <div>

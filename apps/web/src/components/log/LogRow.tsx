@@ -1,6 +1,7 @@
-import type { Provenance } from '@pagelens/core';
+import type { CodedText, Provenance } from '@pagelens/core';
 import type { TFunction } from 'i18next';
 import { memo } from 'react';
+import { codedText } from '../../i18n/useCodedText.ts';
 import { duration, type FormatPrefs } from '../../model/format.ts';
 import { callSignature } from '../../model/log/arg-format.ts';
 import type { CallRow } from '../../model/log/call-rows.ts';
@@ -18,6 +19,8 @@ export interface RowLabels {
   readonly rules: string;
   readonly effect: string;
   readonly duration: Readonly<Record<Provenance, string>>;
+  /** A call's message in the UI's language (by its code; the English text when it has none). */
+  readonly message: (coded: CodedText | undefined, english: string) => string;
 }
 
 export function rowLabels(t: TFunction): RowLabels {
@@ -32,6 +35,7 @@ export function rowLabels(t: TFunction): RowLabels {
       observed: t('log.durationTitle.observed'),
       modeled: t('log.durationTitle.modeled'),
     },
+    message: (coded, english) => codedText(t, coded, english),
   };
 }
 
@@ -64,6 +68,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
     .filter(Boolean)
     .join(' ');
   const effects = row.effects.filter((effect) => effect.target !== undefined && effect.event !== 'call');
+  const message = call.message === undefined ? undefined : labels.message(call.messageCode, call.message);
   return (
     <div
       id={`log-row-${call.seq}`}
@@ -75,7 +80,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
       data-seq={call.seq}
       data-testid="log-row"
       data-ok={row.ok}
-      title={[signature, call.message].filter(Boolean).join('\n')}
+      title={[signature, message].filter(Boolean).join('\n')}
     >
       <span className="log-seq mono">{call.seq}</span>
       <span className="log-pid mono" title={labels.process} style={{ borderRightColor: processColor(call.pid) }}>
@@ -96,7 +101,7 @@ export const LogRow = memo(function LogRow({ row, labels, prefs, selected, atCur
             </span>
           )}
           {call.injected === true && <span className="log-tag warn">{labels.injected}</span>}
-          {call.message !== undefined && <span className="log-message">{call.message}</span>}
+          {message !== undefined && <span className="log-message">{message}</span>}
           {row.rules.length > 0 && (
             <span className="log-rules mono" title={labels.rules}>
               {row.rules.join(' ')}

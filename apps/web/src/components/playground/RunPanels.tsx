@@ -1,4 +1,4 @@
-import type { VariableView } from '@pagelens/core';
+import { UNINITIALIZED, type VariableView } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { objectAtValue } from '../../model/playground/host-objects.ts';
 import { useCursorState } from '../../store/hooks.ts';
@@ -34,6 +34,8 @@ export function VariablesPanel({ variables }: { variables: readonly VariableView
             <tbody>
               {variables.map((v) => {
                 const held = state === undefined ? undefined : objectAtValue(state, v.value);
+                // A struct shows each never-set member the same way: "{a = (uninitialized), b = 0}".
+                const shown = v.value.split(UNINITIALIZED).join(t('playground.variables.uninitialized'));
                 const selected = held !== undefined && selection !== undefined && sameRef(selection, held);
                 return (
                   <tr key={`${v.frame}:${v.name}`} data-name={v.name} className={selected ? 'selected' : undefined}>
@@ -43,9 +45,9 @@ export function VariablesPanel({ variables }: { variables: readonly VariableView
                       {v.scope === 'global' && <span className="pl-tag">{t('playground.variables.global')}</span>}
                     </td>
                     <td className="mono muted">{v.type}</td>
-                    <td className="mono pl-value" title={v.value}>
+                    <td className="mono pl-value" title={shown}>
                       {held === undefined ? (
-                        v.value
+                        shown
                       ) : (
                         <button
                           type="button"

@@ -1,4 +1,4 @@
-import { formatInteger, type HostState, type Provenance, type Reason } from '@pagelens/core';
+import { type CodedText, formatInteger, type HostState, type Provenance, type Reason } from '@pagelens/core';
 import { duration, type FormatPrefs } from '../format.ts';
 import { rateSpread } from '../host-copies/rate-spread.ts';
 import { renderCallArgs } from '../log/arg-format.ts';
@@ -11,6 +11,16 @@ import { frameInspection } from './frame-facts.ts';
 import { copyInspection, hostInspection, streamInspection } from './host-facts.ts';
 import { mappingInspection, reservationInspection } from './vmm-facts.ts';
 
+/**
+ * A call's message: by its code in the UI's language (core's texts/table.ts, under `texts.`),
+ * with the English text as i18next's default for a code this page does not know.
+ */
+function messageFact(message: string, coded: CodedText | undefined, ok: boolean): Fact {
+  const tone: Partial<Fact> = ok ? {} : { tone: 'error' };
+  if (coded === undefined) return text('inspector.fact.message', message, tone);
+  return keyed('inspector.fact.message', `texts.${coded.code}`, { ...coded.values, defaultValue: message }, tone);
+}
+
 /** A call: who made it, what it returned and why, and what it changed. */
 export function callInspection(row: CallRow, prefs: FormatPrefs): Inspection {
   const { call } = row;
@@ -19,7 +29,7 @@ export function callInspection(row: CallRow, prefs: FormatPrefs): Inspection {
     text('inspector.fact.process', String(call.pid)),
     text('inspector.fact.result', `${row.retName} (${call.ret})`, { tone: row.ok ? 'ok' : 'error' }),
   ];
-  if (call.message !== undefined) facts.push(text('inspector.fact.message', call.message, row.ok ? {} : { tone: 'error' }));
+  if (call.message !== undefined) facts.push(messageFact(call.message, call.messageCode, row.ok));
   facts.push(
     text('inspector.fact.duration', duration(call.durationNs), { provenance: call.provenance }),
     text('inspector.fact.time', duration(call.t), { provenance: call.provenance }),

@@ -1,0 +1,37 @@
+import type { TEXT_PARTS } from '@pagelens/core';
+
+/** What the agent says to people (notices, refusals, quotas, the host note), in Chinese (core: texts/agent-texts.ts). */
+export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, string>> = {
+  'host-reset': 'Host 已重置（{{profile}} × {{devices}}）',
+  'resume-expired': '你之前的会话已结束（宽限期已过）并被清理；这是一个新会话',
+  'taken-over': '另一个客户端（{{remote}}）接管了驱动会话；你现在是观看者',
+  'host-note-sim': '模拟的 {{profile}}；Agent 运行于 Linux {{kernel}}',
+  'hello-required': '请先发送 hello：{"type":"hello","protocol":{{protocol}},"role":"driver"}',
+  'already-greeted': '此连接已接受过 hello',
+  'protocol-mismatch':
+    '此 Agent 使用 PageLens 协议 {{agent}}，但客户端发送的是协议 {{client}}；请使用同一版本的客户端和 Agent（重新加载 Agent 提供的页面）',
+  'driver-busy-grace':
+    '已有另一个驱动会话（其驱动者还有 {{seconds}} 秒可以重新连接）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+  'driver-busy-answering':
+    '已有另一个驱动会话（仍由 {{remote}} 驱动且在响应；请先关闭那个标签页）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+  'driver-busy': '已有另一个驱动会话（来自 {{remote}}）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+  'viewer-cannot-call': '观看者只能观看，不能调用；请以 role "driver" 连接来驱动 Agent',
+  'viewer-cannot-reset': '只有驱动者可以重置 Host；驱动者重置时，观看者会看到这次重置',
+  'reset-real-devices': '{{backend}} 后端运行在真实设备上：在那里重置只会清理会话；请发送不带 profile、devices 或 seed 的 {"type":"reset"}',
+  'unknown-function': '"{{fn}}" 不是 PageLens 认识的 ACL 函数；welcome 消息的 "functions" 中列出了全部函数',
+  'unknown-profile': '未知的配置 "{{profile}}"；重置时可选择 {{profiles}}',
+  'processes-sim-only': '只有模拟器可以运行多个进程；在真实硬件上 Agent 是唯一的进程',
+  'process-range': '一个会话的进程编号为 0 到 {{last}}',
+  'args-invalid': '{{fn}} 的参数无效',
+  'backend-failed': '{{fn}} 在后端内部失败：{{error}}',
+  'rate-calls': '每秒调用超过 {{perSecond}} 次（--max-calls-per-sec）；请放慢速度',
+  'rate-queued-calls': '已有 {{calls}} 个调用在等待；请等结果返回后再发送',
+  'rate-queued-bytes': '已有 {{bytes, size}} 的调用在等待；请等结果返回后再发送',
+  'quota-objects': '本会话已持有 {{held}} 个活动对象，已达上限（--max-objects {{limit}}）；请先释放一些',
+  'quota-device-bytes':
+    '再增加 {{more, size}} 会使本会话的 Device 内存达到 {{total, size}}，超过上限 {{limit, size}}（--max-device-bytes）',
+  'quota-pinned-bytes':
+    '再增加 {{more, size}} 会使本会话的锁页 Host 内存达到 {{total, size}}，超过上限 {{limit, size}}（--max-pinned-bytes）',
+  'quota-pageable-bytes':
+    '再增加 {{more, size}} 会使本会话的可分页 Host 内存达到 {{total, size}}，超过上限 {{limit, size}}（--max-host-bytes）',
+};

@@ -1,0 +1,57 @@
+import type { Locator } from '@playwright/test';
+import { callAcl, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
+
+/** Three lowercase Latin words in a row: an English sentence, where identifiers and numbers are not. */
+const ENGLISH = /\b[a-z]{2,} [a-z]{2,} [a-z]{2,}\b/;
+
+async function noEnglish(where: Locator): Promise<void> {
+  const text = (await where.textContent()) ?? '';
+  expect(text, text).not.toMatch(ENGLISH);
+}
+
+test('in 中文 the agent’s texts read in Chinese: the host note, a failed call in the log, the host-reset notice', async ({
+  page,
+  agent,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openExplorer(page, agent);
+  const note = page.getByTestId('host-note');
+  await expect(note).toContainText('the agent runs on Linux');
+  await page.getByTestId('language').selectOption('zh');
+
+  // The host note of the welcome.
+  await expect(note).toContainText('模拟的');
+  await expect(note).toContainText('Agent 运行于 Linux');
+  await noEnglish(note);
+
+  // An ACL error: aclrtFree of an address that was never allocated (DM-13), in the log.
+  const failed = await callAcl(page, 'aclrtFree', { devPtr: '0x1234' });
+  expect(failed.ok).toBe(false);
+  // Scripted clients still get the English text.
+  expect(failed.message).toContain('is not the start of a live device allocation');
+  await idle(page);
+  await page.getByTestId('tab-log').click();
+  const row = page.getByTestId('log-row').filter({ hasText: 'aclrtFree' });
+  await expect(row).toHaveCount(1);
+  const message = row.locator('.log-message');
+  await expect(message).toHaveText('devPtr 0x1234 不是本进程一个有效 Device 分配的起始地址（重复释放，或从未分配）（DM-13）');
+  await noEnglish(message);
+  await expect(row).toHaveAttribute('title', /不是本进程/);
+  await snap(page, 'zh-messages-log');
+
+  // A host reset through the Host actions: the notice every client gets.
+  await page.getByTestId('actions-tab-host').click();
+  await page.locator('.act-reset summary').click();
+  await page.getByTestId('reset-host').click();
+  await page.getByTestId('reset-confirm').click();
+  const banner = page.getByTestId('notices').locator('.notice[data-code="reset"]');
+  await expect(banner).toHaveText(/^Host 已重置（Ascend\S+ × 1）/);
+  await noEnglish(banner);
+  await noEnglish(note);
+  await snap(page, 'zh-messages-reset');
+
+  // Back in English, the same texts read in English again (rendered from their codes, not stored translated).
+  await page.getByTestId('language').selectOption('en');
+  await expect(banner).toContainText('the host was reset');
+  await expect(note).toContainText('the agent runs on Linux');
+});
