@@ -190,6 +190,10 @@ for (const language of ['en', 'zh'] as const) {
       await allocate(page, '4 GiB', 'HUGE1G_ONLY');
       await expectMet(page, language, 'giant');
       await allDone(page, language, ['normal-overflow', 'huge-covers', 'huge-overflow', 'giant']);
+      await page.getByTestId('lesson-step').click();
+      await page.keyboard.press('t');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+      await snap(page, `lessons-tlb-${language}-dark`);
     });
 
     test(`pinned versus pageable copies (${language})`, async ({ page, agent }) => {
