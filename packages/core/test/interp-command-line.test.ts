@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
-import { lineOf, runToEnd } from './interp-helpers.ts';
+import { harness as harnessOf, lineOf, runToEnd } from './interp-helpers.ts';
 
 const errorsOf = (code: string) => compile(code).diagnostics.filter((d) => d.severity === 'error');
 
@@ -131,5 +131,55 @@ int main() {
       ['aclrtFree', 0],
     ]);
     expect(h.ex.lineMarks.get(4)?.notes.join(' ')).toContain('runs as aclrtMalloc(…, ACL_MEM_MALLOC_HUGE_FIRST)');
+  });
+});
+
+describe('the build and what PageLens cannot know', () => {
+  it('-D flags of the build are defined before the first line, so a file inside #ifdef USE_NPU runs', async () => {
+    const code = '#ifdef USE_NPU\nint npu = USE_NPU;\n#else\nint npu = -1;\n#endif';
+    expect((await runToEnd(code)).ex.variables().find((v) => v.name === 'npu')?.value).toBe('-1');
+    const h = await runToEnd(code, { defines: { USE_NPU: '1' } });
+    expect(h.ex.variables().find((v) => v.name === 'npu')?.value).toBe('1');
+  });
+
+  it('module is an ordinary identifier, not the C++20 keyword', async () => {
+    const code = 'int module = 3;\nint twice = module * 2;';
+    expect(errorsOf(code)).toEqual([]);
+    const h = await runToEnd(code);
+    expect(h.ex.variables().map((v) => [v.name, v.value])).toEqual(
+      expect.arrayContaining([
+        ['module', '3'],
+        ['twice', '6'],
+      ]),
+    );
+  });
+
+  it('a size a file stream reports stops the run at the ACL call it sizes, naming the file read (no made-up 0)', async () => {
+    const code = `using namespace std;
+void* host = nullptr;
+ifstream binFile("dog.bin", ifstream::binary);
+binFile.seekg(0, binFile.end);
+size_t size = binFile.tellg();
+aclInit(nullptr);
+aclrtSetDevice(0);
+aclrtMallocHost(&host, size);`;
+    const h = harnessOf(code);
+    const outcome = await h.ex.run();
+    expect(outcome.state).toBe('error');
+    expect(outcome.error?.line).toBe(8);
+    expect(outcome.error?.message).toContain('comes from a file PageLens does not read (line 5: binFile.tellg() reports');
+    expect(h.ex.calls.map((call) => call.fn)).toEqual(['aclInit', 'aclrtSetDevice']);
+  });
+
+  it("a model's output size stops the run at the allocation it sizes", async () => {
+    const code = `aclInit(nullptr);
+aclrtSetDevice(0);
+aclmdlDesc* desc = aclmdlCreateDesc();
+size_t outputSize = aclmdlGetOutputSizeByIndex(desc, 0);
+void* out = nullptr;
+aclrtMalloc(&out, outputSize, ACL_MEM_MALLOC_HUGE_FIRST);`;
+    const outcome = await harnessOf(code).ex.run();
+    expect(outcome.error?.line).toBe(6);
+    expect(outcome.error?.message).toContain('comes from a model PageLens does not load (line 4: aclmdlGetOutputSizeByIndex(…)');
   });
 });

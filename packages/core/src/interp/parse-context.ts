@@ -2,6 +2,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { Expr, Stmt } from './ast.ts';
 import type { CType, StructType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
+import { MODULE_STAND_IN } from './preprocess.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
 export class ParseFailure extends Error {
@@ -68,7 +69,8 @@ export class ParseContext {
   }
 
   slice(node: { from: number; to: number }): string {
-    return this.text.slice(node.from, node.to);
+    const text = this.text.slice(node.from, node.to);
+    return text.includes(MODULE_STAND_IN) ? text.replaceAll(MODULE_STAND_IN, 'module') : text;
   }
 
   fail(node: { from: number; to: number }, kind: DiagnosticKind, message: string): never {

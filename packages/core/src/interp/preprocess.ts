@@ -1,5 +1,5 @@
 import { LineIndex } from './diagnostics.ts';
-import { expandMacros, type MacroDiagnostic } from './macros.ts';
+import { type BuildDefines, expandMacros, type MacroDiagnostic } from './macros.ts';
 
 /**
  * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
@@ -11,6 +11,7 @@ import { expandMacros, type MacroDiagnostic } from './macros.ts';
  *   visible notes on their line.
  * - `~name` becomes `~(name)` in an expression: @lezer/cpp reads `~name` as a C++ destructor name
  *   (a destructor, `~Foo()` in its class or `Foo::~Foo()`, is left as it is).
+ * - The identifier `module` reaches the parser as MODULE_STAND_IN (@lezer/cpp reads it as a keyword).
  * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
  *   the interpreter can tell it apart from an ordinary call.
  */
@@ -122,6 +123,14 @@ function isDestructorName(text: string, tilde: number, end: number): boolean {
   return /\b(?:virtual|inline)$/.test(text.slice(Math.max(0, before - 7), before + 1));
 }
 
+/**
+ * `module` is an ordinary identifier in C and in C++ outside a module declaration (which PageLens
+ * does not run), but @lezer/cpp reads it as the C++20 keyword everywhere, so
+ * `PyObject* module = PyModule_Create(…)` would be a syntax error. It reaches the parser as this
+ * stand-in (a reserved name no program may write), and ParseContext.slice gives back `module`.
+ */
+export const MODULE_STAND_IN = '__pagelens_module';
+
 const NOT_A_NAME = new Set(['final', 'override', 'const', 'noexcept', 'mutable', 'try', 'else', 'do']);
 const NOT_A_TYPE = new Set(['return', 'throw', 'new', 'else', 'do', 'case', 'struct', 'class', 'union', 'enum', 'namespace']);
 
@@ -169,12 +178,12 @@ function launchEnd(text: string, from: number): { close: number; count: number }
   return undefined;
 }
 
-export function preprocess(source: string): Preprocessed {
+export function preprocess(source: string, defines: BuildDefines = {}): Preprocessed {
   // A UTF-8 byte-order mark (a file saved by some Windows editors, or several files joined) is no
   // character of C: a space of the same length keeps every offset.
   const blanked = blankPlaceholders(source.replaceAll('\uFEFF', ' '));
   const lines = new LineIndex(source);
-  const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset));
+  const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset), defines);
   const { placeholders } = blanked;
   const text = expanded.text;
   const chars: string[] = [];
@@ -243,7 +252,8 @@ export function preprocess(source: string): Preprocessed {
           continue;
         }
       }
-      copy(i, end);
+      if (text.slice(i, end) === 'module') emit(MODULE_STAND_IN, i);
+      else copy(i, end);
       if (isBraceInitDeclarator(text, i, end)) emit(' =', end);
       i = end;
       continue;

@@ -53,6 +53,12 @@ export type Value =
 export interface UnmodeledRead {
   readonly line: number;
   readonly what: string;
+  /**
+   * Where the number would come from: `memory` (a read through a pointer, the default), `file`
+   * (a file's size or a read's count: PageLens runs no file system) or `model` (a model's sizes:
+   * PageLens loads no model).
+   */
+  readonly from?: 'memory' | 'file' | 'model';
 }
 
 /** `result`, marked as unmodeled when an integer operand was (so `blockDim * 2048` keeps where blockDim came from). */
@@ -84,6 +90,8 @@ export const intValue = (type: IntType, v: bigint): Value => ({ k: 'int', type, 
 export const boolValue = (truth: boolean): Value => ({ k: 'int', type: INT, v: truth ? 1n : 0n });
 export const floatValue = (type: FloatType, v: number): Value => ({ k: 'float', type, v: type.name === 'float' ? Math.fround(v) : v });
 export const VOID_VALUE: Value = { k: 'void' };
+/** 0 of `type`, marked as a number PageLens cannot know (a file's size, a model's output size). */
+export const unmodeledZero = (type: IntType, read: UnmodeledRead): Value => ({ k: 'int', type, v: 0n, unmodeled: read });
 
 export function wrap(type: IntType, v: bigint): bigint {
   if (type.bool === true) return v === 0n ? 0n : 1n;
