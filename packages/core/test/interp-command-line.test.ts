@@ -183,3 +183,44 @@ aclrtMalloc(&out, outputSize, ACL_MEM_MALLOC_HUGE_FIRST);`;
     expect(outcome.error?.message).toContain('comes from a model PageLens does not load (line 4: aclmdlGetOutputSizeByIndex(…)');
   });
 });
+
+describe('what real files carry around their code', () => {
+  it('static_assert is checked when it folds, and fails with the code’s message', () => {
+    expect(errorsOf('static_assert(sizeof(int) == 4, "int is 32 bits");\nint a = 1;')).toEqual([]);
+    expect(errorsOf('static_assert(sizeof(int) == 8, "int is 64 bits");').map((d) => d.message)).toEqual([
+      'static_assert failed: "int is 64 bits"',
+    ]);
+  });
+
+  it('GNU attributes and an extern "C" prototype declare nothing that runs', () => {
+    const code =
+      'extern "C" __attribute__((weak)) aclError\naclrtReserveX(void** p, size_t size);\nstatic int counter __attribute__((unused)) = 2;';
+    expect(errorsOf(code)).toEqual([]);
+  });
+
+  it('a brace initialiser over several lines, without =, initialises the object', async () => {
+    const code = 'struct Pair { int a; int b; };\nstruct Pair pair {\n    3,\n    4, // the second\n};\nint sum = pair.a + pair.b;';
+    expect(errorsOf(code)).toEqual([]);
+    expect((await runToEnd(code)).ex.variables().find((v) => v.name === 'sum')?.value).toBe('7');
+  });
+
+  it("a class whose definition stops makes its members' messages point at that definition, not at a header", () => {
+    const code = `class Runner {
+public:
+    template<typename T>
+    void Set(T v) { value_ = v; }
+    bool Init();
+private:
+    int value_ = 0;
+};
+bool Runner::Init() { return true; }`;
+    const messages = errorsOf(code).map((d) => [d.line, d.message.split(/: the definition|: build/)[0]]);
+    expect(messages).toEqual([
+      [3, 'A member template the code defines ("template<typename T>" in Runner) at line 3, column 5 is outside what the playground runs'],
+      [9, 'Runner::Init (a member function of Runner) at line 9, column 6'],
+    ]);
+    expect(errorsOf(code)[1]?.message).toContain(
+      'the definition of Runner at line 3 is outside what the playground runs (A member template',
+    );
+  });
+});

@@ -177,6 +177,8 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     }
     case 'CompoundStatement':
       return { kind: 'block', body: parts.map((part) => convertStatement(ctx, part)), span };
+    case 'StaticAssertDeclaration':
+      return staticAssert(ctx, node, span);
     case 'IfStatement': {
       const rest = parts.filter((p) => p.name !== 'if' && p.name !== 'else');
       const [test, consequent, alternate] = rest;
@@ -219,6 +221,26 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
   }
 }
 
+/**
+ * `static_assert(cond, "message")`: a compile-time check. A condition PageLens can fold (integer
+ * constants, sizeof) is checked as a compiler would, failing with the code's message; any other is
+ * the compiler's to check, noted and passed over. Nothing runs either way.
+ */
+function staticAssert(ctx: ParseContext, node: SyntaxNode, span: Span): Stmt {
+  const [test, message] = kids(node).filter((part) => part.name !== 'static_assert');
+  const value = test === undefined ? undefined : foldConstant(convertExpr(ctx, test), ctx.constants);
+  const said = message === undefined ? '' : `: ${ctx.slice(message)}`;
+  if (value === 0n) return ctx.fail(node, 'type', `static_assert failed${said}`);
+  ctx.note(
+    node,
+    'unsupported',
+    value === undefined
+      ? 'static_assert is checked by the compiler; PageLens cannot fold its condition and passes over it'
+      : 'static_assert holds (checked when the code is read; nothing runs)',
+  );
+  return { kind: 'empty', span };
+}
+
 /** `: stream_(nullptr), size_{n}`: the member initialisers of a constructor. */
 function memberInits(ctx: ParseContext, list: SyntaxNode | undefined): MemberInit[] {
   const inits: MemberInit[] = [];
@@ -259,6 +281,7 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
   if (scoped !== undefined && owner === undefined && (namespace === undefined || !ctx.namespaces.has(namespace))) {
     const at = ctx.span(scoped);
     const className = qualified?.split('::').at(-2) ?? '';
+    ctx.failIfTypeFailed(scoped, className, `${qualified ?? className} (a member function of ${className})`);
     return ctx.fail(
       scoped,
       'unsupported',

@@ -159,7 +159,9 @@ function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, coun
     }
     case 'LinkageSpecification': {
       const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
-      counted(topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into));
+      counted(
+        topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String' && k.name !== 'extern') : kids(body), into),
+      );
       break;
     }
     case 'UsingDeclaration':
