@@ -4,6 +4,7 @@ import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
 import { heapAlloc, heapFree } from './host-memory.ts';
+import { mapMethod } from './library-map.ts';
 import type { LValue } from './lvalue.ts';
 import type { Machine } from './machine.ts';
 import { outOfScopeMessage } from './parse-context.ts';
@@ -154,6 +155,7 @@ function stringMethod(lv: LValue, text: string, name: string, span: Span): Value
 export async function callMethod(m: Machine, lv: LValue, name: string, args: readonly Value[], span: Span): Promise<Value> {
   const value = lv.read();
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
+  if (value.k === 'map') return mapMethod(lv, value, name, args, span);
   if (value.k === 'string') return stringMethod(lv, value.text, name, span);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);

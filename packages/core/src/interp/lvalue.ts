@@ -3,6 +3,7 @@ import type { Expr } from './ast.ts';
 import { type CType, DOUBLE, FLOAT, fieldsOf, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
+import { mapSubscript } from './library-map.ts';
 import { libraryName } from './library-names.ts';
 import type { Machine, Scope } from './machine.ts';
 import {
@@ -139,6 +140,8 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
     case 'index': {
       const base = await evaluate(expr.target, scope);
       const index = await evaluate(expr.index, scope);
+      if (base.k === 'map')
+        return cellLValue(m, mapSubscript(base, index, expr.span), `${label(expr.target)}[${label(expr.index)}]`, false);
       if (index.k !== 'int')
         throw new InterpError('type', `the index of ${label(expr.target)} must be an integer, not ${describeValue(index)}`, expr.span);
       const at = Number(index.v);

@@ -21,8 +21,9 @@ function constructorCall(ctx: ParseContext, node: SyntaxNode): { name: string; a
   for (const param of kids(list)) {
     const only = kids(param);
     const [first] = only;
-    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first?.name !== 'TypeIdentifier') return undefined;
-    args.push({ kind: 'name', name: ctx.slice(first), span: ctx.span(first) });
+    const named = first?.name === 'TypeIdentifier' || first?.name === 'ScopedTypeIdentifier';
+    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first === undefined || !named) return undefined;
+    args.push({ kind: 'name', name: ctx.slice(first).replace(/\s+/g, ''), span: ctx.span(first) });
   }
   return { name: ctx.slice(name), args };
 }
@@ -49,7 +50,11 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     if (part.name !== 'FunctionDeclarator' && isFunctionDeclarator(part)) return PROTOTYPE;
     if (part.name === 'FunctionDeclarator') {
       // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
-      const isObject = base?.k === 'vector' || base?.k === 'string' || (base?.k === 'struct' && base.members !== undefined);
+      const isObject =
+        base?.k === 'vector' ||
+        base?.k === 'string' ||
+        (base?.k === 'ptr' && base.name?.startsWith('std::') === true) ||
+        (base?.k === 'struct' && base.members !== undefined);
       const vexing = isObject ? constructorCall(ctx, part) : undefined;
       if (vexing === undefined) return PROTOTYPE;
       declarators.push({ name: vexing.name, type: base ?? VOID, ctorArgs: vexing.args, span: ctx.span(part), isConst: constant });

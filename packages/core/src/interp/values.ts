@@ -8,6 +8,7 @@ import {
   fieldsOf,
   INT,
   type IntType,
+  type MapType,
   type PtrType,
   type StringType,
   type StructType,
@@ -47,6 +48,12 @@ export type Value =
       readonly items: Map<number, Cell>;
     }
   | { readonly k: 'string'; readonly type: StringType; readonly text: string }
+  /**
+   * std::map / std::unordered_map: `entries.cells` are its elements, `std::pair<const K, V>` structs
+   * in the map's order; an iterator is a `ref` into them (end() is one past the last). Shared by
+   * the copies of this value that its methods make, as the map is one object.
+   */
+  | { readonly k: 'map'; readonly type: MapType; readonly entries: RefTarget }
   | { readonly k: 'void' };
 
 /** A read of memory contents PageLens does not model (`*(const uint32_t*)tilingHost` after a file read): where, and what. */
@@ -121,6 +128,8 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'vector', type, addr: 0n, size: 0, capacity: 0, items: new Map() };
     case 'string':
       return { k: 'string', type, text: '' };
+    case 'map':
+      return { k: 'map', type, entries: { cells: [], label: 'map', isArray: true } };
     case 'void':
       return VOID_VALUE;
   }
@@ -204,7 +213,15 @@ export function refLabel(value: Extract<Value, { k: 'ref' }>): string {
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array' && value.k !== 'vector' && value.k !== 'string')
+  if (
+    cell !== undefined &&
+    !cell.init &&
+    value.k !== 'struct' &&
+    value.k !== 'array' &&
+    value.k !== 'vector' &&
+    value.k !== 'string' &&
+    value.k !== 'map'
+  )
     return '(uninitialized)';
   switch (value.k) {
     case 'int':
@@ -229,6 +246,16 @@ export function showValue(value: Value, cell?: Cell): string {
       return `{size = ${value.size}, data = ${value.addr === 0n ? 'NULL' : `0x${value.addr.toString(16)}`}}`;
     case 'string':
       return JSON.stringify(value.text);
+    case 'map': {
+      const shown = value.entries.cells.slice(0, 8).map((entry) => {
+        const pair = entry.value.k === 'struct' ? entry.value.fields : undefined;
+        const first = pair?.get('first');
+        const second = pair?.get('second');
+        return `[${first === undefined ? '?' : showValue(first.value)}] = ${second === undefined ? '?' : showValue(second.value, second)}`;
+      });
+      const more = value.entries.cells.length > 8 ? ', …' : '';
+      return `{size = ${value.entries.cells.length}${shown.length > 0 ? `: ${shown.join(', ')}${more}` : ''}}`;
+    }
     case 'void':
       return 'void';
   }
