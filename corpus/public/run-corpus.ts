@@ -5,7 +5,10 @@
  * without main (framework code) runs the function `entries.json` names for it, with its inputs.
  *
  *   node corpus/public/check-manifest.mjs --from /work/.mirror   # bring the files in first
- *   npx tsx corpus/public/run-corpus.ts [--markdown]
+ *   npx tsx corpus/public/run-corpus.ts [--markdown] [--calls] [entry-id…]
+ *
+ * `--calls` also prints how many times each ACL function ran (for writing an entry's `expect`);
+ * entry ids limit the run to those entries.
  *
  * It is a measurement, not a test: the files are not in git (README.md), so `npm test` cannot
  * depend on them. Its table goes into the closing notes.
@@ -27,7 +30,7 @@ interface Entry {
 
 interface Outcome {
   readonly id: string;
-  readonly result: 'clean' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'empty' | 'missing';
+  readonly result: 'clean' | 'unexpected' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'empty' | 'missing';
   readonly detail: string;
 }
 
@@ -35,8 +38,55 @@ interface Outcome {
 interface EntryRun {
   readonly entry?: string;
   readonly argv?: readonly string[];
+  /** What the run must end with; a clean run that ends otherwise is reported as `unexpected`. */
+  readonly expect?: Expectation;
+  /** `-D` flags of the project's build, with `why` citing where the build sets them. */
+  readonly defines?: Readonly<Record<string, string>>;
   readonly inputs?: readonly InputDecl[];
   readonly setup?: string;
+}
+
+/**
+ * The asserted end of a run: main's return value, calls that must have happened (each succeeding,
+ * as every call must), and what is still live on the simulated host when the program ends
+ * (device allocations, pinned host buffers, streams, contexts…): the program's own leaks included,
+ * as the real runtime would hold them until the process exits.
+ */
+interface Expectation {
+  readonly exit?: number;
+  /** Catalogue function → how many times it ran. */
+  readonly calls?: Readonly<Record<string, number>>;
+  readonly live?: Readonly<Partial<Record<LiveKind, number>>>;
+}
+
+const LIVE_KINDS = ['allocations', 'hostBuffers', 'streams', 'contexts', 'physical', 'reservations', 'mappings', 'aclEvents'] as const;
+type LiveKind = (typeof LIVE_KINDS)[number];
+
+/** What is live on the host now, by kind (only the kinds with something live). */
+function liveOn(host: SimHost): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const kind of LIVE_KINDS) if (host.state[kind].size > 0) out[kind] = host.state[kind].size;
+  return out;
+}
+
+/** Why the run does not meet its expectation, or undefined when it does. */
+function unmet(
+  expected: Expectation,
+  exit: number | undefined,
+  calls: readonly { fn: string }[],
+  live: Record<string, number>,
+): string | undefined {
+  const problems: string[] = [];
+  if (expected.exit !== undefined && exit !== expected.exit) problems.push(`exit ${exit ?? '-'}, expected ${expected.exit}`);
+  for (const [fn, count] of Object.entries(expected.calls ?? {})) {
+    const ran = calls.filter((call) => call.fn === fn).length;
+    if (ran !== count) problems.push(`${fn} ran ${ran} time(s), expected ${count}`);
+  }
+  for (const kind of LIVE_KINDS) {
+    const want = expected.live?.[kind] ?? 0;
+    if ((live[kind] ?? 0) !== want) problems.push(`${live[kind] ?? 0} ${kind} live at the end, expected ${want}`);
+  }
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -78,7 +128,11 @@ async function runEntry(entry: Entry): Promise<Outcome> {
   const code = joined.code;
   const run = runs[entry.id];
   const inputs = run?.inputs ?? [];
-  const compiled = compile(code, { inputs: inputs.map((input) => input.name), ...(run?.entry === undefined ? {} : { entry: run.entry }) });
+  const compiled = compile(code, {
+    inputs: inputs.map((input) => input.name),
+    ...(run?.defines === undefined ? {} : { defines: run.defines }),
+    ...(run?.entry === undefined ? {} : { entry: run.entry }),
+  });
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   const entryError = errors.find((d) => d.kind === 'entry');
   if (errors.length > 0 && entryError !== undefined && errors.length === 1) {
@@ -120,8 +174,19 @@ async function runEntry(entry: Entry): Promise<Outcome> {
         .join(', '),
     };
   }
+  if (process.argv.includes('--calls')) {
+    const counts = new Map<string, number>();
+    for (const call of ex.calls) counts.set(call.fn, (counts.get(call.fn) ?? 0) + 1);
+    write(`${entry.id}: ${JSON.stringify(Object.fromEntries(counts))}`);
+  }
   const ran = run?.entry === undefined ? '' : `${run.entry}(): `;
-  return { id: entry.id, result: 'clean', detail: `${ran}${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}` };
+  const live = liveOn(host);
+  const shown = Object.entries(live).map(([kind, count]) => `${count} ${kind}`);
+  const end = `${ran}${ex.calls.length} ACL calls, exit ${outcome.exitCode ?? '-'}, live at the end: ${shown.length === 0 ? 'nothing' : shown.join(', ')}`;
+  if (run?.expect === undefined) return { id: entry.id, result: 'unexpected', detail: `${end} (no expectation in entries.json)` };
+  const problem = unmet(run.expect, outcome.exitCode, ex.calls, live);
+  if (problem !== undefined) return { id: entry.id, result: 'unexpected', detail: `${end}: ${problem}` };
+  return { id: entry.id, result: 'clean', detail: `${end} (as expected)` };
 }
 
 /** One line of the report on stdout. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
-import { lineOf, runToEnd } from './interp-helpers.ts';
+import { harness as harnessOf, lineOf, runToEnd } from './interp-helpers.ts';
 
 const errorsOf = (code: string) => compile(code).diagnostics.filter((d) => d.severity === 'error');
 
@@ -131,5 +131,96 @@ int main() {
       ['aclrtFree', 0],
     ]);
     expect(h.ex.lineMarks.get(4)?.notes.join(' ')).toContain('runs as aclrtMalloc(…, ACL_MEM_MALLOC_HUGE_FIRST)');
+  });
+});
+
+describe('the build and what PageLens cannot know', () => {
+  it('-D flags of the build are defined before the first line, so a file inside #ifdef USE_NPU runs', async () => {
+    const code = '#ifdef USE_NPU\nint npu = USE_NPU;\n#else\nint npu = -1;\n#endif';
+    expect((await runToEnd(code)).ex.variables().find((v) => v.name === 'npu')?.value).toBe('-1');
+    const h = await runToEnd(code, { defines: { USE_NPU: '1' } });
+    expect(h.ex.variables().find((v) => v.name === 'npu')?.value).toBe('1');
+  });
+
+  it('module is an ordinary identifier, not the C++20 keyword', async () => {
+    const code = 'int module = 3;\nint twice = module * 2;';
+    expect(errorsOf(code)).toEqual([]);
+    const h = await runToEnd(code);
+    expect(h.ex.variables().map((v) => [v.name, v.value])).toEqual(
+      expect.arrayContaining([
+        ['module', '3'],
+        ['twice', '6'],
+      ]),
+    );
+  });
+
+  it('a size a file stream reports stops the run at the ACL call it sizes, naming the file read (no made-up 0)', async () => {
+    const code = `using namespace std;
+void* host = nullptr;
+ifstream binFile("dog.bin", ifstream::binary);
+binFile.seekg(0, binFile.end);
+size_t size = binFile.tellg();
+aclInit(nullptr);
+aclrtSetDevice(0);
+aclrtMallocHost(&host, size);`;
+    const h = harnessOf(code);
+    const outcome = await h.ex.run();
+    expect(outcome.state).toBe('error');
+    expect(outcome.error?.line).toBe(8);
+    expect(outcome.error?.message).toContain('comes from a file PageLens does not read (line 5: binFile.tellg() reports');
+    expect(h.ex.calls.map((call) => call.fn)).toEqual(['aclInit', 'aclrtSetDevice']);
+  });
+
+  it("a model's output size stops the run at the allocation it sizes", async () => {
+    const code = `aclInit(nullptr);
+aclrtSetDevice(0);
+aclmdlDesc* desc = aclmdlCreateDesc();
+size_t outputSize = aclmdlGetOutputSizeByIndex(desc, 0);
+void* out = nullptr;
+aclrtMalloc(&out, outputSize, ACL_MEM_MALLOC_HUGE_FIRST);`;
+    const outcome = await harnessOf(code).ex.run();
+    expect(outcome.error?.line).toBe(6);
+    expect(outcome.error?.message).toContain('comes from a model PageLens does not load (line 4: aclmdlGetOutputSizeByIndex(…)');
+  });
+});
+
+describe('what real files carry around their code', () => {
+  it('static_assert is checked when it folds, and fails with the code’s message', () => {
+    expect(errorsOf('static_assert(sizeof(int) == 4, "int is 32 bits");\nint a = 1;')).toEqual([]);
+    expect(errorsOf('static_assert(sizeof(int) == 8, "int is 64 bits");').map((d) => d.message)).toEqual([
+      'static_assert failed: "int is 64 bits"',
+    ]);
+  });
+
+  it('GNU attributes and an extern "C" prototype declare nothing that runs', () => {
+    const code =
+      'extern "C" __attribute__((weak)) aclError\naclrtReserveX(void** p, size_t size);\nstatic int counter __attribute__((unused)) = 2;';
+    expect(errorsOf(code)).toEqual([]);
+  });
+
+  it('a brace initialiser over several lines, without =, initialises the object', async () => {
+    const code = 'struct Pair { int a; int b; };\nstruct Pair pair {\n    3,\n    4, // the second\n};\nint sum = pair.a + pair.b;';
+    expect(errorsOf(code)).toEqual([]);
+    expect((await runToEnd(code)).ex.variables().find((v) => v.name === 'sum')?.value).toBe('7');
+  });
+
+  it("a class whose definition stops makes its members' messages point at that definition, not at a header", () => {
+    const code = `class Runner {
+public:
+    template<typename T>
+    void Set(T v) { value_ = v; }
+    bool Init();
+private:
+    int value_ = 0;
+};
+bool Runner::Init() { return true; }`;
+    const messages = errorsOf(code).map((d) => [d.line, d.message.split(/: the definition|: build/)[0]]);
+    expect(messages).toEqual([
+      [3, 'A member template the code defines ("template<typename T>" in Runner) at line 3, column 5 is outside what the playground runs'],
+      [9, 'Runner::Init (a member function of Runner) at line 9, column 6'],
+    ]);
+    expect(errorsOf(code)[1]?.message).toContain(
+      'the definition of Runner at line 3 is outside what the playground runs (A member template',
+    );
   });
 });

@@ -87,9 +87,9 @@ describe('types of other libraries name themselves (issue 15)', () => {
 
   it.each([
     [
-      'a std::map after using namespace std',
-      'using namespace std;\nint main() {\n    map<float, unsigned int, greater<float>> top;\n    return 0;\n}',
-      'The C++ library type "map<float, unsigned int, greater<float>>" (PageLens models std::vector and std::string of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      'a std::set after using namespace std',
+      'using namespace std;\nint main() {\n    set<float, greater<float>> top;\n    return 0;\n}',
+      'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map and std::unordered_map of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
       "another library's template",

@@ -15,6 +15,8 @@ export interface Harness {
 
 export interface HarnessOptions extends Omit<ExecutionOptions, 'inputs'> {
   readonly inputs?: readonly InputDecl[];
+  /** `-D` flags of the build (CompileOptions.defines). */
+  readonly defines?: Readonly<Record<string, string>>;
   readonly host?: SimHost;
   readonly devices?: readonly DeviceProfile[];
 }
@@ -28,6 +30,7 @@ export function harness(code: string, options: HarnessOptions = {}): Harness {
   const compiled = compile(code, {
     inputs: (options.inputs ?? []).map((i) => i.name),
     ...(options.entry === undefined ? {} : { entry: options.entry }),
+    ...(options.defines === undefined ? {} : { defines: options.defines }),
   });
   const errors = compiled.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) throw new Error(`compile errors: ${errors.map((d) => `${d.line}:${d.column} ${d.message}`).join('; ')}`);

@@ -73,9 +73,15 @@ export function catalogueArity(fn: AclFunctionName): { count: number; names: rea
  * than charge the code with the error that 0 causes.
  */
 function unmodeledArgument(fn: string, position: number, text: string, from: UnmodeledRead, span: Span): never {
+  const origin =
+    from.from === 'file'
+      ? `a file PageLens does not read (line ${from.line}: ${from.what}; PageLens runs no file system and answered 0)`
+      : from.from === 'model'
+        ? `a model PageLens does not load (line ${from.line}: ${from.what}; PageLens runs no model and answered 0)`
+        : `memory contents PageLens does not model (line ${from.line} reads ${from.what}, which holds what the program put there, such as a file's bytes; PageLens read 0)`;
   throw new InterpError(
     'unsupported',
-    `argument ${position} of ${fn} ("${text}") comes from memory contents PageLens does not model (line ${from.line} reads ${from.what}, which holds what the program put there, such as a file's bytes; PageLens read 0): the playground cannot know this value, so it stops rather than pass a made-up one. Set it in the code, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+    `argument ${position} of ${fn} ("${text}") comes from ${origin}: the playground cannot know this value, so it stops rather than pass a made-up one. Set it in the code, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
     span,
   );
 }

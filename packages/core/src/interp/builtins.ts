@@ -1,9 +1,9 @@
 import type { CallExpr } from './ast.ts';
 import { callCLibrary } from './c-library.ts';
-import { INT, SIZE_T, sizeOf, VOID_PTR } from './c-type-model.ts';
+import { INT, LONG, SIZE_T, sizeOf, VOID_PTR } from './c-type-model.ts';
 import { evaluateAll } from './eval.ts';
 import type { Machine, Scope } from './machine.ts';
-import { intValue, markInit, showValue, type Value, zeroValue } from './values.ts';
+import { intValue, markInit, showValue, unmodeledZero, type Value, zeroValue } from './values.ts';
 
 /*
  * Calls PageLens does not model: printf-style output, logging and checking macros such as
@@ -113,9 +113,15 @@ function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Val
   );
   if (name === 'fopen') return { k: 'ptr', type: { k: 'ptr', to: VOID_PTR.to, name: 'FILE*' }, addr: FILE_HANDLE };
   if (name === 'open') return intValue(INT, 3n);
+  if (name === 'ftell')
+    return unmodeledZero(LONG, { line: call.span.line, what: "ftell(…) reports the file's position or size", from: 'file' });
   const count = name === 'fread' || name === 'fwrite' || name === 'read' || name === 'write' ? values[2] : undefined;
   return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
 }
+
+/** Model-execution calls whose answer is a size or count the loaded model decides. */
+const MODEL_SIZES =
+  /^aclmdlGet(?:Input|Output)SizeByIndex$|^aclmdlGetNum(?:Inputs|Outputs)$|^aclmdlGetDatasetNumBuffers$|^aclGetDataBufferSizeV2$/;
 
 /** Where the opaque handles of model-execution calls start (the text "MDL"): no memory of the process or the device. */
 const OPAQUE_HANDLES = 0x4d444c_0000n;
@@ -152,6 +158,9 @@ export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): P
       m.opaqueHandles += 1;
       return { k: 'ptr', type: VOID_PTR, addr: OPAQUE_HANDLES + BigInt(m.opaqueHandles) * 0x10n };
     }
+    // A model's sizes and counts are the model's: a buffer sized by one is not the program's to know.
+    if (MODEL_SIZES.test(name))
+      return unmodeledZero(SIZE_T, { line: call.span.line, what: `${name}(…) reports a size or count of the model`, from: 'model' });
   } else if (/^acl/.test(name)) {
     m.marks.warning(
       call.span,

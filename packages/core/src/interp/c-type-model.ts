@@ -53,7 +53,31 @@ export interface VectorType {
 export interface StringType {
   readonly k: 'string';
 }
-export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType;
+/**
+ * `std::map<K, V>` (ordered by `<`, or by `>` with `std::greater<K>`) and `std::unordered_map<K, V>`
+ * (in insertion order here: the standard leaves its order unspecified). Its elements are
+ * `std::pair<const K, V>` (pairOf), and an iterator is a pointer into them.
+ */
+export interface MapType {
+  readonly k: 'map';
+  readonly key: CType;
+  readonly value: CType;
+  readonly order: 'less' | 'greater' | 'hash';
+}
+export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType | MapType;
+
+/** The element type of a map: `std::pair<const K, V>` with its members `first` and `second`. */
+export function pairOf(map: MapType): StructType {
+  return {
+    k: 'struct',
+    name: `std::pair<const ${typeName(map.key)}, ${typeName(map.value)}>`,
+    union: false,
+    members: [
+      { name: 'first', type: map.key },
+      { name: 'second', type: map.value },
+    ],
+  };
+}
 
 const int = (name: string, bits: IntType['bits'], signed: boolean): IntType => ({ k: 'int', name, bits, signed });
 
@@ -166,6 +190,7 @@ export function alignOf(type: CType): number {
       return Math.max(1, ...fieldsOf(type).map((f) => alignOf(f.type)));
     case 'vector':
     case 'string':
+    case 'map':
       return 8;
     case 'void':
       return 1;
@@ -208,6 +233,9 @@ export function sizeOf(type: CType): number | undefined {
       return 24;
     case 'string':
       return 32;
+    // libstdc++ on LP64: the tree header and a count; the hash table's buckets, count and policy.
+    case 'map':
+      return type.order === 'hash' ? 56 : 48;
     case 'void':
       return undefined;
   }
@@ -227,6 +255,10 @@ export function typeName(type: CType): string {
       return `std::vector<${typeName(type.of)}>`;
     case 'string':
       return 'std::string';
+    case 'map': {
+      const compare = type.order === 'greater' ? `, std::greater<${typeName(type.key)}>` : '';
+      return `std::${type.order === 'hash' ? 'unordered_map' : 'map'}<${typeName(type.key)}, ${typeName(type.value)}${compare}>`;
+    }
     case 'void':
       return 'void';
   }

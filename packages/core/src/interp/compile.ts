@@ -1,6 +1,7 @@
 import type { FunctionDef, Program } from './ast.ts';
 import { checkProgram } from './check.ts';
 import type { Diagnostic } from './diagnostics.ts';
+import type { BuildDefines } from './macros.ts';
 import { parseProgram } from './parse.ts';
 
 export interface CompileOptions {
@@ -8,6 +9,8 @@ export interface CompileOptions {
   readonly inputs?: readonly string[];
   /** The function to run; default `main`, else the only function, else the top-level statements. */
   readonly entry?: string;
+  /** Macros the program's build defines on its command line (`-DUSE_NPU`, `-DNDEBUG=1`): defined before the first line. */
+  readonly defines?: BuildDefines;
 }
 
 export interface CompileResult {
@@ -43,7 +46,7 @@ export function resolveEntry(program: Program, entry: string | undefined): Entry
 
 /** Parses C source with @lezer/cpp and checks it; nothing runs. */
 export function compile(source: string, options: CompileOptions = {}): CompileResult {
-  const { program, diagnostics } = parseProgram(source);
+  const { program, diagnostics } = parseProgram(source, options.defines);
   const all: Diagnostic[] = [...diagnostics, ...program.notes];
   if (diagnostics.length === 0) {
     all.push(...checkProgram(program, options.inputs ?? []));

@@ -64,6 +64,23 @@ function binary(op: Extract<Expr, { kind: 'binary' }>['op'], a: bigint, b: bigin
       return a | b;
     case '^':
       return a ^ b;
+    // Comparisons and logic give 0 or 1, as in C (static_assert conditions, `#if`-like constants).
+    case '==':
+      return a === b ? 1n : 0n;
+    case '!=':
+      return a !== b ? 1n : 0n;
+    case '<':
+      return a < b ? 1n : 0n;
+    case '<=':
+      return a <= b ? 1n : 0n;
+    case '>':
+      return a > b ? 1n : 0n;
+    case '>=':
+      return a >= b ? 1n : 0n;
+    case '&&':
+      return a !== 0n && b !== 0n ? 1n : 0n;
+    case '||':
+      return a !== 0n || b !== 0n ? 1n : 0n;
     default:
       return undefined;
   }

@@ -37,6 +37,14 @@ function convertOf(value: Value, to: CType, span: Span, explicit: boolean, what:
       if (value.k === 'string') return value;
       if (value.k === 'str') return { k: 'string', type: to, text: value.text };
       return refuse();
+    case 'map':
+      if (value.k === 'map')
+        throw new InterpError(
+          'unsupported',
+          `${what}: copying a ${typeName(to)} (every element would be copied): not supported; pass it by reference (const T&)`,
+          span,
+        );
+      return refuse();
     case 'vector':
       if (value.k === 'vector')
         throw new InterpError(

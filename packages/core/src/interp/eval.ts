@@ -20,6 +20,7 @@ import type { Span } from './diagnostics.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
 import { heapAlloc, heapFree } from './host-memory.ts';
 import { callMethod } from './library-calls.ts';
+import { pairValue } from './library-map.ts';
 import { libraryName, OUTPUT_STREAMS } from './library-names.ts';
 import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
@@ -133,6 +134,18 @@ function stringOperator(op: string, left: Value, right: Value, span: Expr['span'
 }
 
 /** Each expression in turn, left to right (an order C leaves unspecified for arguments). */
+/** Arguments of a map's method, where `{key, value}` is a pair (`m.insert({k, v})`). */
+export async function evaluatePairs(m: Machine, args: readonly Expr[], scope: Scope): Promise<Value[]> {
+  const values: Value[] = [];
+  for (const arg of args) {
+    const [key, value] = arg.kind === 'initList' ? arg.items : [];
+    if (arg.kind === 'initList' && key !== undefined && value !== undefined && arg.items.length === 2)
+      values.push(pairValue(await evaluate(m, key, scope), await evaluate(m, value, scope)));
+    else values.push(await evaluate(m, arg, scope));
+  }
+  return values;
+}
+
 export async function evaluateAll(m: Machine, exprs: readonly Expr[], scope: Scope): Promise<Value[]> {
   const values: Value[] = [];
   for (const expr of exprs) values.push(await evaluate(m, expr, scope));
@@ -235,7 +248,8 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
           return m.call({ kind: 'call', callee: method.name, calleeSpan: expr.span, args: expr.args, span: expr.span }, scope);
         return m.member(m, method, target.cell, expr.args, scope, expr.span, target.label);
       }
-      return callMethod(m, target, expr.name, await evaluateAll(m, expr.args, scope), expr.span);
+      const args = target.read().k === 'map' ? await evaluatePairs(m, expr.args, scope) : await evaluateAll(m, expr.args, scope);
+      return callMethod(m, target, expr.name, args, expr.span);
     }
     case 'new': {
       const made = expr.count === undefined ? definedClass(expr.type) : undefined;

@@ -1,13 +1,14 @@
 import { formatBytes } from '../units/bytes.ts';
-import { BOOL, CHAR_PTR, type CType, fieldsOf, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
+import { BOOL, CHAR_PTR, type CType, fieldsOf, INT, LONG, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
 import { heapAlloc, heapFree } from './host-memory.ts';
+import { mapMethod } from './library-map.ts';
 import type { LValue } from './lvalue.ts';
 import type { Machine } from './machine.ts';
 import { outOfScopeMessage } from './parse-context.ts';
-import { intValue, type Value, vectorItem, zeroValue } from './values.ts';
+import { intValue, unmodeledZero, type Value, vectorItem, zeroValue } from './values.ts';
 
 /*
  * Member functions of the library types ACL programs use: std::vector<T> as a host buffer (its
@@ -16,6 +17,9 @@ import { intValue, type Value, vectorItem, zeroValue } from './values.ts';
  * the device would bring are not), std::string for messages, and the file streams, whose reads
  * and writes are not modeled.
  */
+
+/** File-stream calls whose answer is a position, size or count the file decides. */
+const FILE_SIZES: ReadonlySet<string> = new Set(['tellg', 'tellp', 'gcount']);
 
 type VectorValue = Extract<Value, { k: 'vector' }>;
 
@@ -151,11 +155,16 @@ function stringMethod(lv: LValue, text: string, name: string, span: Span): Value
 export async function callMethod(m: Machine, lv: LValue, name: string, args: readonly Value[], span: Span): Promise<Value> {
   const value = lv.read();
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
+  if (value.k === 'map') return mapMethod(lv, value, name, args, span);
   if (value.k === 'string') return stringMethod(lv, value.text, name, span);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);
     // A stream that "opened" keeps the code on its main path, where the memory calls are.
-    return name === 'is_open' || name === 'good' ? intValue(BOOL, 1n) : intValue(INT, 0n);
+    if (name === 'is_open' || name === 'good') return intValue(BOOL, 1n);
+    // The file's size, or a count of what moved, is the file's: a size derived from it is not the program's.
+    if (FILE_SIZES.has(name))
+      return unmodeledZero(LONG, { line: span.line, what: `${lv.label}.${name}() reports the file's position or size`, from: 'file' });
+    return intValue(INT, 0n);
   }
   throw new InterpError('unsupported', outOfScopeMessage(`The member function ${lv.label}.${name}()`, span.line, span.column), span);
 }

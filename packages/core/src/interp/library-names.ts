@@ -17,11 +17,33 @@ export function libraryName(name: string, fn: string | undefined): Value | undef
     case '__PRETTY_FUNCTION__':
       return { k: 'str', type: CHAR_PTR, text: fn ?? '' };
     default: {
-      const constant = GETOPT_CONSTANTS.get(name);
+      const constant =
+        GETOPT_CONSTANTS.get(name) ?? STREAM_FLAGS.get(name.replace(/^std::/, '').replace(/^(?:[io]?f?stream|ios_base)::/, 'ios::'));
       return constant === undefined ? undefined : intValue(INT, constant);
     }
   }
 }
+
+/**
+ * The open modes and seek directions of the file streams (`ifstream::binary`, `std::ios::end`), as
+ * libstdc++ numbers them; the streams themselves are not modeled, so these only have to be names.
+ */
+const STREAM_FLAGS: ReadonlyMap<string, bigint> = new Map([
+  ['ios::app', 1n],
+  ['ios::ate', 2n],
+  ['ios::binary', 4n],
+  ['ios::in', 8n],
+  ['ios::out', 16n],
+  ['ios::trunc', 32n],
+  ['ios::beg', 0n],
+  ['ios::cur', 1n],
+  ['ios::end', 2n],
+]);
+
+const STREAM_FLAG_NAMES = [...STREAM_FLAGS.keys()].flatMap((flag) => {
+  const member = flag.slice('ios::'.length);
+  return ['ios', 'ios_base', 'ifstream', 'ofstream', 'fstream'].flatMap((owner) => [`${owner}::${member}`, `std::${owner}::${member}`]);
+});
 
 /** The standard output streams, written with `<<` (eval.ts prints what they would). */
 export const OUTPUT_STREAMS: ReadonlySet<string> = new Set(['std::cout', 'std::cerr', 'std::clog', 'cout', 'cerr', 'clog']);
@@ -36,4 +58,5 @@ export const LIBRARY_NAMES: ReadonlySet<string> = new Set([
   'endl',
   ...OUTPUT_STREAMS,
   ...C_LIBRARY_NAMES,
+  ...STREAM_FLAG_NAMES,
 ]);

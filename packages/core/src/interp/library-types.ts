@@ -34,6 +34,29 @@ const STD_TEMPLATES: ReadonlySet<string> = new Set([
 /** File streams: declared and used as not modeled (PageLens runs no file system). */
 export const FILE_STREAM_TYPES: ReadonlySet<string> = new Set(['ifstream', 'ofstream', 'fstream']);
 
+/** `map<K, V>`, `map<K, V, greater<K>>`, `unordered_map<K, V>`. */
+function mapType(ctx: ParseContext, node: SyntaxNode, name: string, descriptorOf: (node: SyntaxNode) => CType): CType {
+  const args = child(node, 'TemplateArgumentList');
+  const [key, value, compare, ...rest] = args === undefined ? [] : kids(args);
+  if (key?.name !== 'TypeDescriptor' || value?.name !== 'TypeDescriptor' || rest.length > 0)
+    return ctx.unsupported(
+      node,
+      `The type "${ctx.slice(node)}" (PageLens reads std::${name}<Key, Value> and a std::greater or std::less order)`,
+    );
+  const order = compare === undefined ? 'less' : /^(?:std::)?(greater|less)\s*</.exec(ctx.slice(compare))?.[1];
+  if (order === undefined || (name === 'unordered_map' && compare !== undefined))
+    return ctx.unsupported(
+      compare ?? node,
+      `The order "${ctx.slice(compare ?? node)}" of std::${name} (PageLens reads std::greater and std::less)`,
+    );
+  return {
+    k: 'map',
+    key: descriptorOf(key),
+    value: descriptorOf(value),
+    order: name === 'unordered_map' ? 'hash' : (order as 'less' | 'greater'),
+  };
+}
+
 export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (node: SyntaxNode) => CType): CType {
   const scoped = node.name === 'TemplateType' ? child(node, 'ScopedTypeIdentifier') : node;
   const text = ctx.slice(scoped ?? node).replace(/\s+/g, '');
@@ -50,8 +73,13 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       if (element === undefined || element.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
       return { k: 'vector', of: descriptorOf(element) };
     }
+    const mapName = std ?? plain.replace(/^std::/, '');
+    if (mapName === 'map' || mapName === 'unordered_map') return mapType(ctx, node, mapName, descriptorOf);
     if (std !== undefined || STD_TEMPLATES.has(plain))
-      return ctx.outOfScope(node, `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector and std::string of the library)`);
+      return ctx.outOfScope(
+        node,
+        `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector, std::string, std::map and std::unordered_map of the library)`,
+      );
     // A template the code defines stops at its definition; one used here comes from a header or another library.
     return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
   }

@@ -3,6 +3,8 @@ import type { Expr } from './ast.ts';
 import { type CType, DOUBLE, FLOAT, fieldsOf, INT, pointerTo, SIZE_T, sizeOf, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
+import { mapSubscript } from './library-map.ts';
+import { libraryName } from './library-names.ts';
 import type { Machine, Scope } from './machine.ts';
 import {
   type Cell,
@@ -109,6 +111,9 @@ function member(m: Machine, base: LValue, name: string, span: Span): LValue {
       },
     };
   }
+  // `binFile.end`, `file.binary`: a stream's seek direction or open mode, named through the object.
+  const flag = value.k === 'ptr' && value.type.name?.startsWith('std::') === true ? libraryName(`ios::${name}`, undefined) : undefined;
+  if (flag !== undefined) return { type: INT, label: `${base.label}.${name}`, isConst: true, read: () => flag, write: () => undefined };
   if (value.k !== 'struct')
     throw new InterpError('type', `${base.label} is ${describeValue(value)}, not a struct: it has no field "${name}"`, span);
   const cell = value.fields.get(name);
@@ -135,6 +140,8 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
     case 'index': {
       const base = await evaluate(expr.target, scope);
       const index = await evaluate(expr.index, scope);
+      if (base.k === 'map')
+        return cellLValue(m, mapSubscript(base, index, expr.span), `${label(expr.target)}[${label(expr.index)}]`, false);
       if (index.k !== 'int')
         throw new InterpError('type', `the index of ${label(expr.target)} must be an integer, not ${describeValue(index)}`, expr.span);
       const at = Number(index.v);

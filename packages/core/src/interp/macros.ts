@@ -61,10 +61,15 @@ function directiveText(raw: string): string {
   return (comment === -1 ? text : text.slice(0, comment)).trim();
 }
 
+/** `-DNAME=VALUE` flags of the program's build, as object-like macros defined before its first line (`-DNAME` is `NAME=1`). */
+export type BuildDefines = Readonly<Record<string, string>>;
+
 /** Runs the directives and expands the macros of `source` (already the length of the user's text). */
-export function expandMacros(source: string, lineOf: (offset: number) => number): Expanded {
+export function expandMacros(source: string, lineOf: (offset: number) => number, defines: BuildDefines = {}): Expanded {
   const diagnostics: MacroDiagnostic[] = [];
   const expander = new Expander(lineOf);
+  const predefined = [...PREDEFINED, ...Object.entries(defines).map(([name, body]): [string, Macro] => [name, { variadic: false, body }])];
+  for (const [name, macro] of predefined) expander.macros.set(name, macro);
   const sections: Section[] = [];
   const active = () => sections.every((s) => s.active);
   // Directive lines and skipped sections become blanks of the same length, so offsets hold.
@@ -110,7 +115,7 @@ export function expandMacros(source: string, lineOf: (offset: number) => number)
   }
   // The expansion replays the #define lines in order, from the predefined macros alone.
   expander.macros.clear();
-  for (const [name, macro] of PREDEFINED) expander.macros.set(name, macro);
+  for (const [name, macro] of predefined) expander.macros.set(name, macro);
   for (const open of sections) {
     diagnostics.push({ severity: 'error', from: 0, to: 0, message: `the #if on line ${open.line} has no #endif` });
   }

@@ -2,6 +2,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { Expr, Stmt } from './ast.ts';
 import type { CType, StructType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
+import { MODULE_STAND_IN } from './preprocess.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
 export class ParseFailure extends Error {
@@ -37,6 +38,8 @@ export class ParseContext {
   readonly constants = new Map<string, bigint>();
   /** Declarations a type definition brings (an enum's constants), for the parser to put before the item that defined them. */
   pendingDecls: Stmt[] = [];
+  /** Classes and structs whose definition stopped (an out-of-scope member): name → where and why, so their uses say so. */
+  failedTypes = new Map<string, { readonly line: number; readonly reason: string }>();
   /** Member functions a class declares `static` (`Pool::Instance`): they run without an object. */
   staticMethods = new Set<string>();
   /** Member functions defined in a class body, for the parser to convert once the class is complete. */
@@ -57,6 +60,7 @@ export class ParseContext {
   derive(text: string, shift: number): ParseContext {
     const derived = new ParseContext(text, (offset) => this.#origin(offset + shift), this.#lines, new Map());
     derived.types = this.types;
+    derived.failedTypes = this.failedTypes;
     derived.pendingMethods = this.pendingMethods;
     derived.staticMethods = this.staticMethods;
     derived.convertValue = this.convertValue;
@@ -68,7 +72,8 @@ export class ParseContext {
   }
 
   slice(node: { from: number; to: number }): string {
-    return this.text.slice(node.from, node.to);
+    const text = this.text.slice(node.from, node.to);
+    return text.includes(MODULE_STAND_IN) ? text.replaceAll(MODULE_STAND_IN, 'module') : text;
   }
 
   fail(node: { from: number; to: number }, kind: DiagnosticKind, message: string): never {
@@ -86,6 +91,21 @@ export class ParseContext {
   outOfScope(node: { from: number; to: number }, what: string): never {
     const span = this.span(node);
     return this.fail(node, 'unsupported', outOfScopeMessage(what, span.line, span.column));
+  }
+
+  /**
+   * A use of `name` (a member function `Foo::Bar`, a variable of type Foo) when Foo's own definition
+   * stopped: the message points at that definition instead of calling Foo undefined.
+   */
+  failIfTypeFailed(node: { from: number; to: number }, name: string, use: string): void {
+    const failed = this.failedTypes.get(name);
+    if (failed === undefined) return;
+    const at = this.span(node);
+    this.fail(
+      node,
+      'unsupported',
+      `${use} at line ${at.line}, column ${at.column}: the definition of ${name} at line ${failed.line} is outside what the playground runs (${failed.reason}), so its uses are too: build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+    );
   }
 
   note(node: { from: number; to: number }, kind: DiagnosticKind, message: string, severity: Diagnostic['severity'] = 'note'): void {

@@ -3,6 +3,7 @@ import { parser } from '@lezer/cpp';
 import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
 import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
+import { LIBRARY_NAMES } from './library-names.ts';
 import { OUT_OF_SCOPE_CALLS } from './library-types.ts';
 import { kids, type ParseContext } from './parse-context.ts';
 import { decodeString, numberLiteral, stringValue } from './parse-literal.ts';
@@ -269,6 +270,8 @@ function convertAtom(ctx: ParseContext, node: SyntaxNode): Expr {
 function scopedName(ctx: ParseContext, node: SyntaxNode): string {
   const text = ctx.slice(node).replace(/\s+/g, '').replace(/^::/, '');
   if (/^std::(?:cout|cerr|endl|clog)$/.test(text)) return text;
+  // A stream's open mode or seek direction (`ifstream::binary`, `std::ios::end`): a library name as written.
+  if (LIBRARY_NAMES.has(text)) return text;
   return text.split('::').at(-1) ?? text;
 }
 

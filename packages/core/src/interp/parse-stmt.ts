@@ -21,8 +21,9 @@ function constructorCall(ctx: ParseContext, node: SyntaxNode): { name: string; a
   for (const param of kids(list)) {
     const only = kids(param);
     const [first] = only;
-    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first?.name !== 'TypeIdentifier') return undefined;
-    args.push({ kind: 'name', name: ctx.slice(first), span: ctx.span(first) });
+    const named = first?.name === 'TypeIdentifier' || first?.name === 'ScopedTypeIdentifier';
+    if (param.name !== 'ParameterDeclaration' || only.length !== 1 || first === undefined || !named) return undefined;
+    args.push({ kind: 'name', name: ctx.slice(first).replace(/\s+/g, ''), span: ctx.span(first) });
   }
   return { name: ctx.slice(name), args };
 }
@@ -49,7 +50,11 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     if (part.name !== 'FunctionDeclarator' && isFunctionDeclarator(part)) return PROTOTYPE;
     if (part.name === 'FunctionDeclarator') {
       // `std::vector<float> host(kCount);` reads as a prototype (C++'s most vexing parse); for a library type it is a constructor.
-      const isObject = base?.k === 'vector' || base?.k === 'string' || (base?.k === 'struct' && base.members !== undefined);
+      const isObject =
+        base?.k === 'vector' ||
+        base?.k === 'string' ||
+        (base?.k === 'ptr' && base.name?.startsWith('std::') === true) ||
+        (base?.k === 'struct' && base.members !== undefined);
       const vexing = isObject ? constructorCall(ctx, part) : undefined;
       if (vexing === undefined) return PROTOTYPE;
       declarators.push({ name: vexing.name, type: base ?? VOID, ctorArgs: vexing.args, span: ctx.span(part), isConst: constant });
@@ -177,6 +182,8 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
     }
     case 'CompoundStatement':
       return { kind: 'block', body: parts.map((part) => convertStatement(ctx, part)), span };
+    case 'StaticAssertDeclaration':
+      return staticAssert(ctx, node, span);
     case 'IfStatement': {
       const rest = parts.filter((p) => p.name !== 'if' && p.name !== 'else');
       const [test, consequent, alternate] = rest;
@@ -219,6 +226,26 @@ export function convertStatement(ctx: ParseContext, node: SyntaxNode): Stmt {
   }
 }
 
+/**
+ * `static_assert(cond, "message")`: a compile-time check. A condition PageLens can fold (integer
+ * constants, sizeof) is checked as a compiler would, failing with the code's message; any other is
+ * the compiler's to check, noted and passed over. Nothing runs either way.
+ */
+function staticAssert(ctx: ParseContext, node: SyntaxNode, span: Span): Stmt {
+  const [test, message] = kids(node).filter((part) => part.name !== 'static_assert');
+  const value = test === undefined ? undefined : foldConstant(convertExpr(ctx, test), ctx.constants);
+  const said = message === undefined ? '' : `: ${ctx.slice(message)}`;
+  if (value === 0n) return ctx.fail(node, 'type', `static_assert failed${said}`);
+  ctx.note(
+    node,
+    'unsupported',
+    value === undefined
+      ? 'static_assert is checked by the compiler; PageLens cannot fold its condition and passes over it'
+      : 'static_assert holds (checked when the code is read; nothing runs)',
+  );
+  return { kind: 'empty', span };
+}
+
 /** `: stream_(nullptr), size_{n}`: the member initialisers of a constructor. */
 function memberInits(ctx: ParseContext, list: SyntaxNode | undefined): MemberInit[] {
   const inits: MemberInit[] = [];
@@ -259,6 +286,7 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
   if (scoped !== undefined && owner === undefined && (namespace === undefined || !ctx.namespaces.has(namespace))) {
     const at = ctx.span(scoped);
     const className = qualified?.split('::').at(-2) ?? '';
+    ctx.failIfTypeFailed(scoped, className, `${qualified ?? className} (a member function of ${className})`);
     return ctx.fail(
       scoped,
       'unsupported',

@@ -4,7 +4,7 @@ import { C_LIBRARY_STRUCTS } from './c-library.ts';
 import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType, VOID } from './c-type-model.ts';
 import { foldConstant } from './const-fold.ts';
 import { FILE_STREAM_TYPES, libraryType } from './library-types.ts';
-import { child, hasQualifier, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
+import { child, hasQualifier, kids, type ParseContext, ParseFailure, unknownTypeMessage } from './parse-context.ts';
 
 /*
  * Types as the code writes them: base types, declarators (`*p`, `a[8]`, `&r`), and the types the
@@ -92,8 +92,22 @@ function defineEnum(ctx: ParseContext, node: SyntaxNode): CType {
   return type;
 }
 
-/** A struct, class or union with a body: its members become a type, registered under its name. */
+/** A struct, class or union with a body; when it stops, its name is remembered with why (ParseContext.failedTypes). */
 function defineRecord(ctx: ParseContext, node: SyntaxNode): StructType {
+  try {
+    return readRecord(ctx, node);
+  } catch (error) {
+    const nameNode = child(node, 'TypeIdentifier');
+    if (error instanceof ParseFailure && nameNode !== undefined) {
+      const reason = error.diagnostic.message.split(/ at line \d+, column \d+|: not supported/)[0] ?? error.diagnostic.message;
+      ctx.failedTypes.set(ctx.slice(nameNode), { line: error.diagnostic.line, reason });
+    }
+    throw error;
+  }
+}
+
+/** A struct, class or union with a body: its members become a type, registered under its name. */
+function readRecord(ctx: ParseContext, node: SyntaxNode): StructType {
   const nameNode = child(node, 'TypeIdentifier');
   const base = child(node, 'BaseClassClause');
   if (base !== undefined) ctx.outOfScope(base, `Inheritance ("${ctx.slice(base).replace(/^:\s*/, '').trim()}")`);
@@ -233,6 +247,7 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     if (/^acl[a-zA-Z]/.test(name)) return opaqueAclType(ctx, node, name);
     const library = C_LIBRARY_STRUCTS.get(name);
     if (library !== undefined) return library;
+    ctx.failIfTypeFailed(node, name, `The type ${name}`);
     const at = ctx.span(node);
     return ctx.fail(node, 'unsupported', unknownTypeMessage(name, at.line, at.column));
   }

@@ -2,6 +2,7 @@ import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@lezer/cpp';
 import type { FunctionDef, Program, Stmt } from './ast.ts';
 import { type Diagnostic, diagnostic, LineIndex } from './diagnostics.ts';
+import type { BuildDefines } from './macros.ts';
 import { kids, ParseContext, ParseFailure, SUPPORTED } from './parse-context.ts';
 import { convertExpr } from './parse-expr.ts';
 import { convertDeclaration, convertFunction, convertStatement, PROTOTYPE } from './parse-stmt.ts';
@@ -158,7 +159,9 @@ function topLevelItem(ctx: ParseContext, node: SyntaxNode, into: Collected, coun
     }
     case 'LinkageSpecification': {
       const body = kids(node).find((k) => k.name === 'CompoundStatement' || k.name === 'DeclarationList');
-      counted(topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String') : kids(body), into));
+      counted(
+        topLevelItems(ctx, body === undefined ? kids(node).filter((k) => k.name !== 'String' && k.name !== 'extern') : kids(body), into),
+      );
       break;
     }
     case 'UsingDeclaration':
@@ -190,8 +193,8 @@ export interface ParseResult {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseProgram(source: string): ParseResult {
-  const pre = preprocess(source);
+export function parseProgram(source: string, defines: BuildDefines = {}): ParseResult {
+  const pre = preprocess(source, defines);
   const lines = new LineIndex(source);
   const origin = (offset: number) => pre.origin[Math.min(Math.max(offset, 0), pre.origin.length - 1)] ?? source.length;
   const ctx = new ParseContext(pre.text, origin, lines, new Map(pre.launches.map((l) => [l.at, l.configCount])));

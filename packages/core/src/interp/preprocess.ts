@@ -1,5 +1,5 @@
 import { LineIndex } from './diagnostics.ts';
-import { expandMacros, type MacroDiagnostic } from './macros.ts';
+import { type BuildDefines, expandMacros, type MacroDiagnostic } from './macros.ts';
 
 /**
  * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
@@ -11,6 +11,8 @@ import { expandMacros, type MacroDiagnostic } from './macros.ts';
  *   visible notes on their line.
  * - `~name` becomes `~(name)` in an expression: @lezer/cpp reads `~name` as a C++ destructor name
  *   (a destructor, `~Foo()` in its class or `Foo::~Foo()`, is left as it is).
+ * - GNU attributes `__attribute__((…))` are blanked: they instruct the compiler and linker.
+ * - The identifier `module` reaches the parser as MODULE_STAND_IN (@lezer/cpp reads it as a keyword).
  * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
  *   the interpreter can tell it apart from an ordinary call.
  */
@@ -122,18 +124,32 @@ function isDestructorName(text: string, tilde: number, end: number): boolean {
   return /\b(?:virtual|inline)$/.test(text.slice(Math.max(0, before - 7), before + 1));
 }
 
+/**
+ * `module` is an ordinary identifier in C and in C++ outside a module declaration (which PageLens
+ * does not run), but @lezer/cpp reads it as the C++20 keyword everywhere, so
+ * `PyObject* module = PyModule_Create(…)` would be a syntax error. It reaches the parser as this
+ * stand-in (a reserved name no program may write), and ParseContext.slice gives back `module`.
+ */
+export const MODULE_STAND_IN = '__pagelens_module';
+
 const NOT_A_NAME = new Set(['final', 'override', 'const', 'noexcept', 'mutable', 'try', 'else', 'do']);
-const NOT_A_TYPE = new Set(['return', 'throw', 'new', 'else', 'do', 'case', 'struct', 'class', 'union', 'enum', 'namespace']);
+const NOT_A_TYPE = new Set([
+  ...['return', 'throw', 'new', 'else', 'do', 'case', 'struct', 'class', 'union', 'enum', 'namespace'],
+  ...['public', 'private', 'protected', 'virtual', 'final', 'typename'],
+]);
 
 /**
- * `void* ptr_{};`, `int count{0};`: a declarator with a brace initialiser on one line, which
- * @lezer/cpp reads as a function definition; it gets ` =` before its brace (`ptr_ = {}` means the
- * same). A type or `*`/`&` must come before the name, so `struct A {};` and `return T{};` stay.
+ * `void* ptr_{};`, `int count{0};`, `struct adaptor cann {\n "CANN", f, g\n};`: a declarator with a
+ * brace initialiser (over lines too, when no `;` stands inside at its depth), which @lezer/cpp reads
+ * as a function definition; it gets ` =` before its brace (`ptr_ = {}` means the same). A type or
+ * `*`/`&` must come before the name, so `struct A {};`, `class B : public A {}` and `return T{};` stay.
  */
 function isBraceInitDeclarator(text: string, from: number, end: number): boolean {
-  if (text[end] !== '{' || NOT_A_NAME.has(text.slice(from, end))) return false;
-  const close = text.indexOf('}', end);
-  if (close === -1 || /[\n{;]/.test(text.slice(end + 1, close))) return false;
+  let brace = end;
+  while (text[brace] === ' ' || text[brace] === '\t') brace += 1;
+  if (text[brace] !== '{' || NOT_A_NAME.has(text.slice(from, end))) return false;
+  const close = initializerClose(text, brace);
+  if (close === undefined) return false;
   let after = close + 1;
   while (text[after] === ' ') after += 1;
   if (text[after] !== ';' && text[after] !== ',') return false;
@@ -144,6 +160,46 @@ function isBraceInitDeclarator(text: string, from: number, end: number): boolean
   let start = before;
   while (start > 0 && isIdentPart(text[start - 1] ?? '')) start -= 1;
   return !NOT_A_TYPE.has(text.slice(start, before + 1));
+}
+
+/** Index just past the `((…))` of a GNU `__attribute__` whose name ends at `from`, or undefined. */
+function attributeEnd(text: string, from: number): number | undefined {
+  let i = from;
+  while (/\s/.test(text[i] ?? '')) i += 1;
+  if (!text.startsWith('((', i)) return undefined;
+  let depth = 0;
+  for (; i < text.length; i += 1) {
+    if (text[i] === '(') depth += 1;
+    else if (text[i] === ')') {
+      depth -= 1;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The `}` closing the brace at `open` when what it encloses is an initialiser list (over lines too:
+ * `struct adaptor cann { "CANN", f1, f2, … };`): no `;` at its own depth, so no statement or member
+ * declaration; undefined otherwise.
+ */
+function initializerClose(text: string, open: number): number | undefined {
+  let depth = 0;
+  for (let i = open; i < text.length; ) {
+    const skipped = skipNonCode(text, i);
+    if (skipped !== i) {
+      i = skipped;
+      continue;
+    }
+    const c = text[i];
+    if (c === '{' || c === '(' || c === '[') depth += 1;
+    else if (c === '}' || c === ')' || c === ']') {
+      depth -= 1;
+      if (depth === 0) return c === '}' ? i : undefined;
+    } else if (c === ';') return undefined;
+    i += 1;
+  }
+  return undefined;
 }
 
 /** Finds `>>>` closing a launch config that starts at `from`; counts its top-level arguments. */
@@ -169,12 +225,12 @@ function launchEnd(text: string, from: number): { close: number; count: number }
   return undefined;
 }
 
-export function preprocess(source: string): Preprocessed {
+export function preprocess(source: string, defines: BuildDefines = {}): Preprocessed {
   // A UTF-8 byte-order mark (a file saved by some Windows editors, or several files joined) is no
   // character of C: a space of the same length keeps every offset.
   const blanked = blankPlaceholders(source.replaceAll('\uFEFF', ' '));
   const lines = new LineIndex(source);
-  const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset));
+  const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset), defines);
   const { placeholders } = blanked;
   const text = expanded.text;
   const chars: string[] = [];
@@ -243,7 +299,15 @@ export function preprocess(source: string): Preprocessed {
           continue;
         }
       }
-      copy(i, end);
+      const attribute = text.slice(i, end) === '__attribute__' ? attributeEnd(text, end) : undefined;
+      if (attribute !== undefined) {
+        // `__attribute__((weak))`, `((aligned(64)))`: GNU attributes tell the compiler and linker, not the program.
+        for (let k = i; k < attribute; k += 1) emit(text[k] === '\n' ? '\n' : ' ', k);
+        i = attribute;
+        continue;
+      }
+      if (text.slice(i, end) === 'module') emit(MODULE_STAND_IN, i);
+      else copy(i, end);
       if (isBraceInitDeclarator(text, i, end)) emit(' =', end);
       i = end;
       continue;

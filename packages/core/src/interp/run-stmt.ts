@@ -2,10 +2,11 @@ import type { Declarator, Expr, FunctionDef, Stmt } from './ast.ts';
 import { type CType, typeName } from './c-type-model.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
-import { evaluate, evaluateAll } from './eval.ts';
+import { evaluate, evaluateAll, evaluatePairs } from './eval.ts';
 import { InterpError } from './exec-errors.ts';
 import { closingSpan } from './host-memory.ts';
 import { constructVector, freeVectors, holdsVector } from './library-calls.ts';
+import { fillMap } from './library-map.ts';
 import { type LValue, resolveLValue } from './lvalue.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
 import { construct, destroy, hasLifecycle } from './objects.ts';
@@ -101,6 +102,18 @@ async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scop
       items.forEach((value, index) => {
         if (value !== undefined) vectorItem(made, index).value = convert(value, type.of, d.span, false, `initialising ${d.name}[${index}]`);
       });
+    return cell;
+  }
+  if (type.k === 'map') {
+    const cell: Cell = { type, value: zeroValue(type, true), init: true };
+    if (d.init !== undefined && d.init.kind !== 'initList')
+      throw new InterpError(
+        'unsupported',
+        `initialising the ${typeName(type)} ${d.name} from another: not supported (copying a map)`,
+        d.span,
+      );
+    const made = cell.value;
+    if (made.k === 'map' && d.init?.kind === 'initList') fillMap(made, await evaluatePairs(m, d.init.items, scope), d.span);
     return cell;
   }
   if (type.k === 'string' && args[0] !== undefined)
@@ -292,6 +305,7 @@ async function rangeFor(
   const range = await evaluate(m, stmt.range, outer);
   let cells: readonly Cell[];
   if (range.k === 'ref' && range.target.isArray) cells = range.target.cells.slice(range.index);
+  else if (range.k === 'map') cells = [...range.entries.cells];
   else if (range.k === 'vector') {
     cells = Array.from({ length: range.size }, (_, index) => vectorItem(range, index));
   } else throw new InterpError('type', `for (… : ${describeValue(range)}): PageLens loops over arrays and std::vector`, stmt.span);

@@ -8,6 +8,7 @@ import {
   fieldsOf,
   INT,
   type IntType,
+  type MapType,
   type PtrType,
   type StringType,
   type StructType,
@@ -47,12 +48,24 @@ export type Value =
       readonly items: Map<number, Cell>;
     }
   | { readonly k: 'string'; readonly type: StringType; readonly text: string }
+  /**
+   * std::map / std::unordered_map: `entries.cells` are its elements, `std::pair<const K, V>` structs
+   * in the map's order; an iterator is a `ref` into them (end() is one past the last). Shared by
+   * the copies of this value that its methods make, as the map is one object.
+   */
+  | { readonly k: 'map'; readonly type: MapType; readonly entries: RefTarget }
   | { readonly k: 'void' };
 
 /** A read of memory contents PageLens does not model (`*(const uint32_t*)tilingHost` after a file read): where, and what. */
 export interface UnmodeledRead {
   readonly line: number;
   readonly what: string;
+  /**
+   * Where the number would come from: `memory` (a read through a pointer, the default), `file`
+   * (a file's size or a read's count: PageLens runs no file system) or `model` (a model's sizes:
+   * PageLens loads no model).
+   */
+  readonly from?: 'memory' | 'file' | 'model';
 }
 
 /** `result`, marked as unmodeled when an integer operand was (so `blockDim * 2048` keeps where blockDim came from). */
@@ -84,6 +97,8 @@ export const intValue = (type: IntType, v: bigint): Value => ({ k: 'int', type, 
 export const boolValue = (truth: boolean): Value => ({ k: 'int', type: INT, v: truth ? 1n : 0n });
 export const floatValue = (type: FloatType, v: number): Value => ({ k: 'float', type, v: type.name === 'float' ? Math.fround(v) : v });
 export const VOID_VALUE: Value = { k: 'void' };
+/** 0 of `type`, marked as a number PageLens cannot know (a file's size, a model's output size). */
+export const unmodeledZero = (type: IntType, read: UnmodeledRead): Value => ({ k: 'int', type, v: 0n, unmodeled: read });
 
 export function wrap(type: IntType, v: bigint): bigint {
   if (type.bool === true) return v === 0n ? 0n : 1n;
@@ -113,6 +128,8 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'vector', type, addr: 0n, size: 0, capacity: 0, items: new Map() };
     case 'string':
       return { k: 'string', type, text: '' };
+    case 'map':
+      return { k: 'map', type, entries: { cells: [], label: 'map', isArray: true } };
     case 'void':
       return VOID_VALUE;
   }
@@ -199,8 +216,8 @@ export const UNINITIALIZED = '(uninitialized)';
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  if (cell !== undefined && !cell.init && value.k !== 'struct' && value.k !== 'array' && value.k !== 'vector' && value.k !== 'string')
-    return UNINITIALIZED;
+  const opaque = value.k === 'struct' || value.k === 'array' || value.k === 'vector' || value.k === 'string' || value.k === 'map';
+  if (cell !== undefined && !cell.init && !opaque) return UNINITIALIZED;
   switch (value.k) {
     case 'int':
       return showInt(value.type, value.v);
@@ -224,6 +241,16 @@ export function showValue(value: Value, cell?: Cell): string {
       return `{size = ${value.size}, data = ${value.addr === 0n ? 'NULL' : `0x${value.addr.toString(16)}`}}`;
     case 'string':
       return JSON.stringify(value.text);
+    case 'map': {
+      const shown = value.entries.cells.slice(0, 8).map((entry) => {
+        const pair = entry.value.k === 'struct' ? entry.value.fields : undefined;
+        const first = pair?.get('first');
+        const second = pair?.get('second');
+        return `[${first === undefined ? '?' : showValue(first.value)}] = ${second === undefined ? '?' : showValue(second.value, second)}`;
+      });
+      const more = value.entries.cells.length > 8 ? ', …' : '';
+      return `{size = ${value.entries.cells.length}${shown.length > 0 ? `: ${shown.join(', ')}${more}` : ''}}`;
+    }
     case 'void':
       return 'void';
   }
