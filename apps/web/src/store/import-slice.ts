@@ -62,7 +62,10 @@ function importedSession(facts: ImportedFacts): Session {
   };
 }
 
-export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice & SelectionSlice, [], [], ImportSlice> = (set, get) => ({
+export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice & SelectionSlice, [], [], ImportSlice> = (
+  set,
+  get,
+) => ({
   imported: undefined,
   importedBlocks: undefined,
   importedStacks: undefined,
