@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
@@ -6,7 +6,7 @@ import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
 import { startAgent } from '../support/agent-process.ts';
-import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
+import { allocate, expect, openExplorer, snap, test } from '../support/fixtures.ts';
 
 const MiB = 1024 * 1024;
 
@@ -141,4 +141,42 @@ test('pagelens open FILE starts the explorer with the file loaded: no session, t
   } finally {
     await agent.stop();
   }
+});
+
+interface Exported {
+  readonly traceEvents: { name: string; ph: string; pid: number; args: Record<string, number | string> }[];
+}
+
+/** Clicks Export to Perfetto and reads the JSON the browser downloads. */
+async function exportPerfetto(page: Page): Promise<{ name: string; trace: Exported }> {
+  const download = page.waitForEvent('download');
+  await page.getByTestId('export-perfetto').click();
+  const file = await download;
+  const path = await file.path();
+  return { name: file.suggestedFilename(), trace: JSON.parse(readFileSync(path, 'utf8')) };
+}
+
+test('Export to Perfetto: an imported file downloads as JSON whose last counters are its segments; a live session too', async ({
+  page,
+  agent,
+}) => {
+  const file = torchNpuSnapshot();
+  await openExplorer(page, agent);
+  await allocate(page, '3 MiB', 'HUGE_FIRST');
+  const live = await exportPerfetto(page);
+  expect(live.name).toBe('pagelens-session-sim.perfetto.json');
+  const liveMemory = live.trace.traceEvents.filter((e) => e.ph === 'C' && e.name === 'memory (model)');
+  expect(liveMemory.at(-1)?.args).toEqual({ allocated: 3 * MiB, reserved: 4 * MiB });
+
+  await dropFile(page, 'job_oom.pickle', file.bytes);
+  await expect(page.getByTestId('import-banner')).toContainText('job_oom.pickle');
+  const exported = await exportPerfetto(page);
+  expect(exported.name).toBe('job_oom.perfetto.json');
+  for (const device of [0, 1]) {
+    const memory = exported.trace.traceEvents.filter((e) => e.pid === device && e.ph === 'C' && e.name === 'memory');
+    expect(memory.at(-1)?.args.reserved).toBe(file.reserved[device]);
+    expect(exported.trace.traceEvents.some((e) => e.pid === device && e.ph === 'i' && e.name === 'alloc')).toBe(true);
+  }
+  await expect(page.getByTestId('export-perfetto')).toHaveAttribute('data-state', 'idle');
+  await snap(page, 'file-import-export');
 });

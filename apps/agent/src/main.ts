@@ -48,6 +48,11 @@ export async function main(argv: readonly string[]): Promise<number> {
         }),
       open: async (file, options, flags) =>
         (await import('./cli/open.ts')).openFile(file, options, flags, (text) => process.stderr.write(text)),
+      export: async (file, options) =>
+        (await import('./cli/export.ts')).runExport(file, options, {
+          out: (text) => process.stdout.write(text),
+          err: (text) => process.stderr.write(text),
+        }),
       run: (options, flags, argv) => runProgram(options, flags, argv, createRegistry()),
       flags: () =>
         runFlags(

@@ -7,6 +7,7 @@ import { createI18n, initialLanguage } from './i18n/setup.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
 import type { EarlySocket } from './net/early-socket.ts';
 import { FileImporter } from './net/file-importer.ts';
+import { PerfettoExporter } from './net/perfetto-exporter.ts';
 import { createAppStore } from './store/app-store.ts';
 import { type AgentActions, ClientProvider } from './store/ClientContext.tsx';
 import { framePublisher } from './store/frame-publisher.ts';
@@ -58,12 +59,15 @@ export function start(early: EarlySocket | undefined): void {
   };
   installTestHooks(window, store, actions);
   // An opened file replaces the agent's session: the link is closed so no live event mixes into the recording.
-  const importer = new FileImporter(
-    store,
-    () => new Worker(new URL('./model/import/import-worker.ts', import.meta.url), { type: 'module' }),
-    () => client?.stop(),
-  );
-  const fileActions = { open: (file: File) => importer.open(file), cancel: () => importer.cancel() };
+  const makeImportWorker = () => new Worker(new URL('./model/import/import-worker.ts', import.meta.url), { type: 'module' });
+  const importer = new FileImporter(store, makeImportWorker, () => client?.stop());
+  const exporter = new PerfettoExporter(store, makeImportWorker, importer);
+  const fileActions = {
+    open: (file: File) => importer.open(file),
+    cancel: () => importer.cancel(),
+    exportPerfetto: () => exporter.export(),
+    cancelExport: () => exporter.cancel(),
+  };
   if (agentFile !== undefined) {
     store.getState().setAgentFile(agentFile);
     importer.openSource(

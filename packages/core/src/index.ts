@@ -120,7 +120,8 @@ export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-in
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';
 export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
-export { type ChromeTrace, toChromeTrace } from './formats/perfetto.ts';
+export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
+export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
 export type { PickleValue } from './formats/pickle-values.ts';
 export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';

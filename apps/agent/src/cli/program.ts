@@ -2,6 +2,7 @@ import { parseSize, SIMULATED_DEVICES } from '@pagelens/core';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_MAX_CONNECTIONS } from '../server/http-server.ts';
 import { DEFAULT_LIMITS } from '../session/quotas.ts';
+import type { ExportOptions } from './export.ts';
 import type { OpenFlags } from './open.ts';
 import type { StatsOptions } from './stats.ts';
 
@@ -89,6 +90,7 @@ export interface Actions {
   doctor(options: DoctorOptions): Promise<number>;
   stats(file: string, options: StatsOptions): Promise<number>;
   open(file: string, options: ServeOptions, flags: OpenFlags): Promise<number>;
+  export(file: string, options: ExportOptions): Promise<number>;
   run(options: ServeOptions, flags: RunFlags, argv: readonly string[]): Promise<number>;
   flags(): Promise<number>;
 }
@@ -245,6 +247,19 @@ export function buildProgram(
     .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
     .action(async (file: string, flags: OpenFlags, command: Command) => {
       setExitCode(await actions.open(file, command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags));
+    });
+  program
+    .command('export')
+    .description(
+      'write a memory snapshot as Chrome trace-event JSON for Perfetto: counters per device, alloc and free instants with stacks',
+    )
+    .argument('<file>', 'a torch_npu / PyTorch memory snapshot pickle')
+    .requiredOption('--perfetto <out.json>', 'the JSON file to write (- for stdout)')
+    .option('--profile <name>', 'device profile the modeled page counters use (Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3)')
+    .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
+    .action(async (file: string, options: ExportOptions, command: Command) => {
+      const parent = command.parent?.opts<{ profile?: string }>().profile;
+      setExitCode(await actions.export(file, { ...options, profile: options.profile ?? parent }));
     });
   program
     .command('run')

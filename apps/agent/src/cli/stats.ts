@@ -28,7 +28,7 @@ export interface StatsIo {
 const CHUNK = 4 * 1024 * 1024;
 
 /** A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read whole. */
-function load(path: string): MemoryFile {
+export function load(path: string): MemoryFile {
   const fd = openSync(path, 'r');
   try {
     const first = new Uint8Array(1);

@@ -109,10 +109,13 @@ describe('FileImporter', () => {
 
   it('loads the session read-only, stops the agent link, and time travel reaches the middle of the file', () => {
     const { store, workers, importer, loaded } = setup();
+    // A selection of the live session names an id that means something else (or nothing) in the file.
+    store.getState().select({ kind: 'allocation', id: 3 });
     importer.open(new File([new Uint8Array(10)], 'job.pickle'));
     const reply = doneReply();
     workers[0]?.reply(reply);
     expect(loaded()).toBe(1);
+    expect(store.getState().selection).toBeUndefined();
     const state = store.getState();
     expect(state.imported?.format).toBe('torch_npu');
     expect(state.session?.role).toBe('viewer');

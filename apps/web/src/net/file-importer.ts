@@ -9,6 +9,13 @@ export interface ImportWorker {
   terminate(): void;
 }
 
+/** A source as it was opened: what to read again, and with which modelling options. */
+export interface LoadedSource {
+  readonly source: ImportSource;
+  readonly name: string;
+  readonly options: Pick<ImportRequest, 'profile' | 'pageSize1g'>;
+}
+
 /**
  * Opens files in a worker and hands the result to the store; lives outside the store, like the
  * agent client. One file at a time: opening another, or Cancel, terminates the worker, so a
@@ -19,6 +26,8 @@ export class FileImporter {
   readonly #makeWorker: () => ImportWorker;
   readonly #onLoaded: () => void;
   #worker: ImportWorker | undefined;
+  #pending: LoadedSource | undefined;
+  #loaded: LoadedSource | undefined;
 
   constructor(store: AppStore, makeWorker: () => ImportWorker, onLoaded: () => void) {
     this.#store = store;
@@ -37,6 +46,7 @@ export class FileImporter {
     options: Pick<ImportRequest, 'profile' | 'pageSize1g'> = {},
   ): void {
     this.#stop();
+    this.#pending = { source, name: file.name, options };
     const store = this.#store.getState();
     store.setImportProblem(undefined);
     store.setImporting({ name: file.name, bytesRead: 0, total: file.size });
@@ -52,6 +62,11 @@ export class FileImporter {
       this.#store.getState().setImportProblem({ name: file.name, kind: 'format', message: event.message, at: undefined });
     };
     worker.postMessage({ ...source, ...options });
+  }
+
+  /** Where the file the explorer shows came from, so it can be read again (the Perfetto export); undefined for a live session. */
+  get loaded(): LoadedSource | undefined {
+    return this.#store.getState().imported === undefined ? undefined : this.#loaded;
   }
 
   cancel(): void {
@@ -78,8 +93,11 @@ export class FileImporter {
         this.#stop();
         store.setImportProblem({ name: file.name, kind: 'not-a-snapshot', fileKind: reply.kind });
         return;
+      case 'perfetto':
+        return;
       case 'done':
         this.#stop();
+        this.#loaded = this.#pending;
         this.#onLoaded();
         store.loadImported(reply.facts, reply.initial, reply.events, reply.blocks, reply.stacks, reply.stackIds);
         return;

@@ -4,6 +4,9 @@ import { createContext, type ReactNode, useContext } from 'react';
 export interface FileActions {
   open(file: File): void;
   cancel(): void;
+  /** Downloads what the explorer shows as Chrome trace-event JSON (net/perfetto-exporter.ts). */
+  exportPerfetto(): void;
+  cancelExport(): void;
 }
 
 const ImportContext = createContext<FileActions | null>(null);

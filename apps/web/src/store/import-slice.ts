@@ -3,6 +3,7 @@ import type { StateCreator } from 'zustand';
 import type { ImportedFacts } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
 import type { ReplicaSlice } from './replica-slice.ts';
+import type { SelectionSlice } from './selection-slice.ts';
 import type { Session, SessionSlice } from './session-slice.ts';
 
 /** A file being read: how far, for the progress bar. */
@@ -29,6 +30,12 @@ export interface ImportSlice {
   /** `pagelens open`: the file the agent serves instead of a session; the page joins none. */
   agentFile: string | undefined;
   setAgentFile(name: string | undefined): void;
+  /** A Perfetto export under way (net/perfetto-exporter.ts): what is read, how far. */
+  exporting: ImportProgress | undefined;
+  /** Why the last export failed, in the reader's words. */
+  exportProblem: string | undefined;
+  setExporting(progress: ImportProgress | undefined): void;
+  setExportProblem(message: string | undefined): void;
   setImporting(progress: ImportProgress | undefined): void;
   setImportProblem(problem: ImportProblem | undefined): void;
   /** Replaces what the explorer shows with the imported session: its own timeline, a viewer's session, no agent. */
@@ -55,7 +62,10 @@ function importedSession(facts: ImportedFacts): Session {
   };
 }
 
-export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice, [], [], ImportSlice> = (set, get) => ({
+export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & SessionSlice & SelectionSlice, [], [], ImportSlice> = (
+  set,
+  get,
+) => ({
   imported: undefined,
   importedBlocks: undefined,
   importedStacks: undefined,
@@ -63,6 +73,10 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   importProblem: undefined,
   agentFile: undefined,
   setAgentFile: (agentFile) => set({ agentFile }),
+  exporting: undefined,
+  exportProblem: undefined,
+  setExporting: (exporting) => set({ exporting }),
+  setExportProblem: (exportProblem) => set({ exportProblem, exporting: undefined }),
   setImporting: (importing) => set({ importing }),
   setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
   loadImported: (facts, initial, events, blocks, stacks, stackIds) => {
@@ -88,6 +102,8 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
       cursor: 'live',
       compare: undefined,
       playing: false,
+      // Ids of the session before name other objects (or none) in the file's.
+      selection: undefined,
       hostResets: get().hostResets + 1,
     });
   },

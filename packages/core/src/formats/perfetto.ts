@@ -202,3 +202,19 @@ export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): 
     },
   };
 }
+
+/**
+ * The trace as JSON text in parts (one event per line), for a file writer or a Blob: one string of a
+ * multi-million-event trace would exceed what a JavaScript string may hold.
+ */
+export function* chromeTraceJson(trace: ChromeTrace): Generator<string> {
+  yield '{"traceEvents":[\n';
+  const events = trace.traceEvents;
+  const BATCH = 4096;
+  for (let i = 0; i < events.length; i += BATCH) {
+    const lines: string[] = [];
+    for (let j = i; j < Math.min(events.length, i + BATCH); j += 1) lines.push(JSON.stringify(events[j]));
+    yield `${i === 0 ? '' : ',\n'}${lines.join(',\n')}`;
+  }
+  yield `\n],"displayTimeUnit":${JSON.stringify(trace.displayTimeUnit)},"metadata":${JSON.stringify(trace.metadata)}}\n`;
+}

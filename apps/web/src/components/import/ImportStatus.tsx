@@ -12,6 +12,8 @@ export function ImportStatus() {
   const progress = useAppStore(selectImporting);
   const problem = useAppStore(selectImportProblem);
   const setProblem = useAppStore((state) => state.setImportProblem);
+  const exportProblem = useAppStore((state) => state.exportProblem);
+  const setExportProblem = useAppStore((state) => state.setExportProblem);
   const files = useFileActions();
   const format = useFormat();
   if (progress !== undefined) {
@@ -31,6 +33,19 @@ export function ImportStatus() {
         </p>
         <button type="button" onClick={files.cancel} data-testid="import-cancel">
           {t('fileImport.cancel')}
+        </button>
+      </section>
+    );
+  }
+  if (exportProblem !== undefined && problem === undefined) {
+    return (
+      <section className="panel import-status state-error" role="alert" data-testid="export-error">
+        <h2>{t('fileImport.export.failed')}</h2>
+        <p>
+          <code>{exportProblem}</code>
+        </p>
+        <button type="button" onClick={() => setExportProblem(undefined)}>
+          {t('fileImport.dismiss')}
         </button>
       </section>
     );

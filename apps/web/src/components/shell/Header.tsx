@@ -3,6 +3,7 @@ import { selectConnection } from '../../store/connection-slice.ts';
 import { selectPresence, selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { ConnectionBadge } from '../ConnectionStatus.tsx';
+import { ExportPerfettoButton } from '../import/ExportPerfettoButton.tsx';
 import { OpenFileButton } from '../import/OpenFileButton.tsx';
 import { LanguageSwitch } from '../LanguageSwitch.tsx';
 
@@ -68,6 +69,7 @@ export function Header() {
         </label>
       )}
       <OpenFileButton />
+      <ExportPerfettoButton />
       {!imported && <ConnectionBadge connection={connection} />}
       {!imported && presence !== undefined && session !== undefined && (
         <span className="badge presence" data-testid="presence">

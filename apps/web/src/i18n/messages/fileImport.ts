@@ -48,6 +48,17 @@ export const fileImport = defineMessages(
       recorded: 'recorded address',
       badStack: 'stack unreadable: its frames are not {filename, line, name}',
     },
+    export: {
+      label: 'Export to Perfetto',
+      titleFile:
+        'Download this file as Chrome trace-event JSON for ui.perfetto.dev: memory counters per device, each trace entry with its stack',
+      titleSession:
+        'Download this session as Chrome trace-event JSON for ui.perfetto.dev: memory and page counters per device, each allocation and free',
+      running: 'Exporting…',
+      percent: 'Exporting… {{percent}}%',
+      cancel: 'Cancel the export',
+      failed: 'The Perfetto export failed',
+    },
   },
   {
     open: '打开文件…',
@@ -94,6 +105,15 @@ export const fileImport = defineMessages(
       noStack: '未记录调用栈',
       recorded: '记录的地址',
       badStack: '调用栈无法读取：其帧不是 {filename, line, name}',
+    },
+    export: {
+      label: '导出到 Perfetto',
+      titleFile: '将此文件下载为 Chrome trace-event JSON，可在 ui.perfetto.dev 打开：每个设备的内存计数器，每个跟踪条目及其调用栈',
+      titleSession: '将此会话下载为 Chrome trace-event JSON，可在 ui.perfetto.dev 打开：每个设备的内存与页面计数器，每次分配与释放',
+      running: '正在导出…',
+      percent: '正在导出… {{percent}}%',
+      cancel: '取消导出',
+      failed: 'Perfetto 导出失败',
     },
   },
 );

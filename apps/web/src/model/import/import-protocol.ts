@@ -9,6 +9,8 @@ export type ImportRequest = ImportSource & {
   readonly profile?: string;
   /** PYTORCH_NPU_ALLOC_CONF=page_size:1g, which a snapshot does not record. */
   readonly pageSize1g?: boolean;
+  /** 'session' (default): the recorded session; 'perfetto': the file as Chrome trace-event JSON. */
+  readonly purpose?: 'session' | 'perfetto';
 };
 
 /**
@@ -46,6 +48,8 @@ export type ImportReply =
       /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
       readonly stackIds: Int32Array;
     }
+  /** purpose 'perfetto': the JSON (perfetto.ts), built in the worker, and how many trace events it holds. */
+  | { readonly type: 'perfetto'; readonly json: Blob; readonly events: number }
   /** The reader's own message (English, from core): what was expected and where it broke. */
   | { readonly type: 'error'; readonly message: string; readonly at: number | undefined }
   /** A file PageLens reads, but not as a session (the Ascend CSVs). */

@@ -2,7 +2,17 @@
 // pagelens open, is fed to the restricted pickle reader chunk by chunk (so a large file never
 // freezes the tab and progress can be shown), then the snapshot becomes a recorded session of the model (importSnapshot). The page cancels by
 // terminating this worker.
-import { ASCEND_910B2, FormatError, findProfile, importSnapshot, internStacks, openMemoryFile, SnapshotLoader } from '@pagelens/core';
+import {
+  ASCEND_910B2,
+  chromeTraceJson,
+  FormatError,
+  findProfile,
+  importSnapshot,
+  internStacks,
+  openMemoryFile,
+  SnapshotLoader,
+  toChromeTrace,
+} from '@pagelens/core';
 import type { ImportReply, ImportRequest } from './import-protocol.ts';
 import { openSource, readRest, SourceError } from './import-source.ts';
 
@@ -37,6 +47,15 @@ async function open(request: ImportRequest): Promise<void> {
   }
   reply({ type: 'progress', bytesRead: loader.bytesRead, total: Math.max(total, loader.bytesRead) });
   const snapshot = loader.finish();
+  if (request.purpose === 'perfetto') {
+    const trace = toChromeTrace(snapshot, { profile, pageSize1g });
+    reply({
+      type: 'perfetto',
+      json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
+      events: trace.traceEvents.length,
+    });
+    return;
+  }
   const session = importSnapshot(snapshot, { profile, pageSize1g, name });
   const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
   // Stacks go interned, in typed arrays: cloning their frame references took seconds on the page's thread.
