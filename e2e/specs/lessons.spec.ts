@@ -20,7 +20,7 @@ const status = (page: Page): Locator => page.getByTestId('pl-status');
 async function start(page: Page, agent: Parameters<typeof openExplorer>[1], language: Language, lessonId: string): Promise<void> {
   await openExplorer(page, agent);
   if (language === 'zh') await page.getByTestId('language').selectOption('zh');
-  await page.keyboard.press('e');
+  await page.keyboard.press('Shift+L');
   const panel = page.getByTestId('lessons');
   await expect(panel).toBeVisible();
   await expect(panel.getByRole('heading', { name: WORDS[language].title })).toBeVisible();

@@ -154,7 +154,7 @@ export function Explorer() {
         </div>
       </section>
       <aside className="column right" hidden={!inspectorShown}>
-        {/* Guided lessons (E), above the inspector: the centre stays free for the views they point at. */}
+        {/* Guided lessons (Shift+L), above the inspector: the centre stays free for the views they point at. */}
         <LessonsPanel />
         <Inspector />
       </aside>

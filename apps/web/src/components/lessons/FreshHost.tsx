@@ -1,3 +1,4 @@
+import type { ScenarioHost } from '@pagelens/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { framesObservable } from '../../model/acl/backend.ts';
@@ -7,15 +8,11 @@ import { useAppStore } from '../../store/useAppStore.ts';
 import { ConfirmButtons } from '../common/ConfirmButtons.tsx';
 
 /**
- * The host every lesson's scenario runs on: one Atlas A2 device, which has the 1 GiB pages and the
- * VMM calls the lessons use (DM-7, VM-10). It goes through the same host reset as Actions ▸ Host ▸
- * Reset host. Once scenarios declare their host, this should become the declared host of the
- * lesson's `startsFrom` scenario.
+ * A fresh host before a lesson (driver only, confirmed first): nothing run before can skew its goals.
+ * It is the host the lesson's first scenario declares (`Scenario.host`), through the same reset as
+ * Actions ▸ Host ▸ Reset host.
  */
-export const LESSON_HOST = { profile: 'Ascend910B2', devices: 1 } as const;
-
-/** A fresh host before a lesson (driver only, confirmed first): nothing run before can skew its goals. */
-export function FreshHost() {
+export function FreshHost({ host }: { readonly host: ScenarioHost }) {
   const { t } = useTranslation();
   const agent = useAgent();
   const driver = useAppStore(selectIsDriver);
@@ -33,7 +30,7 @@ export function FreshHost() {
             testId="lesson-fresh-confirm"
             onConfirm={() => {
               // A real runtime's devices are the hardware's: its reset only tears the sessions down.
-              agent.reset(real ? {} : LESSON_HOST);
+              agent.reset(real ? {} : { profile: host.profile, devices: host.devices });
               setConfirming(false);
             }}
             onCancel={() => setConfirming(false)}

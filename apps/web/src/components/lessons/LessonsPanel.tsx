@@ -18,7 +18,7 @@ function samePosition(a: LessonPosition | null, b: LessonPosition | null): boole
 }
 
 /**
- * The guided lessons, a side panel in the right column toggled with E: pick a lesson, follow its
+ * The guided lessons, a side panel in the right column toggled with Shift+L: pick a lesson, follow its
  * steps while their goals tick from the live state. A driver can start a lesson for all viewers
  * (its position goes out as `ownLesson`); a viewer's panel opens it and shows the trainer's step.
  */
@@ -31,7 +31,7 @@ export function LessonsPanel() {
   const driverLesson = useAppStore((app) => app.driverLesson);
   const heard = useRef<LessonPosition | null>(null);
   const picker = useRef<HTMLSelectElement>(null);
-  useShortcut({ key: 'e', label: 'lessons.keys.toggle', group: 'lessons.keys.group' }, () => dispatch({ kind: 'toggle' }));
+  useShortcut({ key: 'L', shift: true, label: 'lessons.keys.toggle', group: 'lessons.keys.group' }, () => dispatch({ kind: 'toggle' }));
 
   // The driver's position goes out only while teaching; the follow channel carries it to viewers.
   const published = publishedPosition(state, driver);
@@ -118,13 +118,13 @@ function LessonBody({ lesson, step, state, driver, dispatch }: BodyProps) {
   const goals = useLessonGoals(lesson);
   const current = lesson.steps[step];
   const start = scenarioById(lesson.startsFrom);
-  if (current === undefined) return null;
+  if (current === undefined || start === undefined) return null;
   return (
     <>
       <p className="lesson-small">{lesson.summary[language]}</p>
-      <p className="muted lesson-small">{t('lessons.startsFrom', { name: start?.title[language] ?? lesson.startsFrom })}</p>
+      <p className="muted lesson-small">{t('lessons.startsFrom', { name: start.title[language] })}</p>
       <div className="lessons-row">
-        <FreshHost />
+        <FreshHost host={start.host} />
         {driver &&
           (state.teaching ? (
             <button type="button" onClick={() => dispatch({ kind: 'stopForAll' })} data-testid="lesson-stop-all">

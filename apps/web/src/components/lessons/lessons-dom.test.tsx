@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { aclrtMemMallocPolicy, LESSONS } from '@pagelens/core';
+import { aclrtMemMallocPolicy, LESSONS, lessonById, scenarioById } from '@pagelens/core';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
@@ -11,7 +11,6 @@ import { type AppStore, createAppStore } from '../../store/app-store.ts';
 import { type AgentActions, ClientProvider } from '../../store/ClientContext.tsx';
 import { StoreProvider } from '../../store/StoreProvider.tsx';
 import type { Session } from '../../store/session-slice.ts';
-import { LESSON_HOST } from './FreshHost.tsx';
 import { LessonsPanel } from './LessonsPanel.tsx';
 
 Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
@@ -75,7 +74,8 @@ async function mount(language: 'en' | 'zh', role: 'driver' | 'viewer'): Promise<
 
 const q = (container: HTMLElement, id: string) => container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 const click = (element: HTMLElement | null) => act(() => element?.click());
-const press = (key: string) => act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true })));
+const press = (key: string, shiftKey = false) =>
+  act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true })));
 
 function choose(container: HTMLElement, lessonId: string): void {
   const select = q(container, 'lesson-pick');
@@ -92,7 +92,7 @@ const WORDS = {
 } as const;
 
 describe('the lessons panel', () => {
-  it.each(['en', 'zh'] as const)('%s: E opens it; a goal ticks as soon as the replica shows it, and only then', async (language) => {
+  it.each(['en', 'zh'] as const)('%s: Shift+L opens it; a goal ticks as soon as the replica shows it, and only then', async (language) => {
     const { store, scene, container } = await mount(language, 'driver');
     // Goals are checked at most every 250 ms under a stream: the test moves the clock past that.
     vi.useFakeTimers();
@@ -103,7 +103,7 @@ describe('the lessons panel', () => {
         vi.advanceTimersByTime(300);
       });
     expect(q(container, 'lessons')).toBeNull();
-    press('e');
+    press('L', true);
     expect(q(container, 'lessons')).not.toBeNull();
     choose(container, 'page-policies');
     const status = () => q(container, 'lesson-goal-status')?.textContent;
@@ -118,13 +118,13 @@ describe('the lessons panel', () => {
     expect(q(container, 'lesson-chip-padding-crosses')?.dataset.met).toBe('true');
     expect(q(container, 'lesson-chip-align32-stays')?.dataset.met).toBe('false');
     expect(q(container, 'lesson-why')?.hasAttribute('open')).toBe(true);
-    press('e');
+    press('L', true);
     expect(q(container, 'lessons')).toBeNull();
   });
 
   it('shows hints one by one and the explanation with its rule IDs', async () => {
     const { container } = await mount('en', 'driver');
-    press('e');
+    press('L', true);
     choose(container, 'page-policies');
     expect(container.querySelectorAll('[data-testid="lesson-hint"]')).toHaveLength(0);
     expect(q(container, 'lesson-why')?.hasAttribute('open')).toBe(false);
@@ -136,9 +136,9 @@ describe('the lessons panel', () => {
     expect(q(container, 'lesson-why')?.textContent).toContain('DM-3, DM-4');
   });
 
-  it('a driver publishes the position only after "Start for all", and resets to the lessons host on confirmation', async () => {
+  it('a driver publishes the position only after "Start for all", and resets to the host its first scenario declares on confirmation', async () => {
     const { store, container, resets } = await mount('en', 'driver');
-    press('e');
+    press('L', true);
     choose(container, 'fragmentation');
     click(q(container, 'lesson-next'));
     expect(store.getState().ownLesson).toBeNull();
@@ -151,7 +151,9 @@ describe('the lessons panel', () => {
     click(q(container, 'lesson-fresh-host'));
     expect(resets).toEqual([]);
     click(q(container, 'lesson-fresh-confirm'));
-    expect(resets).toEqual([LESSON_HOST]);
+    const declared = scenarioById(lessonById('fragmentation')?.startsFrom ?? '')?.host;
+    expect(declared).toBeDefined();
+    expect(resets).toEqual([{ profile: declared?.profile, devices: declared?.devices }]);
   });
 
   it.each(['en', 'zh'] as const)(
