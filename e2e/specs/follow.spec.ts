@@ -56,9 +56,11 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
   let previous: number | undefined;
   for (let step = 0; step < 8; step += 1) {
     await page.keyboard.press('n');
-    await expect(driverStatus(page)).toHaveAttribute('data-state', 'paused');
+    // The step is done once the driver is paused on another line (while it runs, it is on none).
     if (previous !== undefined) await expect(driverStatus(page)).not.toHaveAttribute('data-line', String(previous));
+    await expect(driverStatus(page)).toHaveAttribute('data-state', 'paused');
     const line = Number(await driverStatus(page).getAttribute('data-line'));
+    expect(line).toBeGreaterThan(0);
     await expect(followStatus(viewer)).toHaveAttribute('data-line', String(line));
     await expect(followStatus(viewer)).toHaveAttribute('data-state', 'paused');
     await expect(currentLine(viewer)).toHaveCount(1);
@@ -100,7 +102,9 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
   const before = Number(await driverStatus(page).getAttribute('data-line'));
   await page.keyboard.press('n');
   await expect(driverStatus(page)).not.toHaveAttribute('data-line', String(before));
+  await expect(driverStatus(page)).toHaveAttribute('data-state', 'paused');
   const now = Number(await driverStatus(page).getAttribute('data-line'));
+  expect(now).toBeGreaterThan(0);
   await expect(viewer.getByTestId('pl-follow-driver-status')).toContainText(`Paused before line ${now}`);
   await expect(page.getByTestId('pl-editor')).not.toContainText('the viewer was here');
   await clickAway(viewer);
@@ -137,4 +141,24 @@ test('在中文界面中跟随驱动者', async ({ page, agent, context }) => {
   await expect(followStatus(viewer)).toContainText(`暂停在第${line}行之前`);
   await expect(viewer.getByTestId('pl-detach')).toContainText('脱离跟随');
   await snap(viewer, 'follow-viewer-following-zh');
+});
+
+test("a viewer follows the driver's own code as it is typed, with the compiler's marks", async ({ page, agent, context }) => {
+  await openExplorer(page, agent);
+  await openPlayground(page);
+  const viewer = await context.newPage();
+  await openExplorer(viewer, agent, 'viewer');
+  await openPlayground(viewer);
+  await expect(viewer.getByTestId('pl-follow')).toHaveAttribute('data-mode', 'following');
+
+  await page.getByTestId('pl-editor').locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText('aclInit(nullptr);\naclrtSetDevice(0);\nsize_t n = 4096 +;');
+  // Not a built-in scenario any more: the code itself travels, and the viewer marks the same error line.
+  await expect(viewer.getByTestId('pl-follow-scenario')).toHaveAttribute('data-scenario', '');
+  await expect(viewer.getByTestId('pl-editor')).toContainText('size_t n = 4096 +;');
+  await expect(page.getByTestId('pl-editor').locator('.pl-mark[data-line="3"]')).toHaveAttribute('data-kind', 'error');
+  await expect(viewer.getByTestId('pl-editor').locator('.pl-mark[data-line="3"]')).toHaveAttribute('data-kind', 'error');
+  await expect(viewer.getByTestId('pl-editor')).toHaveAttribute('data-readonly', 'true');
 });

@@ -82,8 +82,9 @@ export class AgentClient {
     this.#options = options;
     this.#early = options.early;
     this.#follow = new FollowPublisher({
+      // A window that closes after this page lost the driver's seat (a takeover) sends nothing.
       send: (state) => {
-        if (this.#welcomed) this.send({ type: 'followState', state });
+        if (this.#welcomed && options.store.getState().session?.role === 'driver') this.send({ type: 'followState', state });
       },
       schedule: (flush) => options.environment.setTimeout(flush, FOLLOW_PUBLISH_MS),
     });
