@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
-import { Hello, Welcome } from './handshake.ts';
+import { Hello, HostMessage, Welcome } from './handshake.ts';
 import { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './history-messages.ts';
 import type { PackedSnapshot } from './packed-snapshot.ts';
 import { Call, EventsMessage, Notice, Ping, Pong, Presence, Reset, Result, Resync, SnapshotMessage } from './session-messages.ts';
@@ -19,6 +19,7 @@ export type ClientMessage = DeepReadonly<z.infer<typeof ClientMessage>>;
 /** Every message the agent may send. */
 export const AgentMessage = z.discriminatedUnion('type', [
   Welcome,
+  HostMessage,
   ErrorMessage,
   Result,
   EventsMessage,
