@@ -77,6 +77,12 @@ test('a used host turns "HUGE_FIRST falls back" backwards; one click gives the d
   await runToEnd(page);
   expect(await mallocCodes(page)).toEqual([0, 0, 0, 207001, 207001]);
   await snap(page, 'scenario-host-differs');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.getByRole('button', { name: 'Dark' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  // Nothing in the box is cut: it wraps rather than scrolls sideways.
+  expect(await differs.evaluate((box) => box.scrollWidth <= box.clientWidth)).toBe(true);
+  await snap(page, 'scenario-host-differs-dark-1440');
 
   // One button, reached from the keyboard.
   const reset = page.getByTestId('pl-host-reset');
@@ -134,6 +140,12 @@ test.describe('on a host of another model and size', () => {
     // The viewer's replica was replaced with the new host: the bar now agrees with the scenario.
     await expect(viewer.getByTestId('pl-host-match')).toBeVisible();
     await expect(viewer.getByTestId('pl-host-match')).toContainText('Ascend910B2, 1 device');
+    // The welcome's facts about the host follow the reset: one device, the new model, the new host note.
+    for (const p of [page, viewer]) {
+      await expect(p.getByTestId('device-select').locator('option')).toHaveCount(1);
+      await expect(p.getByTestId('device-select').locator('option')).toContainText('Ascend910B2');
+      await expect(p.getByTestId('provenance-banner')).toContainText('910B2');
+    }
     await snap(viewer, 'scenario-host-viewer-after-reset');
     await viewerContext.close();
   });

@@ -83,9 +83,15 @@ describe('host reset to a profile and device count', () => {
       replaced = { counts: objectCounts(state), pools: state.devices.map((device) => devicePools(device)) };
       await reset(options);
     };
+    const hostFacts = viewer.next((m) => m.type === 'host');
     const notice = viewer.next((m) => m.type === 'notice' && m.code === 'reset');
     const snapshot = viewer.next((m) => m.type === 'snapshot' && m.reset);
     driver.send({ type: 'reset', profile: 'Ascend910B4', devices: 3 });
+    // The welcome's facts about the host, anew: the devices, and the host note naming the new model.
+    expect(await hostFacts).toMatchObject({
+      devices: [0, 1, 2].map((id) => ({ id, profile: 'Ascend910B4', socName: 'Ascend910B4' })),
+      host: { provenance: 'simulated', note: expect.stringContaining('910B4') },
+    });
     expect(await notice).toMatchObject({ message: 'the host was reset (Ascend910B4 × 3)' });
     const message = await snapshot;
     expect(message.type === 'snapshot' && message.snapshot.devices.map((device) => device.profile.name)).toEqual([

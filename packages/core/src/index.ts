@@ -240,7 +240,7 @@ export {
   PublishFollowState,
 } from './protocol/follow-messages.ts';
 export { isObject } from './protocol/guards.ts';
-export { DeviceInfo, Hello, HostInfo, Role, Welcome } from './protocol/handshake.ts';
+export { DeviceInfo, Hello, HostInfo, HostMessage, Role, Welcome } from './protocol/handshake.ts';
 export { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './protocol/history-messages.ts';
 export { AgentMessage, ClientMessage, type PackedHistoryBaseMessage, type PackedSnapshotMessage } from './protocol/messages.ts';
 export { jsonNesting, MAX_AGENT_NESTING, MAX_CLIENT_NESTING, nestingProblem } from './protocol/nesting.ts';

@@ -304,8 +304,10 @@ export class Hub {
       session.process(0, this.backend, this.#options.journal);
       this.#fanOut.discardPending();
       this.#history.reset(this.backend.state());
+      const host = { type: 'host', host: this.backend.host, devices: this.backend.devices() } as const;
       for (const c of this.#connections) {
         if (c.role === undefined) continue;
+        send(c, host);
         send(
           c,
           notice('info', 'reset', coded('host-reset', { profile: this.backend.config().profile, devices: this.backend.config().devices })),

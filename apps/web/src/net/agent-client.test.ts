@@ -260,6 +260,21 @@ describe('AgentClient', () => {
     expect(store.getState().hasUnpublished()).toBe(false);
   });
 
+  it("a host reset to another profile and device count replaces the welcome's host and devices; the device shown stays in range", () => {
+    const { sockets, store, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    const two = [0, 1].map((id) => ({ id, profile: 'Ascend310P3', socName: 'Ascend310P3', capabilities: ['p2p'] }));
+    sockets[0]?.receive({ ...welcome, devices: two });
+    store.getState().setDevice(1);
+    const host = { provenance: 'simulated', hostname: 'h', kernelVersion: '5.15.0', hostPageSize: 4096, note: 'simulated Atlas A2' };
+    const one = [{ id: 0, profile: 'Ascend910B2', socName: 'Ascend910B2', capabilities: ['giantPages', 'p2p', 'vmm', 'vaFlag'] }];
+    sockets[0]?.receive({ type: 'host', host, devices: one });
+    expect(store.getState().session).toMatchObject({ role: 'driver', sessionId: 's1', host, devices: one });
+    expect(store.getState().connection).toMatchObject({ status: 'connected', host });
+    expect(store.getState().device).toBe(0);
+  });
+
   it('refuses a malformed event batch, naming the field, and stops reading', () => {
     const { sockets, store, client } = harness();
     client.start();

@@ -174,6 +174,13 @@ export class AgentClient {
         });
         if (message.role === 'driver') this.#publishFollowing();
         return;
+      case 'host': {
+        // The host was replaced by a reset, maybe with another profile or device count: the welcome's facts, anew.
+        if (state.session !== undefined) state.setSession({ ...state.session, host: message.host, devices: message.devices });
+        if (state.connection.status === 'connected') state.setConnection({ ...state.connection, host: message.host });
+        if (state.device >= message.devices.length) state.setDevice(0);
+        return;
+      }
       case 'snapshot':
         state.applySnapshot(message.snapshot, message.reset);
         this.#settle();

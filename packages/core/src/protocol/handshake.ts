@@ -78,3 +78,14 @@ export const Welcome = z.strictObject({
   seq: z.number().int().nonnegative(),
 });
 export type Welcome = z.infer<typeof Welcome>;
+
+/**
+ * After a host reset, to everyone, before the reset snapshot: the new host's facts as the welcome
+ * gives them (another profile or device count changes the devices, the host note, the page size).
+ */
+export const HostMessage = z.strictObject({
+  type: z.literal('host'),
+  host: HostInfo,
+  devices: z.array(DeviceInfo),
+});
+export type HostMessage = z.infer<typeof HostMessage>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorMessage } from './errors.ts';
 import { DriverFollowState, PublishFollowState } from './follow-messages.ts';
-import { Hello, Welcome } from './handshake.ts';
+import { Hello, HostMessage, Welcome } from './handshake.ts';
 import { HistoryBaseMessage, HistoryMessage, HistoryPageMessage } from './history-messages.ts';
 import type { PackedSnapshot } from './packed-snapshot.ts';
 import {
@@ -32,6 +32,7 @@ export type ClientMessage = DeepReadonly<z.infer<typeof ClientMessage>>;
 /** Every message the agent may send. */
 export const AgentMessage = z.discriminatedUnion('type', [
   Welcome,
+  HostMessage,
   ErrorMessage,
   Result,
   EventsMessage,

@@ -58,6 +58,11 @@ export function ScenarioHostNote({ scenario }: { scenario: Scenario }) {
     void controller.step();
   }, [hostResets, pendingFrom, controller]);
 
+  // A reset the link lost on the way is not waited for: after a reconnect the button works again.
+  useEffect(() => {
+    if (!connected) setPendingFrom(undefined);
+  }, [connected]);
+
   // Until the history before this page's snapshot is in, the calls since the reset are not known.
   if (!connected || session === undefined || timeline === undefined || historyArriving) return null;
   const simulated = framesObservable(session.host);
