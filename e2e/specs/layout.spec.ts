@@ -189,7 +189,8 @@ for (const size of SIZES) {
         await snap(page, `layout-split-${at}-selected`);
         await page.getByTestId('pl-status').click();
         await page.keyboard.press('Escape');
-        await expect(page.locator('.explorer')).toHaveAttribute('data-inspector', size.width < 1800 ? 'hidden' : 'shown');
+        await expect(page.getByTestId('split-inspector')).toHaveCount(0);
+        await expect(page.getByTestId('inspector')).toHaveCount(size.width < 1800 ? 0 : 1);
       }
     }
     expect(found, found.join('\n\n')).toEqual([]);

@@ -140,29 +140,40 @@ test('the layout and the view beside the code are remembered, toggled with s and
   await expect(beside(page)).toHaveAttribute('data-view', 'address');
 });
 
-test('at 1280×720 the code and memory take the side columns; the inspector comes for a selection', async ({ page, agent }) => {
+test("at 1280×720 the code and memory take the side columns; a selection's inspector lies over the memory view", async ({
+  page,
+  agent,
+}) => {
   await openExplorer(page, agent);
   await openSplit(page);
   await expect(page.locator('.column.left')).toBeHidden();
-  await expect(page.locator('.column.right')).toBeHidden();
+  await expect(page.locator('.column.right')).toHaveCount(0);
+  await expect(page.getByTestId('inspector')).toHaveCount(0);
   // The hidden column's keys are off: m (allocate) does nothing and is not listed.
   await page.keyboard.press('?');
   await expect(page.getByTestId('help-overlay').locator('kbd', { hasText: /^m$/ })).toHaveCount(0);
   await page.keyboard.press('Escape');
-  const panes = await page.evaluate(() =>
-    ['split-code', 'split-beside'].map((name) => document.querySelector(`.${name}`)?.getBoundingClientRect().width ?? 0),
-  );
+  const paneWidths = () =>
+    page.evaluate(() =>
+      ['split-code', 'split-beside'].map((name) => document.querySelector(`.${name}`)?.getBoundingClientRect().width ?? 0),
+    );
+  const panes = await paneWidths();
   // Both panes get room enough for C lines and the map (the two split the 1280 px).
   for (const width of panes) expect(width).toBeGreaterThan(520);
   await stepTo(page, 'aclrtMalloc(&deviceB');
   await page.getByTestId('pl-var-object-deviceA').click();
-  await expect(page.locator('.column.right')).toBeVisible();
-  await expect(page.getByTestId('inspector')).toHaveAttribute('data-kind', 'allocation');
+  const over = page.getByTestId('split-inspector');
+  await expect(over).toBeVisible();
+  await expect(over.getByTestId('inspector')).toHaveAttribute('data-kind', 'allocation');
+  // Over the memory view only: the panes keep their widths, the tabs and the split toggle stay usable.
+  expect(await paneWidths()).toEqual(panes);
+  await page.getByTestId('beside-tab-address').click({ trial: true });
+  await page.getByTestId('split-toggle').click({ trial: true });
   await expectMapFitsPane(page);
   await snap(page, 'split-1280-inspector');
   await status(page).click();
   await page.keyboard.press('Escape');
-  await expect(page.locator('.column.right')).toBeHidden();
+  await expect(over).toHaveCount(0);
 });
 
 test('at 1920×1080 the split keeps the pools, actions and inspector', async ({ page, agent }) => {

@@ -26,6 +26,8 @@ export const KNOWN_CONTAINERS = [
   '.split-code',
   '.split-beside',
   '.split-beside-body',
+  '.split-beside-scroll',
+  '.split-inspector',
   '.mapping-scroll',
   '[data-testid="inspector"]',
   '[data-testid="vmm-wizard"]',

@@ -12,7 +12,6 @@ import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
 import { useCodedText } from '../i18n/useCodedText.ts';
 import { selectImported } from '../store/import-slice.ts';
-import { selectSelection } from '../store/selection-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
@@ -78,8 +77,6 @@ export function Explorer() {
     useWideWindow(),
   );
   const sides = sideColumns(layout);
-  const selected = useAppStore(selectSelection) !== undefined;
-  const inspectorShown = sides.inspector === 'always' || selected;
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
   const ready = useAppStore((state) => state.timeline !== undefined);
@@ -96,7 +93,7 @@ export function Explorer() {
   }, [ready]);
   const View = VIEW_COMPONENTS[view];
   return (
-    <div className="explorer" data-ready={ready} data-layout={layout} data-inspector={inspectorShown ? 'shown' : 'hidden'}>
+    <div className="explorer" data-ready={ready} data-layout={layout}>
       <SharedLinkOpener />
       <SplitShortcut />
       {VIEWS.map((id, index) => (
@@ -144,7 +141,7 @@ export function Explorer() {
           {view === 'playground' && <SplitToggle />}
         </div>
         <div className="view-body" role="tabpanel">
-          {ready && layout !== 'tabs' && <PlaygroundSplit />}
+          {ready && layout !== 'tabs' && <PlaygroundSplit inspectorOver={sides.inspector === 'overlay'} />}
           {ready && layout === 'tabs' && (
             <Suspense fallback={<p className="muted">{t('shell.loading')}</p>}>
               <View />
@@ -153,11 +150,13 @@ export function Explorer() {
           {!ready && <p className="muted">{t('shell.loading')}</p>}
         </div>
       </section>
-      <aside className="column right" hidden={!inspectorShown}>
-        {/* Guided lessons (Shift+L), above the inspector: the centre stays free for the views they point at. */}
-        <LessonsPanel />
-        <Inspector />
-      </aside>
+      {sides.inspector === 'column' && (
+        <aside className="column right">
+          {/* Guided lessons (Shift+L), above the inspector: the centre stays free for the views they point at. */}
+          <LessonsPanel />
+          <Inspector />
+        </aside>
+      )}
       <footer className="time-bar">
         <TimeTravelBar />
       </footer>

@@ -1,6 +1,9 @@
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Inspector } from '../components/inspector/Inspector.tsx';
+import { LessonsPanel } from '../components/lessons/LessonsPanel.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
+import { selectSelection } from '../store/selection-slice.ts';
 import { BESIDE_VIEWS, type BesideView } from '../store/ui-slice.ts';
 import { useAppStore } from '../store/useAppStore.ts';
 import { useStoreApi } from '../store/useStoreApi.ts';
@@ -22,8 +25,9 @@ export function nextBeside(current: BesideView): BesideView {
  * in its centre tab, reading the same store, so it follows each step of the code. Its keys give way
  * to the playground's where both take one (`g`, `r`): the code is what is being driven.
  */
-function BesidePane() {
+function BesidePane({ inspectorOver }: { inspectorOver: boolean }) {
   const { t } = useTranslation();
+  const selected = useAppStore(selectSelection) !== undefined;
   const beside = useAppStore((state) => state.besideCode);
   const setPrefs = useAppStore((state) => state.setPrefs);
   const store = useStoreApi();
@@ -49,11 +53,18 @@ function BesidePane() {
         ))}
       </div>
       <div className="split-beside-body" role="tabpanel">
-        <ShortcutScopeContext.Provider value="yield">
-          <Suspense fallback={<Loading />}>
-            <View />
-          </Suspense>
-        </ShortcutScopeContext.Provider>
+        <div className="split-beside-scroll">
+          <ShortcutScopeContext.Provider value="yield">
+            <Suspense fallback={<Loading />}>
+              <View />
+            </Suspense>
+          </ShortcutScopeContext.Provider>
+        </div>
+        {inspectorOver && selected && (
+          <aside className="split-inspector" data-testid="split-inspector">
+            <Inspector />
+          </aside>
+        )}
       </div>
     </section>
   );
@@ -61,20 +72,22 @@ function BesidePane() {
 
 /**
  * The playground with its code on the left and a memory view on the right, for stepping code while
- * the page map (or the address space, the log…) changes beside it.
+ * the page map (or the address space, the log…) changes beside it. `inspectorOver`: the explorer has
+ * no inspector column, so a selection's inspector lies over the memory view (Esc or its ✕ close it).
  */
-export function PlaygroundSplit() {
+export function PlaygroundSplit({ inspectorOver }: { inspectorOver: boolean }) {
   const { t } = useTranslation();
   const Playground = VIEW_COMPONENTS.playground;
   return (
     <div className="split" data-testid="split-view">
-      {/* A lesson panel belongs at the top of this pane, above the playground: the step beside its code. */}
       <section className="split-code" aria-label={t('shell.split.codeLabel')}>
+        {/* Without an inspector column the lessons sit above the code: the step beside the code it asks for. */}
+        {inspectorOver && <LessonsPanel />}
         <Suspense fallback={<Loading />}>
           <Playground />
         </Suspense>
       </section>
-      <BesidePane />
+      <BesidePane inspectorOver={inspectorOver} />
     </div>
   );
 }

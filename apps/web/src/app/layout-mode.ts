@@ -20,9 +20,12 @@ export function explorerLayout(view: ViewId, playgroundLayout: PlaygroundLayout,
   return wide ? 'split-wide' : 'split';
 }
 
-/** What each side column does in a layout: shown, hidden, or shown only while something is selected. */
-export function sideColumns(layout: ExplorerLayout): { readonly left: boolean; readonly inspector: 'always' | 'selection' } {
-  return layout === 'split' ? { left: false, inspector: 'selection' } : { left: true, inspector: 'always' };
+/**
+ * Where the side columns go in a layout: the left one shown or hidden; the inspector in its column,
+ * or over the memory view beside the code while something is selected.
+ */
+export function sideColumns(layout: ExplorerLayout): { readonly left: boolean; readonly inspector: 'column' | 'overlay' } {
+  return layout === 'split' ? { left: false, inspector: 'overlay' } : { left: true, inspector: 'column' };
 }
 
 const query = `(min-width: ${SPLIT_WIDE_MIN_PX}px)`;
