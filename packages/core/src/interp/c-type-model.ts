@@ -52,6 +52,8 @@ export interface VectorType {
 /** `std::string`, for messages: its text is kept, not its memory. */
 export interface StringType {
   readonly k: 'string';
+  /** `std::stringstream`, `std::ostringstream`: a string built with `<<` and read with `.str()`. */
+  readonly stream?: 'stringstream' | 'ostringstream';
 }
 /**
  * `std::map<K, V>` (ordered by `<`, or by `>` with `std::greater<K>`) and `std::unordered_map<K, V>`
@@ -254,7 +256,7 @@ export function typeName(type: CType): string {
     case 'vector':
       return `std::vector<${typeName(type.of)}>`;
     case 'string':
-      return 'std::string';
+      return type.stream === undefined ? 'std::string' : `std::${type.stream}`;
     case 'map': {
       const compare = type.order === 'greater' ? `, std::greater<${typeName(type.key)}>` : '';
       return `std::${type.order === 'hash' ? 'unordered_map' : 'map'}<${typeName(type.key)}, ${typeName(type.value)}${compare}>`;

@@ -136,7 +136,21 @@ async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: s
   }
 }
 
-function stringMethod(lv: LValue, text: string, name: string, span: Span): Value {
+function stringMethod(lv: LValue, text: string, name: string, span: Span, args: readonly Value[] = []): Value {
+  const value = lv.read();
+  if (value.k === 'string' && value.type.stream !== undefined) {
+    // A string stream: str() reads what `<<` built, str(s) replaces it, clear() resets its state flags only.
+    if (name === 'str') {
+      const replacement = args[0];
+      if (replacement?.k === 'str' || replacement?.k === 'string') {
+        lv.write({ ...value, text: replacement.text });
+        return { k: 'void' };
+      }
+      return { k: 'string', type: { k: 'string' }, text };
+    }
+    if (name === 'clear') return { k: 'void' };
+    throw new InterpError('unsupported', `${lv.label}.${name}(): PageLens runs <<, str() and str(text) of std::${value.type.stream}`, span);
+  }
   switch (name) {
     case 'c_str':
     case 'data':
@@ -156,7 +170,7 @@ export async function callMethod(m: Machine, lv: LValue, name: string, args: rea
   const value = lv.read();
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
   if (value.k === 'map') return mapMethod(lv, value, name, args, span);
-  if (value.k === 'string') return stringMethod(lv, value.text, name, span);
+  if (value.k === 'string') return stringMethod(lv, value.text, name, span, args);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);
     // A stream that "opened" keeps the code on its main path, where the memory calls are.

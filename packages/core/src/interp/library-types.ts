@@ -84,6 +84,7 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
     return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
   }
   if (std === 'string') return { k: 'string' };
+  if (std === 'stringstream' || std === 'ostringstream') return { k: 'string', stream: std };
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);
   if (known !== undefined) return known;
