@@ -165,11 +165,37 @@ function stringMethod(lv: LValue, text: string, name: string, span: Span, args: 
   }
 }
 
+/** std::optional's members: has_value, value (std::bad_optional_access when empty), value_or, reset, emplace. */
+function optionalMethod(lv: LValue, value: Extract<Value, { k: 'optional' }>, name: string, args: readonly Value[], span: Span): Value {
+  switch (name) {
+    case 'has_value':
+      return intValue(BOOL, value.has ? 1n : 0n);
+    case 'value':
+      if (!value.has) throw new InterpError('runtime', `${lv.label}.value() of an empty std::optional (std::bad_optional_access)`, span);
+      return value.item.value;
+    case 'value_or':
+      return value.has ? value.item.value : convert(args[0] ?? { k: 'void' }, value.type.of, span, false, `${lv.label}.value_or`);
+    case 'reset':
+      lv.write(zeroValue(value.type, true));
+      return { k: 'void' };
+    case 'emplace':
+      lv.write(convert(args[0] ?? zeroValue(value.type.of, true), value.type, span, false, `${lv.label}.emplace`));
+      return { k: 'void' };
+    default:
+      throw new InterpError(
+        'unsupported',
+        `${lv.label}.${name}(): PageLens runs has_value, value, value_or, reset and emplace of std::optional`,
+        span,
+      );
+  }
+}
+
 /** `target.name(args)` for a library object; anything else is a member function the playground leaves to `pagelens run`. */
 export async function callMethod(m: Machine, lv: LValue, name: string, args: readonly Value[], span: Span): Promise<Value> {
   const value = lv.read();
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
   if (value.k === 'map') return mapMethod(lv, value, name, args, span);
+  if (value.k === 'optional') return optionalMethod(lv, value, name, args, span);
   if (value.k === 'string') return stringMethod(lv, value.text, name, span, args);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);

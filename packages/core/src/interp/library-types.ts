@@ -74,6 +74,11 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       return { k: 'vector', of: descriptorOf(element) };
     }
     const mapName = std ?? plain.replace(/^std::/, '');
+    if (mapName === 'optional') {
+      const [item] = kids(child(node, 'TemplateArgumentList') ?? node);
+      if (item?.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
+      return { k: 'optional', of: descriptorOf(item) };
+    }
     if (mapName === 'map' || mapName === 'unordered_map') return mapType(ctx, node, mapName, descriptorOf);
     if (std !== undefined || STD_TEMPLATES.has(plain))
       return ctx.outOfScope(
