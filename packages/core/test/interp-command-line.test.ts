@@ -273,3 +273,10 @@ aclrtMalloc(&work, workSize, ACL_MEM_MALLOC_HUGE_FIRST);`;
     expect(outcome.error?.message).toContain('comes from a model PageLens does not load (line 7: aclmdlQuerySize(…) writes workSize');
   });
 });
+
+describe('string literals over lines', () => {
+  it('a backslash ending a line inside a string joins the next line, as the memcpy samples print their sizes', async () => {
+    const h = await runToEnd('printf("free:%d   \\\n      total\\n", 1);');
+    expect(h.ex.output).toEqual(['free:1         total\n']);
+  });
+});
