@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
-import { harness as harnessOf, lineOf, runToEnd } from './interp-helpers.ts';
+import { harness as harnessOf, lineOf, runToEnd, shown } from './interp-helpers.ts';
 
 const errorsOf = (code: string) => compile(code).diagnostics.filter((d) => d.severity === 'error');
 
@@ -222,5 +222,61 @@ bool Runner::Init() { return true; }`;
     expect(errorsOf(code)[1]?.message).toContain(
       'the definition of Runner at line 3 is outside what the playground runs (A member template',
     );
+  });
+});
+
+describe('the rest of the samples’ library', () => {
+  it('a std::stringstream builds a file name with << and str(); a call’s result takes a method', async () => {
+    const code = `using namespace std;
+stringstream ss;
+int executeNum = 0;
+for (size_t i = 0; i < 2; ++i) {
+    ss << "output" << ++executeNum << "_" << i << ".bin";
+}
+string name = ss.str();
+std::ostringstream oss;
+oss << 42;
+size_t digits = oss.str().size();
+ss.str("");
+string emptied = ss.str();`;
+    const h = await runToEnd(code);
+    expect([shown(h.ex, 'name'), shown(h.ex, 'digits'), shown(h.ex, 'emptied')]).toEqual(['"output1_0.binoutput2_1.bin"', '2', '""']);
+  });
+
+  it('stat answers as for a regular file (a note says so), and its size is the file’s', async () => {
+    const code = `struct stat sBuf;
+int fileStatus = stat("model.om", &sBuf);
+int regular = S_ISREG(sBuf.st_mode);
+void* host = nullptr;
+aclInit(nullptr);
+aclrtSetDevice(0);
+aclrtMallocHost(&host, sBuf.st_size);`;
+    const h = harnessOf(code);
+    const outcome = await h.ex.run();
+    expect([shown(h.ex, 'fileStatus'), shown(h.ex, 'regular')]).toEqual(['0', '1']);
+    expect(h.ex.lineMarks.get(2)?.notes.join(' ')).toContain('as if the path were a regular file');
+    expect(outcome.error?.message).toContain("comes from a file PageLens does not read (line 2: stat(…) reports the file's size");
+  });
+
+  it('extern declares a variable another file defines; a model call’s out-parameters are the model’s', async () => {
+    const code = `extern bool g_isDevice;
+bool g_isDevice = false;
+size_t workSize = 0;
+size_t weightSize = 0;
+aclInit(nullptr);
+aclrtSetDevice(0);
+aclmdlQuerySize("resnet50.om", &workSize, &weightSize);
+void* work = nullptr;
+aclrtMalloc(&work, workSize, ACL_MEM_MALLOC_HUGE_FIRST);`;
+    const outcome = await harnessOf(code).ex.run();
+    expect(outcome.error?.line).toBe(9);
+    expect(outcome.error?.message).toContain('comes from a model PageLens does not load (line 7: aclmdlQuerySize(…) writes workSize');
+  });
+});
+
+describe('string literals over lines', () => {
+  it('a backslash ending a line inside a string joins the next line, as the memcpy samples print their sizes', async () => {
+    const h = await runToEnd('printf("free:%d   \\\n      total\\n", 1);');
+    expect(h.ex.output).toEqual(['free:1         total\n']);
   });
 });

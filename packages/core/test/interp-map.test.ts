@@ -67,3 +67,35 @@ int first = sizes.begin()->first;`;
     await expect(runToEnd('std::map<int, int> a;\nstd::map<int, int> b = a;')).rejects.toThrow('copying a map');
   });
 });
+
+describe('std::optional', () => {
+  it('an optional stream: empty, set, tested, dereferenced for ACL calls, reset with std::nullopt', async () => {
+    const code = `std::optional<aclrtStream> stream_;
+int before = stream_.has_value() ? 1 : 0;
+aclInit(nullptr);
+aclrtSetDevice(0);
+aclrtStream s = nullptr;
+aclrtCreateStream(&s);
+stream_ = s;
+int after = stream_ ? 1 : 0;
+aclrtSynchronizeStream(*stream_);
+aclrtDestroyStream(stream_.value());
+stream_ = std::nullopt;
+int reset = stream_.has_value() ? 1 : 0;
+std::optional<uint64_t> handle;
+uint64_t h = handle.value_or(7);`;
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((call) => [call.fn, call.ret])).toEqual([
+      ['aclInit', 0],
+      ['aclrtSetDevice', 0],
+      ['aclrtCreateStream', 0],
+      ['aclrtSynchronizeStream', 0],
+      ['aclrtDestroyStream', 0],
+    ]);
+    expect(['before', 'after', 'reset', 'h', 'stream_'].map((name) => shown(h.ex, name))).toEqual(['0', '1', '0', '7', 'std::nullopt']);
+  });
+
+  it('value() of an empty optional is std::bad_optional_access', async () => {
+    await expect(runToEnd('std::optional<int> o;\nint v = o.value();')).rejects.toThrow('std::bad_optional_access');
+  });
+});

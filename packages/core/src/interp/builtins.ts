@@ -119,6 +119,25 @@ function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Val
   return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
 }
 
+/**
+ * `aclmdlQuerySize(path, &workSize, &weightSize)`, `aclmdlLoadFromFile(path, &modelId)`: what a
+ * model call writes through `&integer` is the model's, so each such integer becomes a number
+ * PageLens cannot know; an allocation it sizes then stops with a message instead of a made-up 0.
+ */
+function modelOutParameters(call: CallExpr, name: string, values: readonly Value[]): void {
+  for (const value of values) {
+    if (value.k !== 'ref') continue;
+    const cell = value.target.cells[value.index];
+    if (cell?.type.k !== 'int') continue;
+    cell.value = unmodeledZero(cell.type, {
+      line: call.span.line,
+      what: `${name}(…) writes ${value.target.label}, the model's`,
+      from: 'model',
+    });
+    cell.init = true;
+  }
+}
+
 /** Model-execution calls whose answer is a size or count the loaded model decides. */
 const MODEL_SIZES =
   /^aclmdlGet(?:Input|Output)SizeByIndex$|^aclmdlGetNum(?:Inputs|Outputs)$|^aclmdlGetDatasetNumBuffers$|^aclGetDataBufferSizeV2$/;
@@ -150,6 +169,7 @@ export async function callUnmodeled(m: Machine, call: CallExpr, scope: Scope): P
   } else if (/^acl(?:mdl|op)[A-Z]|^acl(?:Create|Destroy|Get|Update)(?:DataBuffer|TensorDesc)/.test(name)) {
     // Model execution and operators: beyond memory, as kernel launches are.
     const handle = /^acl(?:mdl)?Create/.test(name);
+    modelOutParameters(call, name, values);
     m.marks.note(
       call.span,
       `${name} is model execution (or an operator), which is not modeled: PageLens tracks memory, not models; its arguments were evaluated and it ${handle ? 'returned an opaque handle' : 'returned 0'}`,

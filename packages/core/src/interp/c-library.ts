@@ -1,8 +1,8 @@
 import type { CallExpr } from './ast.ts';
-import { CHAR_PTR, type CType, INT, LONG, pointerTo, type StructType, ULONG } from './c-type-model.ts';
+import { CHAR_PTR, type CType, INT, LONG, pointerTo, type StructType, UINT, ULONG } from './c-type-model.ts';
 import { InterpError } from './exec-errors.ts';
 import type { Machine } from './machine.ts';
-import { intValue, markInit, type RefTarget, type Value } from './values.ts';
+import { intValue, markInit, type RefTarget, unmodeledZero, type Value } from './values.ts';
 
 /*
  * The command line of the C library, as the Ascend samples read theirs: `main(argc, argv)` with a
@@ -25,8 +25,50 @@ export const OPTION_STRUCT: StructType = {
   ],
 };
 
+/**
+ * `struct stat` of <sys/stat.h>, the members the samples read: `stat()` is file I/O, not modeled,
+ * and answers as if the path were a regular file (st_mode S_IFREG), as fopen answers as if the file
+ * opened; its size is the file's, which PageLens cannot know.
+ */
+export const STAT_STRUCT: StructType = {
+  k: 'struct',
+  name: 'stat',
+  union: false,
+  members: [
+    { name: 'st_mode', type: UINT },
+    { name: 'st_size', type: LONG },
+  ],
+};
+
+/** S_IFMT and S_IFREG, S_IFDIR of <sys/stat.h> (Linux). */
+const S_IFMT = 0o170000n;
+const S_IFREG = 0o100000n;
+const S_IFDIR = 0o040000n;
+
 /** Types <getopt.h> and friends declare, by the name `struct X` uses. */
-export const C_LIBRARY_STRUCTS: ReadonlyMap<string, StructType> = new Map([['option', OPTION_STRUCT]]);
+export const C_LIBRARY_STRUCTS: ReadonlyMap<string, StructType> = new Map([
+  ['option', OPTION_STRUCT],
+  ['stat', STAT_STRUCT],
+]);
+
+/** `stat(path, &buf)`: a regular file, as the file calls answer; the size is marked as the file's. */
+function statCall(m: Machine, call: CallExpr, args: readonly Value[]): Value {
+  const out = args[1];
+  const cell = out?.k === 'ref' ? out.target.cells[out.index] : undefined;
+  if (cell?.value.k === 'struct') {
+    const mode = cell.value.fields.get('st_mode');
+    const size = cell.value.fields.get('st_size');
+    if (mode !== undefined) mode.value = intValue(UINT, S_IFREG | 0o644n);
+    if (size !== undefined)
+      size.value = unmodeledZero(LONG, { line: call.span.line, what: "stat(…) reports the file's size", from: 'file' });
+    markInit(cell);
+  }
+  m.marks.note(
+    call.span,
+    'stat(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the path were a regular file, whose size it cannot know',
+  );
+  return intValue(INT, 0n);
+}
 
 /** The constants of <getopt.h> (glibc's values). */
 export const GETOPT_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
@@ -217,6 +259,11 @@ const NUMBER_CALLS = new Set(['atoi', 'atol', 'atoll', 'strtol', 'strtoll', 'str
 export function callCLibrary(m: Machine, call: CallExpr, name: string, args: readonly Value[]): Value | undefined {
   if (NUMBER_CALLS.has(name)) return number(name, args, call);
   if (name === 'getopt' || name === 'getopt_long') return getopt(m, name, args, call);
+  if (name === 'stat' || name === 'lstat') return statCall(m, call, args);
+  if (name === 'S_ISREG' || name === 'S_ISDIR') {
+    const mode = args[0]?.k === 'int' ? args[0].v : 0n;
+    return intValue(INT, (mode & S_IFMT) === (name === 'S_ISREG' ? S_IFREG : S_IFDIR) ? 1n : 0n);
+  }
   if (name === 'strlen') {
     const source = text(args[0]);
     return source === undefined ? undefined : intValue(ULONG, BigInt(utf8Length(source)));

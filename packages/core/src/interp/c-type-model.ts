@@ -52,6 +52,8 @@ export interface VectorType {
 /** `std::string`, for messages: its text is kept, not its memory. */
 export interface StringType {
   readonly k: 'string';
+  /** `std::stringstream`, `std::ostringstream`: a string built with `<<` and read with `.str()`. */
+  readonly stream?: 'stringstream' | 'ostringstream';
 }
 /**
  * `std::map<K, V>` (ordered by `<`, or by `>` with `std::greater<K>`) and `std::unordered_map<K, V>`
@@ -64,7 +66,15 @@ export interface MapType {
   readonly value: CType;
   readonly order: 'less' | 'greater' | 'hash';
 }
-export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType | MapType;
+/** `std::optional<T>`: a T or nothing (`std::nullopt`), as torch_npu keeps an optional stream. */
+export interface OptionalType {
+  readonly k: 'optional';
+  readonly of: CType;
+}
+export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType | MapType | OptionalType;
+
+/** The type of `std::nullopt`: converts to any std::optional as an empty one. */
+export const NULLOPT_T: PtrType = { k: 'ptr', to: { k: 'void' }, name: 'std::nullopt_t' };
 
 /** The element type of a map: `std::pair<const K, V>` with its members `first` and `second`. */
 export function pairOf(map: MapType): StructType {
@@ -192,6 +202,8 @@ export function alignOf(type: CType): number {
     case 'string':
     case 'map':
       return 8;
+    case 'optional':
+      return alignOf(type.of);
     case 'void':
       return 1;
   }
@@ -236,6 +248,12 @@ export function sizeOf(type: CType): number | undefined {
     // libstdc++ on LP64: the tree header and a count; the hash table's buckets, count and policy.
     case 'map':
       return type.order === 'hash' ? 56 : 48;
+    // libstdc++: the T, then its engaged flag, rounded to T's alignment.
+    case 'optional': {
+      const size = sizeOf(type.of);
+      const align = alignOf(type.of);
+      return size === undefined ? undefined : Math.ceil((size + 1) / align) * align;
+    }
     case 'void':
       return undefined;
   }
@@ -254,7 +272,9 @@ export function typeName(type: CType): string {
     case 'vector':
       return `std::vector<${typeName(type.of)}>`;
     case 'string':
-      return 'std::string';
+      return type.stream === undefined ? 'std::string' : `std::${type.stream}`;
+    case 'optional':
+      return `std::optional<${typeName(type.of)}>`;
     case 'map': {
       const compare = type.order === 'greater' ? `, std::greater<${typeName(type.key)}>` : '';
       return `std::${type.order === 'hash' ? 'unordered_map' : 'map'}<${typeName(type.key)}, ${typeName(type.value)}${compare}>`;

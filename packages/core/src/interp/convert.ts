@@ -1,7 +1,7 @@
 import { type CType, type IntType, type PtrType, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { carryUnmodeled, copyValue, describeValue, floatValue, intValue, type Value } from './values.ts';
+import { carryUnmodeled, copyValue, describeValue, floatValue, intValue, type Value, zeroValue } from './values.ts';
 
 /**
  * C conversions (C11 6.3) between the interpreter's values: on assignment, initialisation,
@@ -37,6 +37,10 @@ function convertOf(value: Value, to: CType, span: Span, explicit: boolean, what:
       if (value.k === 'string') return value;
       if (value.k === 'str') return { k: 'string', type: to, text: value.text };
       return refuse();
+    case 'optional':
+      if (value.k === 'optional') return { ...value, item: { ...value.item, value: copyValue(value.item.value) } };
+      if (value.k === 'ptr' && value.type.name === 'std::nullopt_t') return zeroValue(to, true);
+      return { k: 'optional', type: to, has: true, item: { type: to.of, value: convert(value, to.of, span, explicit, what), init: true } };
     case 'map':
       if (value.k === 'map')
         throw new InterpError(

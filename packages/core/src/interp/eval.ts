@@ -26,7 +26,7 @@ import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue
 import type { Machine, Scope } from './machine.ts';
 import { construct, definedClass, destroy } from './objects.ts';
 import { memberFunction } from './resolve-function.ts';
-import { boolValue, describeValue, floatValue, intValue, newCell, showValue, truthy, type Value } from './values.ts';
+import { boolValue, type Cell, describeValue, floatValue, intValue, newCell, showValue, truthy, type Value } from './values.ts';
 
 /** The value of a read: arrays decay to a pointer to their first element (C11 6.3.2.1). */
 function rvalue(m: Machine, lv: LValue, span: Expr['span']): Value {
@@ -101,6 +101,38 @@ function streamOf(expr: Extract<Expr, { kind: 'binary' }>): { name: string; item
   return at.kind === 'name' && OUTPUT_STREAMS.has(at.name) ? { name: at.name, items, span: expr.span } : undefined;
 }
 
+/** `ss << "output" << n << ".bin"` on a std::stringstream variable: the variable's cell and the operands. */
+function stringStreamOf(expr: Extract<Expr, { kind: 'binary' }>, scope: Scope): { cell: Cell; items: Expr[] } | undefined {
+  const items: Expr[] = [];
+  let at: Expr = expr;
+  while (at.kind === 'binary' && at.op === '<<') {
+    items.unshift(at.right);
+    at = at.left;
+  }
+  const cell = at.kind === 'name' ? scope.lookup(at.name)?.cell : undefined;
+  return cell?.type.k === 'string' && cell.type.stream !== undefined ? { cell, items } : undefined;
+}
+
+/** Text as `<<` writes it: strings as they are, a char as its character, numbers in decimal. */
+function streamText(value: Value): string {
+  if (value.k === 'str' || value.k === 'string') return value.text;
+  if (value.k === 'int' && value.type.name === 'char') return String.fromCharCode(Number(value.v));
+  if (value.k === 'int') return String(value.v);
+  return showValue(value);
+}
+
+async function appendToStringStream(m: Machine, built: { cell: Cell; items: Expr[] }, scope: Scope): Promise<Value> {
+  let text = '';
+  for (const item of built.items) {
+    if (item.kind === 'name' && (item.name === 'std::endl' || item.name === 'endl')) text += '\n';
+    else text += streamText(await evaluate(m, item, scope));
+  }
+  const before = built.cell.value;
+  if (before.k === 'string') built.cell.value = { ...before, text: before.text + text };
+  built.cell.init = true;
+  return built.cell.value;
+}
+
 async function printToStream(m: Machine, stream: { name: string; items: Expr[]; span: Expr['span'] }, scope: Scope): Promise<Value> {
   let text = '';
   for (const item of stream.items) {
@@ -134,6 +166,12 @@ function stringOperator(op: string, left: Value, right: Value, span: Expr['span'
 }
 
 /** Each expression in turn, left to right (an order C leaves unspecified for arguments). */
+/** The object a call returned (`oss.str().size()`): a temporary the method reads; writes to it are lost, as in C++. */
+function temporary(value: Value, text: string): LValue {
+  const cell: Cell = { type: value.k === 'void' ? { k: 'void' } : value.type, value, init: true };
+  return { type: cell.type, label: text, isConst: false, cell, read: () => cell.value, write: (v) => (cell.value = v) };
+}
+
 /** Arguments of a map's method, where `{key, value}` is a pair (`m.insert({k, v})`). */
 export async function evaluatePairs(m: Machine, args: readonly Expr[], scope: Scope): Promise<Value[]> {
   const values: Value[] = [];
@@ -193,6 +231,8 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'binary': {
       const stream = expr.op === '<<' ? streamOf(expr) : undefined;
       if (stream !== undefined) return printToStream(m, stream, scope);
+      const built = expr.op === '<<' ? stringStreamOf(expr, scope) : undefined;
+      if (built !== undefined) return appendToStringStream(m, built, scope);
       if (expr.op === '&&' || expr.op === '||') {
         const left = truthy(await evaluate(m, expr.left, scope));
         if (expr.op === '&&' ? !left : left) return boolValue(left);
@@ -240,7 +280,9 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'method': {
       const target = expr.arrow
         ? pointee(m, await evaluate(m, expr.target, scope), expr.span, label(expr.target))
-        : await lvalueOf(expr.target);
+        : expr.target.kind === 'call' || expr.target.kind === 'method'
+          ? temporary(await evaluate(m, expr.target, scope), label(expr.target))
+          : await lvalueOf(expr.target);
       const owner = definedClass(target.type);
       const method = owner === undefined ? undefined : memberFunction(m.functions, owner.name, expr.name, expr.args.length);
       if (method !== undefined && target.cell !== undefined) {

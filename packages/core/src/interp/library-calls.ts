@@ -136,7 +136,21 @@ async function vectorMethod(m: Machine, lv: LValue, vector: VectorValue, name: s
   }
 }
 
-function stringMethod(lv: LValue, text: string, name: string, span: Span): Value {
+function stringMethod(lv: LValue, text: string, name: string, span: Span, args: readonly Value[] = []): Value {
+  const value = lv.read();
+  if (value.k === 'string' && value.type.stream !== undefined) {
+    // A string stream: str() reads what `<<` built, str(s) replaces it, clear() resets its state flags only.
+    if (name === 'str') {
+      const replacement = args[0];
+      if (replacement?.k === 'str' || replacement?.k === 'string') {
+        lv.write({ ...value, text: replacement.text });
+        return { k: 'void' };
+      }
+      return { k: 'string', type: { k: 'string' }, text };
+    }
+    if (name === 'clear') return { k: 'void' };
+    throw new InterpError('unsupported', `${lv.label}.${name}(): PageLens runs <<, str() and str(text) of std::${value.type.stream}`, span);
+  }
   switch (name) {
     case 'c_str':
     case 'data':
@@ -151,12 +165,38 @@ function stringMethod(lv: LValue, text: string, name: string, span: Span): Value
   }
 }
 
+/** std::optional's members: has_value, value (std::bad_optional_access when empty), value_or, reset, emplace. */
+function optionalMethod(lv: LValue, value: Extract<Value, { k: 'optional' }>, name: string, args: readonly Value[], span: Span): Value {
+  switch (name) {
+    case 'has_value':
+      return intValue(BOOL, value.has ? 1n : 0n);
+    case 'value':
+      if (!value.has) throw new InterpError('runtime', `${lv.label}.value() of an empty std::optional (std::bad_optional_access)`, span);
+      return value.item.value;
+    case 'value_or':
+      return value.has ? value.item.value : convert(args[0] ?? { k: 'void' }, value.type.of, span, false, `${lv.label}.value_or`);
+    case 'reset':
+      lv.write(zeroValue(value.type, true));
+      return { k: 'void' };
+    case 'emplace':
+      lv.write(convert(args[0] ?? zeroValue(value.type.of, true), value.type, span, false, `${lv.label}.emplace`));
+      return { k: 'void' };
+    default:
+      throw new InterpError(
+        'unsupported',
+        `${lv.label}.${name}(): PageLens runs has_value, value, value_or, reset and emplace of std::optional`,
+        span,
+      );
+  }
+}
+
 /** `target.name(args)` for a library object; anything else is a member function the playground leaves to `pagelens run`. */
 export async function callMethod(m: Machine, lv: LValue, name: string, args: readonly Value[], span: Span): Promise<Value> {
   const value = lv.read();
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
   if (value.k === 'map') return mapMethod(lv, value, name, args, span);
-  if (value.k === 'string') return stringMethod(lv, value.text, name, span);
+  if (value.k === 'optional') return optionalMethod(lv, value, name, args, span);
+  if (value.k === 'string') return stringMethod(lv, value.text, name, span, args);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);
     // A stream that "opened" keeps the code on its main path, where the memory calls are.

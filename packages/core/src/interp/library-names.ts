@@ -1,5 +1,5 @@
 import { C_LIBRARY_NAMES, GETOPT_CONSTANTS } from './c-library.ts';
-import { CHAR_PTR, INT, VOID_PTR } from './c-type-model.ts';
+import { CHAR_PTR, INT, NULLOPT_T, VOID_PTR } from './c-type-model.ts';
 import { intValue, type Value } from './values.ts';
 
 /**
@@ -12,6 +12,9 @@ export function libraryName(name: string, fn: string | undefined): Value | undef
     case 'stdout':
     case 'stderr':
       return { k: 'ptr', type: { k: 'ptr', to: VOID_PTR.to, name: 'FILE*' }, addr: 0n };
+    case 'std::nullopt':
+    case 'nullopt':
+      return { k: 'ptr', type: NULLOPT_T, addr: 0n };
     case '__func__':
     case '__FUNCTION__':
     case '__PRETTY_FUNCTION__':
@@ -55,6 +58,8 @@ export const LIBRARY_NAMES: ReadonlySet<string> = new Set([
   '__FUNCTION__',
   '__PRETTY_FUNCTION__',
   'std::endl',
+  'std::nullopt',
+  'nullopt',
   'endl',
   ...OUTPUT_STREAMS,
   ...C_LIBRARY_NAMES,

@@ -74,6 +74,11 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       return { k: 'vector', of: descriptorOf(element) };
     }
     const mapName = std ?? plain.replace(/^std::/, '');
+    if (mapName === 'optional') {
+      const [item] = kids(child(node, 'TemplateArgumentList') ?? node);
+      if (item?.name !== 'TypeDescriptor') return ctx.unsupported(node, `The type "${ctx.slice(node)}"`);
+      return { k: 'optional', of: descriptorOf(item) };
+    }
     if (mapName === 'map' || mapName === 'unordered_map') return mapType(ctx, node, mapName, descriptorOf);
     if (std !== undefined || STD_TEMPLATES.has(plain))
       return ctx.outOfScope(
@@ -84,6 +89,7 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
     return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
   }
   if (std === 'string') return { k: 'string' };
+  if (std === 'stringstream' || std === 'ostringstream') return { k: 'string', stream: std };
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);
   if (known !== undefined) return known;

@@ -55,6 +55,11 @@ function cellLValue(m: Machine, cell: Cell, label: string, isConst: boolean, ref
 
 /** What `*p` designates: a variable when p came from `&`, otherwise memory PageLens does not model. */
 export function pointee(m: Machine, pointer: Value, span: Span, what: string): LValue {
+  if (pointer.k === 'optional') {
+    // `*stream_`, `handle->size`: the optional's T (an empty one is undefined behaviour, so the run stops).
+    if (!pointer.has) throw new InterpError('runtime', `${what} reads an empty std::optional (undefined behaviour)`, span);
+    return cellLValue(m, pointer.item, what, false);
+  }
   if (pointer.k === 'ref') {
     const { target, index } = pointer;
     const cell = target.cells[index];

@@ -49,7 +49,8 @@ function literalType(value: bigint, nonDecimal: boolean, suffix: string): IntTyp
 const ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '0': '\0', '\\': '\\', '"': '"', "'": "'", a: '\x07' };
 
 export function decodeString(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)/g, (_, esc: string) => {
+  // A backslash ending a line joins the next one (C11 5.1.1.2, phase 2), inside a string too.
+  return body.replace(/\\\r?\n/g, '').replace(/\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)/g, (_, esc: string) => {
     if (esc.startsWith('x')) return String.fromCharCode(Number.parseInt(esc.slice(1), 16));
     if (/^[0-7]+$/.test(esc)) return String.fromCharCode(Number.parseInt(esc, 8));
     return ESCAPES[esc] ?? esc;

@@ -34,6 +34,8 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
   const isAuto = typeNode === undefined && hasQualifier(node, 'auto');
   if (typeNode === undefined && !isAuto) return ctx.fail(node, 'syntax', `"${ctx.slice(node)}" declares nothing PageLens can read`);
   const base = typeNode === undefined ? undefined : baseOf(ctx, typeNode);
+  // `extern bool g_isDevice;`: the variable is defined elsewhere (another file of the program), so this defines nothing.
+  if (hasQualifier(node, 'extern') && !parts.some((part) => part.name === 'InitDeclarator')) return PROTOTYPE;
   const constant = hasQualifier(node, 'const') || hasQualifier(node, 'constexpr');
   const declarators: Declarator[] = [];
   for (const part of parts) {

@@ -240,6 +240,7 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
   }
   // `string` after `using namespace std;`.
   if (words.length === 1 && words[0] === 'string') return { k: 'string' };
+  if (words.length === 1 && (words[0] === 'stringstream' || words[0] === 'ostringstream')) return { k: 'string', stream: words[0] };
   if (words.length === 1 && FILE_STREAM_TYPES.has(words[0] ?? '')) return { k: 'ptr', to: VOID, name: `std::${words[0]}` };
   const type = baseType(words);
   if (type === undefined) {

@@ -9,6 +9,7 @@ import {
   INT,
   type IntType,
   type MapType,
+  type OptionalType,
   type PtrType,
   type StringType,
   type StructType,
@@ -54,6 +55,8 @@ export type Value =
    * the copies of this value that its methods make, as the map is one object.
    */
   | { readonly k: 'map'; readonly type: MapType; readonly entries: RefTarget }
+  /** std::optional<T>: `item` holds the T when `has` (engaged); `*opt` and `opt->` reach it. */
+  | { readonly k: 'optional'; readonly type: OptionalType; readonly has: boolean; readonly item: Cell }
   | { readonly k: 'void' };
 
 /** A read of memory contents PageLens does not model (`*(const uint32_t*)tilingHost` after a file read): where, and what. */
@@ -130,6 +133,8 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'string', type, text: '' };
     case 'map':
       return { k: 'map', type, entries: { cells: [], label: 'map', isArray: true } };
+    case 'optional':
+      return { k: 'optional', type, has: false, item: newCell(type.of, true) };
     case 'void':
       return VOID_VALUE;
   }
@@ -193,6 +198,8 @@ export function truthy(value: Value): boolean {
     case 'ref':
     case 'str':
       return true;
+    case 'optional':
+      return value.has;
     default:
       return false;
   }
@@ -216,7 +223,7 @@ export const UNINITIALIZED = '(uninitialized)';
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  const opaque = value.k === 'struct' || value.k === 'array' || value.k === 'vector' || value.k === 'string' || value.k === 'map';
+  const opaque = ['struct', 'array', 'vector', 'string', 'map', 'optional'].includes(value.k);
   if (cell !== undefined && !cell.init && !opaque) return UNINITIALIZED;
   switch (value.k) {
     case 'int':
@@ -241,6 +248,8 @@ export function showValue(value: Value, cell?: Cell): string {
       return `{size = ${value.size}, data = ${value.addr === 0n ? 'NULL' : `0x${value.addr.toString(16)}`}}`;
     case 'string':
       return JSON.stringify(value.text);
+    case 'optional':
+      return value.has ? `{${showValue(value.item.value, value.item)}}` : 'std::nullopt';
     case 'map': {
       const shown = value.entries.cells.slice(0, 8).map((entry) => {
         const pair = entry.value.k === 'struct' ? entry.value.fields : undefined;
