@@ -19,6 +19,7 @@ try {
   closeSync(fd);
 }
 const started = performance.now();
+const cpu0 = process.cpuUsage();
 const loader = new SnapshotLoader({ totalBytes: statSync(path).size });
 const fd = openSync(path, 'r');
 for (let position = 0; ; ) {
@@ -32,8 +33,9 @@ closeSync(fd);
 const parsed = performance.now();
 const snapshot = loader.finish();
 const done = performance.now();
+const cpu = process.cpuUsage(cpu0);
 process.stdout.write(
-  `${statSync(path).size} bytes, ${snapshot.deviceTraces[0]?.length} entries: read ${(parsed - started).toFixed(0)} ms, normalise ${(done - parsed).toFixed(0)} ms, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB\n`,
+  `${statSync(path).size} bytes, ${snapshot.deviceTraces[0]?.length} entries: read ${(parsed - started).toFixed(0)} ms, normalise ${(done - parsed).toFixed(0)} ms, CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, heap ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB\n`,
 );
 if (process.argv[3] === 'import') {
   const before = performance.now();
