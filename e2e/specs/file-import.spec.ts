@@ -2,6 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { explainPeak, leaksBetween, reservedSteps } from '../../packages/core/src/formats/block-analysis.ts';
+import type { ImportedBlock } from '../../packages/core/src/formats/block-index.ts';
+import { framesOf } from '../../packages/core/src/formats/frames.ts';
+import { openMemoryFile } from '../../packages/core/src/formats/open-file.ts';
+import { importSnapshot } from '../../packages/core/src/formats/snapshot-session.ts';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -179,4 +184,63 @@ test('Export to Perfetto: an imported file downloads as JSON whose last counters
   }
   await expect(page.getByTestId('export-perfetto')).toHaveAttribute('data-state', 'idle');
   await snap(page, 'file-import-export');
+});
+
+test('a recording explains its peak, lists leaks between A and B, filters blocks by stack text, and shows both addresses', async ({
+  page,
+  agent,
+}) => {
+  const file = torchNpuSnapshot();
+  // The same file through the same core functions, for the figures the page must show.
+  const opened = openMemoryFile(file.bytes, 'job.pickle');
+  if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
+  const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
+  const framesOfBlock = (block: ImportedBlock) => framesOf(block.frames);
+  const peak = explainPeak(session.blocks.all(0), reservedSteps(session.events, 0), framesOfBlock);
+  if (peak === undefined) throw new Error('the fixture has no blocks');
+  const seqs = session.entrySeqs[0] ?? [];
+  const [a = 0, b = 0] = [seqs[Math.floor(seqs.length / 4)], seqs[Math.floor((seqs.length * 3) / 4)]];
+  const leaks = leaksBetween(session.blocks.all(0), a, b, framesOfBlock);
+
+  await openExplorer(page, agent);
+  await dropFile(page, 'job.pickle', file.bytes);
+  const analysis = page.getByTestId('recording-analysis');
+  await expect(analysis.getByTestId('peak')).toContainText(`after seq ${peak.seq.toLocaleString('en-US')}`);
+  await expect(analysis.getByTestId('peak-fragmentation')).toContainText(`${(peak.fragmentationShare * 100).toFixed(1)}% of reserved`);
+  await expect(analysis.getByTestId('peak-groups').getByTestId('frame-group')).toHaveCount(Math.min(8, peak.groups.length));
+  await expect(analysis.getByTestId('peak-groups').getByTestId('frame-group').first()).toContainText(peak.groups[0]?.frame ?? '?');
+
+  await expect(analysis.getByTestId('leaks')).toHaveCount(0);
+  const slider = page.getByTestId('tt-slider');
+  await slider.fill(String(a));
+  await page.getByTestId('tt-mark-a').click();
+  await slider.fill(String(b));
+  await page.getByTestId('tt-mark-b').click();
+  await expect(analysis.getByTestId('leaks')).toContainText(`${leaks.blocks.length} blocks`);
+  await expect(analysis.getByTestId('leaks')).toContainText(`allocated after seq ${a.toLocaleString('en-US')}`);
+
+  // Go to the peak, select the first segment: both of its addresses, then its blocks filtered by a frame's text.
+  await analysis.getByTestId('go-to-peak').click();
+  await expect(page.getByTestId('tt-position')).toContainText(peak.seq.toLocaleString('en-US'));
+  const top = Math.floor(ASCEND_910B2.capacityBytes / (2 * MiB)) - 1;
+  await page.getByTestId('tab-pages').click();
+  await page.waitForFunction((frame) => window.__pagelensPageMap?.locate(frame) !== undefined, top);
+  const at = await page.evaluate((frame) => window.__pagelensPageMap?.locate(frame), top);
+  if (at === undefined) throw new Error('the segment is not on the page map');
+  await page.mouse.click(at.x, at.y);
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector.getByTestId('segment-model-address')).toHaveText(/^0x[0-9a-f]+$/);
+  await expect(inspector.getByTestId('segment-recorded-address')).toHaveText(/^0x[0-9a-f]+$/);
+  const recorded = await inspector.getByTestId('segment-recorded-address').textContent();
+  expect(recorded).not.toBe(await inspector.getByTestId('segment-model-address').textContent());
+  const all = await inspector.getByTestId('segment-block').count();
+  const frame = peak.blocks.map(framesOfBlock).find((frames) => frames.length > 0)?.[0];
+  await analysis.getByTestId('stack-filter').fill(frame?.name ?? '');
+  await expect(analysis.getByTestId('stack-filter-count')).toBeVisible();
+  const kept = await inspector.getByTestId('segment-block').count();
+  expect(kept).toBeLessThanOrEqual(all);
+  await analysis.getByTestId('stack-filter').fill('no frame holds this text');
+  await expect(inspector.getByTestId('segment-block')).toHaveCount(0);
+  await analysis.getByTestId('stack-filter').fill(frame?.name ?? '');
+  await snap(page, 'file-import-analysis');
 });

@@ -116,6 +116,22 @@ export {
   readMemScopeDump,
   readOperatorMemory,
 } from './formats/ascend-csv.ts';
+export {
+  explainPeak,
+  type FrameGroup,
+  type FramesOf,
+  frameText,
+  groupByTopFrame,
+  type Leaks,
+  leaksBetween,
+  NO_FRAME,
+  type PeakExplanation,
+  type ReservedStep,
+  reservedAt,
+  reservedSteps,
+  stackContains,
+  topFrame,
+} from './formats/block-analysis.ts';
 export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';

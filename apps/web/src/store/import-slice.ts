@@ -35,6 +35,9 @@ export interface ImportSlice {
   /** Why the last export failed, in the reader's words. */
   exportProblem: string | undefined;
   setExporting(progress: ImportProgress | undefined): void;
+  /** Text a block's stack must hold to be listed (block lists of the recording); '' lists all. */
+  stackFilter: string;
+  setStackFilter(text: string): void;
   setExportProblem(message: string | undefined): void;
   setImporting(progress: ImportProgress | undefined): void;
   setImportProblem(problem: ImportProblem | undefined): void;
@@ -75,6 +78,8 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   setAgentFile: (agentFile) => set({ agentFile }),
   exporting: undefined,
   exportProblem: undefined,
+  stackFilter: '',
+  setStackFilter: (stackFilter) => set({ stackFilter }),
   setExporting: (exporting) => set({ exporting }),
   setExportProblem: (exportProblem) => set({ exportProblem, exporting: undefined }),
   setImporting: (importing) => set({ importing }),

@@ -1,33 +1,37 @@
 import { useTranslation } from 'react-i18next';
 import type { ImportedFacts } from '../../model/import/import-protocol.ts';
+import { RecordingAnalysis } from './RecordingAnalysis.tsx';
 
 /** In place of the actions panel for a recording: what the file is, and that nothing here calls a device. */
 export function ImportFacts({ facts }: { facts: ImportedFacts }) {
   const { t } = useTranslation();
   return (
-    <section className="panel import-facts" data-testid="import-facts" aria-labelledby="import-facts-title">
-      <h2 id="import-facts-title">{t('fileImport.facts.title')}</h2>
-      <dl className="fact-list">
-        <dt>{t('fileImport.facts.entries')}</dt>
-        <dd className="mono">{facts.traceEntries.toLocaleString('en-US')}</dd>
-        <dt>{t('fileImport.facts.segments')}</dt>
-        <dd className="mono" data-testid="import-segments">
-          {facts.segments.toLocaleString('en-US')}
-        </dd>
-        <dt>{t('fileImport.facts.clock')}</dt>
-        <dd>{t(facts.timeBasis === 'time_us' ? 'fileImport.facts.time_us' : 'fileImport.facts.entryOrder')}</dd>
-        <dt>{t('fileImport.facts.evidence')}</dt>
-        <dd>{facts.formatEvidence}</dd>
-        {facts.inconsistent > 0 && (
-          <>
-            <dt>{t('fileImport.facts.inconsistent')}</dt>
-            <dd className="mono">{facts.inconsistent.toLocaleString('en-US')}</dd>
-          </>
-        )}
-      </dl>
-      <p className="muted" role="note">
-        {t('fileImport.facts.readOnly')}
-      </p>
-    </section>
+    <>
+      <section className="panel import-facts" data-testid="import-facts" aria-labelledby="import-facts-title">
+        <h2 id="import-facts-title">{t('fileImport.facts.title')}</h2>
+        <dl className="fact-list">
+          <dt>{t('fileImport.facts.entries')}</dt>
+          <dd className="mono">{facts.traceEntries.toLocaleString('en-US')}</dd>
+          <dt>{t('fileImport.facts.segments')}</dt>
+          <dd className="mono" data-testid="import-segments">
+            {facts.segments.toLocaleString('en-US')}
+          </dd>
+          <dt>{t('fileImport.facts.clock')}</dt>
+          <dd>{t(facts.timeBasis === 'time_us' ? 'fileImport.facts.time_us' : 'fileImport.facts.entryOrder')}</dd>
+          <dt>{t('fileImport.facts.evidence')}</dt>
+          <dd>{facts.formatEvidence}</dd>
+          {facts.inconsistent > 0 && (
+            <>
+              <dt>{t('fileImport.facts.inconsistent')}</dt>
+              <dd className="mono">{facts.inconsistent.toLocaleString('en-US')}</dd>
+            </>
+          )}
+        </dl>
+        <p className="muted" role="note">
+          {t('fileImport.facts.readOnly')}
+        </p>
+      </section>
+      <RecordingAnalysis />
+    </>
   );
 }

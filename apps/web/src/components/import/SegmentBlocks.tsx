@@ -1,9 +1,11 @@
-import { BAD_STACK, blockStateAt, type ImportedBlock, NO_STACK, stackFrames } from '@pagelens/core';
+import { BAD_STACK, blockStateAt, type ImportedBlock, NO_STACK, stackContains, stackFrames } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { bytes } from '../../model/format.ts';
 import type { Target } from '../../model/log/effects.ts';
-import { useCursorSeq, useCursorState, useFormat } from '../../store/hooks.ts';
+import type { Timeline } from '../../model/timeline.ts';
+import { useCursorSeq, useCursorState, useFormat, useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { useBlockFrames } from './useBlockFrames.ts';
 
 const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
 
@@ -33,6 +35,14 @@ function Stack({ block }: { block: ImportedBlock }) {
   );
 }
 
+/** The address the file recorded for the object made at `createdSeq`: its modeled call's `recorded` argument. */
+function recordedAddress(timeline: Timeline | undefined, createdSeq: number): string | undefined {
+  const made = timeline?.eventAtSeq(createdSeq);
+  const call = made !== undefined && 'call' in made && made.call !== undefined ? timeline?.eventAtSeq(made.call) : undefined;
+  const recorded = call?.kind === 'call' ? call.args.recorded : undefined;
+  return typeof recorded === 'string' ? recorded : undefined;
+}
+
 /** In the inspector of an imported file: the caching allocator's blocks inside the selected segment at the cursor. */
 export function SegmentBlocks({ target }: { target: Target }) {
   const { t } = useTranslation();
@@ -40,14 +50,34 @@ export function SegmentBlocks({ target }: { target: Target }) {
   const state = useCursorState();
   const seq = useCursorSeq();
   const format = useFormat();
+  const timeline = useTimeline();
+  const filter = useAppStore((s) => s.stackFilter);
+  const framesOf = useBlockFrames();
   if (index === undefined || state === undefined) return null;
   const object =
     target.kind === 'allocation' ? state.allocations.get(target.id) : target.kind === 'mapping' ? state.mappings.get(target.id) : undefined;
   if (object === undefined) return null;
-  const blocks = index.within(object.device, object.addr, object.size, seq);
+  const inSegment = index.within(object.device, object.addr, object.size, seq);
+  const blocks = filter.trim() === '' ? inSegment : inSegment.filter((block) => stackContains(block, filter, framesOf));
+  const recorded = recordedAddress(timeline, object.createdSeq);
   return (
     <section className="inspector-section segment-blocks" data-testid="segment-blocks">
-      <h3 className="section-title">{t('fileImport.blocks.title', { count: blocks.length })}</h3>
+      <dl className="facts" data-testid="segment-addresses">
+        <dt>{t('fileImport.blocks.modelAddress')}</dt>
+        <dd className="mono" data-testid="segment-model-address">
+          0x{object.addr.toString(16)}
+        </dd>
+        <dt>{t('fileImport.blocks.recordedAddress')}</dt>
+        <dd className="mono" data-testid="segment-recorded-address">
+          {recorded ?? t('fileImport.blocks.notRecorded')}
+        </dd>
+      </dl>
+      <p className="muted">{t('fileImport.blocks.addressNote')}</p>
+      <h3 className="section-title">
+        {filter.trim() === ''
+          ? t('fileImport.blocks.title', { count: blocks.length })
+          : t('fileImport.blocks.titleFiltered', { count: blocks.length, total: inSegment.length, text: filter.trim() })}
+      </h3>
       {blocks.length === 0 ? (
         <p className="muted">{t('fileImport.blocks.none')}</p>
       ) : (
@@ -56,9 +86,15 @@ export function SegmentBlocks({ target }: { target: Target }) {
             const blockState = blockStateAt(block, seq) ?? 'active_allocated';
             return (
               <li key={`${block.recordedAddress}-${block.allocSeq}`} data-testid="segment-block" data-state={blockState}>
-                <span className="mono" title={t('fileImport.blocks.recorded')}>
+                <span className="mono" title={t('fileImport.blocks.recorded')} data-testid="block-recorded">
                   {hex(block.recordedAddress)}
-                </span>{' '}
+                </span>
+                {block.addr !== undefined && (
+                  <span className="mono muted" title={t('fileImport.blocks.model')}>
+                    {' '}
+                    → 0x{block.addr.toString(16)}
+                  </span>
+                )}{' '}
                 {bytes(block.size, format)} · {t(`fileImport.blocks.state.${blockState}`)}
                 {block.requestedSize !== undefined && (
                   <> · {t('fileImport.blocks.requested', { bytes: bytes(block.requestedSize, format) })}</>

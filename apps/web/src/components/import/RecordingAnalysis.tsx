@@ -1,0 +1,146 @@
+import { explainPeak, type FrameGroup, groupByTopFrame, leaksBetween, reservedSteps, stackContains } from '@pagelens/core';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { bytes } from '../../model/format.ts';
+import { useFormat, useTimeline } from '../../store/hooks.ts';
+import { useAppStore } from '../../store/useAppStore.ts';
+import { useBlockFrames } from './useBlockFrames.ts';
+
+/** Groups shown per list; the rest are summed in one line. */
+const SHOWN = 8;
+
+function Groups({ groups, total, testId }: { groups: readonly FrameGroup[]; total: number; testId: string }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (groups.length === 0) return <p className="muted">{t('fileImport.analysis.noGroups')}</p>;
+  const rest = groups.slice(SHOWN);
+  const figures = (group: { bytes: number; blocks: number }) => (
+    <span className="mono muted">
+      {bytes(group.bytes, format)}
+      {total > 0 && ` · ${((group.bytes / total) * 100).toFixed(1)}%`}
+      {' · '}
+      {t('fileImport.analysis.blockCount', { count: group.blocks })}
+    </span>
+  );
+  return (
+    <>
+      <p className="muted frame-groups-caption">{t('fileImport.analysis.frame')}</p>
+      <ol className="frame-groups" data-testid={testId} aria-label={t('fileImport.analysis.frame')}>
+        {groups.slice(0, SHOWN).map((group) => (
+          <li key={group.frame} data-testid="frame-group">
+            <span className="mono frame">{group.frame}</span>
+            {figures(group)}
+          </li>
+        ))}
+        {rest.length > 0 && (
+          <li>
+            <span className="muted">{t('fileImport.analysis.others', { count: rest.length })}</span>
+            {figures({ bytes: rest.reduce((sum, g) => sum + g.bytes, 0), blocks: rest.reduce((sum, g) => sum + g.blocks, 0) })}
+          </li>
+        )}
+      </ol>
+    </>
+  );
+}
+
+/**
+ * Beside an imported file's facts: the stack filter, the peak explained (what was allocated then by
+ * top frame, and the fragmentation), and leaks between the time bar's marks A and B. The figures are
+ * the file's own (formats/block-analysis.ts); only the selected device.
+ */
+export function RecordingAnalysis() {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const timeline = useTimeline();
+  const index = useAppStore((state) => state.importedBlocks);
+  const device = useAppStore((state) => state.device);
+  const compare = useAppStore((state) => state.compare);
+  const filter = useAppStore((state) => state.stackFilter);
+  const setFilter = useAppStore((state) => state.setStackFilter);
+  const setCursor = useAppStore((state) => state.setCursor);
+  const framesOf = useBlockFrames();
+  const blocks = useMemo(() => index?.all(device) ?? [], [index, device]);
+  const peak = useMemo(
+    () => (timeline === undefined ? undefined : explainPeak(blocks, reservedSteps(timeline.events, device), framesOf)),
+    [blocks, timeline, device, framesOf],
+  );
+  const matching = useMemo(() => blocks.filter((block) => stackContains(block, filter, framesOf)), [blocks, filter, framesOf]);
+  const peakGroups = useMemo(
+    () =>
+      peak === undefined
+        ? []
+        : groupByTopFrame(
+            peak.blocks.filter((block) => stackContains(block, filter, framesOf)),
+            framesOf,
+          ),
+    [peak, filter, framesOf],
+  );
+  const leaks = useMemo(
+    () => (compare === undefined ? undefined : leaksBetween(matching, compare.from, compare.to, framesOf)),
+    [matching, compare, framesOf],
+  );
+  if (index === undefined) return null;
+  return (
+    <section className="panel recording-analysis" data-testid="recording-analysis" aria-labelledby="recording-analysis-title">
+      <h2 id="recording-analysis-title">{t('fileImport.analysis.title', { device })}</h2>
+      <label className="stack-filter">
+        <span>{t('fileImport.analysis.filter')}</span>
+        <input
+          type="search"
+          value={filter}
+          placeholder={t('fileImport.analysis.filterPlaceholder')}
+          onChange={(event) => setFilter(event.target.value)}
+          data-testid="stack-filter"
+        />
+      </label>
+      {filter.trim() !== '' && (
+        <p className="muted" data-testid="stack-filter-count">
+          {t('fileImport.analysis.matching', { count: matching.length, total: blocks.length })}
+        </p>
+      )}
+
+      <h3 className="section-title">{t('fileImport.analysis.peakTitle')}</h3>
+      {peak === undefined ? (
+        <p className="muted">{t('fileImport.analysis.noBlocks')}</p>
+      ) : (
+        <div data-testid="peak">
+          <p>
+            {t('fileImport.analysis.peak', {
+              seq: peak.seq.toLocaleString('en-US'),
+              allocated: bytes(peak.allocated, format),
+              reserved: bytes(peak.reserved, format),
+            })}
+          </p>
+          <p data-testid="peak-fragmentation">
+            {t('fileImport.analysis.fragmentation', {
+              bytes: bytes(peak.fragmentation, format),
+              share: (peak.fragmentationShare * 100).toFixed(1),
+              pending: bytes(peak.pendingFree, format),
+            })}
+          </p>
+          <button type="button" onClick={() => setCursor(peak.seq)} data-testid="go-to-peak">
+            {t('fileImport.analysis.goToPeak')}
+          </button>
+          <Groups groups={peakGroups} total={peak.allocated} testId="peak-groups" />
+        </div>
+      )}
+
+      <h3 className="section-title">{t('fileImport.analysis.leaksTitle')}</h3>
+      {leaks === undefined ? (
+        <p className="muted">{t('fileImport.analysis.leaksHint')}</p>
+      ) : (
+        <div data-testid="leaks">
+          <p>
+            {t('fileImport.analysis.leaks', {
+              count: leaks.blocks.length,
+              bytes: bytes(leaks.bytes, format),
+              from: leaks.from.toLocaleString('en-US'),
+              to: leaks.to.toLocaleString('en-US'),
+            })}
+          </p>
+          <Groups groups={leaks.groups} total={leaks.bytes} testId="leak-groups" />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  explainPeak,
+  type FramesOf,
+  leaksBetween,
+  NO_FRAME,
+  reservedAt,
+  reservedSteps,
+  stackContains,
+} from '../../src/formats/block-analysis.ts';
+import type { ImportedBlock } from '../../src/formats/block-index.ts';
+import { framesOf as checkedFrames } from '../../src/formats/frames.ts';
+import { openMemoryFile } from '../../src/formats/open-file.ts';
+import { importSnapshot } from '../../src/formats/snapshot-session.ts';
+import type { Frame } from '../../src/formats/snapshot-types.ts';
+import type { MemoryEvent } from '../../src/model/events.ts';
+import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
+import { writePickle } from './pickle-writer.ts';
+import { makeSnapshot } from './snapshot-fixtures.ts';
+
+const MiB = 1024 * 1024;
+const forward: Frame = { name: 'forward', filename: 'model.py', line: 10 };
+const backward: Frame = { name: 'backward', filename: 'model.py', line: 20 };
+const step: Frame = { name: 'step', filename: 'optim.py', line: 5 };
+
+/** Blocks of one device; each block's stack is kept beside it (the page keeps stacks in a table, too). */
+const stacks = new Map<ImportedBlock, Frame[]>();
+function block(
+  size: number,
+  allocSeq: number,
+  freeRequestedSeq: number | undefined,
+  freeCompletedSeq: number | undefined,
+  frames: Frame[],
+) {
+  const b: ImportedBlock = {
+    device: 0,
+    recordedAddress: BigInt(allocSeq) << 24n,
+    addr: allocSeq * 16 * MiB,
+    size,
+    requestedSize: undefined,
+    stream: 0n,
+    frames: [],
+    allocSeq,
+    freeRequestedSeq,
+    freeCompletedSeq,
+  };
+  stacks.set(b, frames);
+  return b;
+}
+const framesOf: FramesOf = (b) => stacks.get(b) ?? [];
+
+// The fixture, worked by hand (seq: what happens → allocated MiB after it):
+//  1 segment of 20 MiB · 2 b0 1 MiB → 1 · 2 also a 2 MiB expandable map · 3 b1 8 MiB → 9
+//  4 b0 free requested, b2 4 MiB → 12 · 5 b3 2 MiB → 14 (the peak) · 6 b3 free requested → 12
+//  7 b4 1 MiB → 13 · 8 b2 free requested → 9 · 11 b5 0.5 MiB → 9.5 · 12 the 2 MiB map released
+const b0 = block(1 * MiB, 2, 4, 9, [backward, forward]);
+const b1 = block(8 * MiB, 3, undefined, undefined, [forward]);
+const b2 = block(4 * MiB, 4, 8, 9, [forward, step]);
+const b3 = block(2 * MiB, 5, 6, 10, [backward]);
+const b4 = block(1 * MiB, 7, undefined, undefined, [step]);
+const b5 = block(MiB / 2, 11, undefined, undefined, []);
+const blocks = [b0, b1, b2, b3, b4, b5];
+const events = [
+  { kind: 'alloc', seq: 1, device: 0, id: 100, size: 20 * MiB },
+  { kind: 'physAlloc', seq: 2, device: 0, id: 101, size: 2 * MiB },
+  { kind: 'alloc', seq: 3, device: 1, id: 102, size: 64 * MiB },
+  { kind: 'call', seq: 4 },
+  { kind: 'physRelease', seq: 12, id: 101 },
+  { kind: 'free', seq: 13, id: 102 },
+] as unknown as MemoryEvent[];
+
+describe('explain the peak, leaks in a range, stack filter', () => {
+  it("reserved bytes over time from the segments' events, per device", () => {
+    const steps = reservedSteps(events, 0);
+    expect(steps).toEqual([
+      { seq: 1, bytes: 20 * MiB },
+      { seq: 2, bytes: 22 * MiB },
+      { seq: 12, bytes: 20 * MiB },
+    ]);
+    expect([0, 1, 5, 11, 12, 99].map((seq) => reservedAt(steps, seq) / MiB)).toEqual([0, 20, 22, 22, 20, 20]);
+    expect(reservedSteps(events, 1)).toEqual([
+      { seq: 3, bytes: 64 * MiB },
+      { seq: 13, bytes: 0 },
+    ]);
+  });
+
+  it('the peak: seq 5, 14 MiB allocated of 22 reserved, 8 MiB (36.4 %) fragmentation, 1 MiB of it pending free; grouped by top frame', () => {
+    const peak = explainPeak(blocks, reservedSteps(events, 0), framesOf);
+    expect(peak).toMatchObject({ seq: 5, allocated: 14 * MiB, reserved: 22 * MiB, pendingFree: 1 * MiB, fragmentation: 8 * MiB });
+    expect(peak?.fragmentationShare).toBeCloseTo(8 / 22, 10);
+    expect(peak?.groups).toEqual([
+      { frame: 'forward (model.py:10)', bytes: 12 * MiB, blocks: 2 },
+      { frame: 'backward (model.py:20)', bytes: 2 * MiB, blocks: 1 },
+    ]);
+    expect(peak?.blocks).toEqual([b1, b2, b3]);
+    expect(explainPeak([], [], framesOf)).toBeUndefined();
+  });
+
+  it('leaks between A and B: allocated after A, still allocated at B, biggest first; the marks in either order', () => {
+    const leaks = leaksBetween(blocks, 4, 11, framesOf);
+    expect(leaks.blocks).toEqual([b4, b5]);
+    expect(leaks.bytes).toBe(1.5 * MiB);
+    expect(leaks.groups).toEqual([
+      { frame: 'step (optim.py:5)', bytes: 1 * MiB, blocks: 1 },
+      { frame: NO_FRAME, bytes: MiB / 2, blocks: 1 },
+    ]);
+    expect(leaksBetween(blocks, 11, 4, framesOf)).toEqual(leaks);
+    // Before b2's free: it was allocated after 3 and still allocated at 7.
+    expect(leaksBetween(blocks, 3, 7, framesOf).blocks).toEqual([b2, b4]);
+    expect(leaksBetween(blocks, 12, 12, framesOf).blocks).toEqual([]);
+  });
+
+  it("the stack filter: any frame's name or file, any case; empty text keeps every block", () => {
+    expect(blocks.filter((b) => stackContains(b, 'model.py', framesOf))).toEqual([b0, b1, b2, b3]);
+    expect(blocks.filter((b) => stackContains(b, ' OPTIM ', framesOf))).toEqual([b2, b4]);
+    expect(blocks.filter((b) => stackContains(b, '', framesOf))).toEqual(blocks);
+    expect(blocks.filter((b) => stackContains(b, 'nothing', framesOf))).toEqual([]);
+  });
+
+  it('on an imported file: the peak is the highest allocated total the block index gives at any entry', () => {
+    const fixture = makeSnapshot({ flavour: 'torch_npu', events: 1500, devices: 1, seed: 9 });
+    const opened = openMemoryFile(writePickle(fixture.data), 'job.pickle');
+    if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
+    const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
+    const all = session.blocks.all(0);
+    const peak = explainPeak(all, reservedSteps(session.events, 0), (b) => checkedFrames(b.frames));
+    const seqs = session.entrySeqs[0] ?? [];
+    const highest = Math.max(...seqs.map((seq) => session.blocks.totalsAt(0, seq).allocated));
+    expect(peak?.allocated).toBe(highest);
+    expect(session.blocks.totalsAt(0, peak?.seq ?? 0).allocated).toBe(highest);
+    expect(peak?.groups.reduce((sum, g) => sum + g.bytes, 0)).toBe(highest);
+    expect(peak?.reserved).toBeGreaterThanOrEqual(highest);
+  });
+});
