@@ -58,6 +58,31 @@ function servedPrograms(backend: Backend, log: Logger): ProgramHandlers {
   };
 }
 
+/** The program socket; an agent that cannot make it serves the explorer all the same (and says why). */
+async function openProgramSocket(
+  backend: Backend,
+  log: Logger,
+  runs: RunRegistry,
+  token: string,
+  port: number,
+  programs: ProgramHandlers | undefined,
+): Promise<RunServer | undefined> {
+  try {
+    return await startRunServer({
+      backend,
+      log,
+      runs,
+      token,
+      socketPath: agentSocketPath(port),
+      ...(programs ?? servedPrograms(backend, log)),
+    });
+  } catch (error) {
+    if (programs !== undefined) throw error;
+    log.warn(`no program socket, so pagelens run --agent cannot use this agent: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
 /** Starts the agent (backend, hub, HTTP + WebSocket server, the program socket) and prints the URL. */
 export async function startAgent(options: ServeOptions, registry: BackendRegistry, programs?: ProgramHandlers): Promise<StartedAgent> {
   const token = options.token ?? newToken();
@@ -108,17 +133,7 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
   });
 
   const url = `http://${urlHost(options.host)}:${server.port}/?token=${token}`;
-  const runServer =
-    backend.name === 'sim'
-      ? await startRunServer({
-          backend,
-          log,
-          runs,
-          token,
-          socketPath: agentSocketPath(server.port),
-          ...(programs ?? servedPrograms(backend, log)),
-        })
-      : undefined;
+  const runServer = backend.name === 'sim' ? await openProgramSocket(backend, log, runs, token, server.port, programs) : undefined;
   const where =
     backend.name === 'sim'
       ? `the simulator (${backend.config().profile} × ${backend.config().devices})`

@@ -27,6 +27,7 @@ export function formatSummary(end: ProgramEnd): string[] {
   const { record, info } = end.session.bridge;
   const sites = [
     ...record.errors,
+    ...record.releasedAtReset.flatMap((item) => (item.madeBy === undefined ? [item.releasedBy] : [item.madeBy, item.releasedBy])),
     ...record.notModeledCalls.values(),
     ...end.leaks.flatMap((leak) => (leak.madeBy === undefined ? [] : [leak.madeBy])),
   ];
@@ -47,6 +48,13 @@ export function formatSummary(end: ProgramEnd): string[] {
   for (const site of record.notModeledCalls.values()) out.push(`  ${site.fn}, first ${where(site, lines)}`);
   out.push(`Leaks at exit: ${end.leaks.length === 0 ? 'none' : end.leaks.length}`);
   for (const leak of end.leaks) out.push(leakText(leak, lines));
+  // Not leaks: the runtime gave them back at the reset (LT-2). But the program skipped LT-3's order
+  // (free, destroy, then reset), which a long-running process that resets late pays for.
+  if (record.releasedAtReset.length > 0) {
+    out.push(`Released by a device reset, never released by the program (LT-2, LT-3): ${record.releasedAtReset.length}`);
+    for (const item of record.releasedAtReset)
+      out.push(`${leakText(item, lines)}; released by ${item.releasedBy.fn}, ${where(item.releasedBy, lines)}`);
+  }
   return out;
 }
 

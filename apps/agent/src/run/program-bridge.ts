@@ -13,6 +13,7 @@ import {
 } from '@pagelens/core';
 import type { BackendProcess } from '../backends/backend.ts';
 import { HOST_PAGE, HostMap } from './host-map.ts';
+import { findLeaks, type Leak } from './leaks.ts';
 import { encodeReply } from './reply.ts';
 import type { CallSite, RunRecord } from './run-record.ts';
 
@@ -26,6 +27,9 @@ const TiB = 2 ** 40;
 /** Device-side addresses the simulator hands out: registered-host device VA (12 TiB) up to the VM-5 window's end (24 TiB). */
 const SIM_DEVICE_LO = 12 * TiB;
 const SIM_DEVICE_HI = 24 * TiB;
+
+/** The calls whose last reference releases what the process holds on the device (LT-2). */
+const RESETS: ReadonlySet<AclFunctionName> = new Set(['aclrtResetDevice', 'aclrtResetDeviceForce']);
 
 const isDeviceSide = (addr: number): boolean => addr >= SIM_DEVICE_LO && addr < SIM_DEVICE_HI;
 
@@ -138,6 +142,7 @@ export class ProgramBridge {
     }
     // checkArgs has proven the shape AclArgs<F> describes. The simulator runs the call before
     // `call` returns, so the thread is named on exactly this call's event.
+    const held = RESETS.has(fn) ? findLeaks(this.#state(), this.process.pid, this.hostMap, this.record) : undefined;
     this.#tagThread?.(site.thread);
     const running = this.process.runtime.call(fn, normalized.value as AclArgs<typeof fn>);
     this.#tagThread?.(undefined);
@@ -152,6 +157,7 @@ export class ProgramBridge {
     this.#leaveThread(site.thread);
     this.record.call(site, ret, typeof result.message === 'string' ? this.#realAddresses(result.message) : undefined);
     if (ret === 0) this.#rememberCreation(fn, programArgs, out, site);
+    if (ret === 0 && held !== undefined) this.#releasedAtReset(held, site);
     return encodeReply(fn, ret, out);
   }
 
@@ -260,6 +266,14 @@ export class ProgramBridge {
     } else if (fn === 'aclrtFreeHost' && typeof args.hostPtr === 'string') {
       this.hostMap.remove(hexNumber(args.hostPtr), 'pinned');
     }
+  }
+
+  /** What the last reset of a device released (LT-2) that the program had not released itself. */
+  #releasedAtReset(held: readonly Leak[], site: CallSite): void {
+    const after = new Set(
+      findLeaks(this.#state(), this.process.pid, this.hostMap, this.record).map((leak) => `${leak.kind}:${leak.value}`),
+    );
+    for (const leak of held) if (!after.has(`${leak.kind}:${leak.value}`)) this.record.releasedAtReset.push({ ...leak, releasedBy: site });
   }
 
   #rememberCreation(

@@ -1,3 +1,5 @@
+import type { Leak } from './leaks.ts';
+
 /*
  * What one program did through the interposer, for the --check summary: calls per function, the
  * calls that failed, the functions outside the catalogue it called, and for every object a call
@@ -19,8 +21,14 @@ export interface CallError extends CallSite {
   readonly message?: string;
 }
 
+/** An object the program never released itself: the device reset released it (LT-2). */
+export interface ReleasedAtReset extends Leak {
+  readonly releasedBy: CallSite;
+}
+
 export class RunRecord {
   readonly calls = new Map<string, number>();
+  readonly releasedAtReset: ReleasedAtReset[] = [];
   readonly errors: CallError[] = [];
   readonly notModeledCalls = new Map<string, CallSite>();
   readonly #creators = new Map<string, CallSite>();

@@ -107,9 +107,13 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
   if (options.socketPath !== undefined) rmSync(socketPath, { force: true });
   const token = options.token ?? newToken();
   const { runs } = options;
-  const tagThread = (thread: number | undefined) => {
-    if (options.backend instanceof SimBackend) options.backend.simHost.callThread = thread;
-  };
+  const sim = options.backend instanceof SimBackend ? options.backend : undefined;
+  const tagThread =
+    sim === undefined
+      ? undefined
+      : (thread: number | undefined) => {
+          sim.simHost.callThread = thread;
+        };
   const sockets = new Set<Socket>();
   const open = new Set<Promise<void>>();
   const barriers: (() => void)[] = [];

@@ -69,6 +69,21 @@ describe('pagelens run --check over the corpus', () => {
     expect(run.code).toBe(3);
   });
 
+  it('lists what a device reset released that the program never released, apart from leaks (LT-2, LT-3), and exits 0', async () => {
+    const run = await pagelens(['run', '--check', '--quiet', '--', program('reset_releases').path]);
+    expect(run.stdout).toContain('Leaks at exit: none');
+    const released = section(run.stdout, 'Released by a device reset, never released by the program (LT-2, LT-3): 2');
+    expect(released).toEqual([
+      expect.stringMatching(
+        /^device memory 0x[0-9a-f]+ \(2,097,152 B\), made by aclrtMalloc, call #2 at reset_releases\.c:10 .*; released by aclrtResetDevice, call #5 at reset_releases\.c:13 /,
+      ),
+      expect.stringMatching(
+        /^stream 0x[0-9a-f]+, made by aclrtCreateStream, call #3 at reset_releases\.c:11 .*; released by aclrtResetDevice, call #5 /,
+      ),
+    ]);
+    expect(run.code).toBe(0);
+  });
+
   it('lists each function outside the catalogue once, with where it was first called', async () => {
     const run = await pagelens(['run', '--check', '--quiet', '--', program('not_modeled').path]);
     expect(run.stdout).toContain('not_modeled: PASS');

@@ -36,8 +36,19 @@ function structOf(param: ParamSpec): AclStructName | undefined {
   return param.dir === 'in' && param.value.t === 'struct' ? param.value.struct : undefined;
 }
 
+const LAYOUTS = new Map<AclFunctionName, readonly StructWord[]>();
+
 /** The struct fields `fn`'s records carry after its parameters; a struct that does not fit is left out whole. */
 export function structWords(fn: AclFunctionName): readonly StructWord[] {
+  // Read for every observed call: worked out once per function.
+  const known = LAYOUTS.get(fn);
+  if (known !== undefined) return known;
+  const words = layout(fn);
+  LAYOUTS.set(fn, words);
+  return words;
+}
+
+function layout(fn: AclFunctionName): readonly StructWord[] {
   const params = ACL_FUNCTIONS[fn].params;
   const words: StructWord[] = [];
   for (const param of params) {

@@ -40,6 +40,11 @@ export function OperationLogView() {
     () => (processFilter === undefined ? ownFilter : { ...ownFilter, pid: processFilter }),
     [ownFilter, processFilter],
   );
+  // The toolbar edits the log's own filter; its Clear also drops the process (the panel's choice).
+  const changeFilter = (next: CallFilter) => {
+    if (next === NO_FILTER) setProcessFilter(undefined);
+    setFilter({ fn: next.fn, result: next.result, text: next.text });
+  };
   const filtered = useRef(new FilteredCalls());
   const menus = useRef(new CallChoices());
   const scroller = useRef<HTMLDivElement>(null);
@@ -146,7 +151,7 @@ export function OperationLogView() {
 
   return (
     <section className="panel log-view" data-testid="log" aria-label={t('log.title')}>
-      <LogToolbar filter={ownFilter} onFilter={setFilter} fns={choices.fns} errors={choices.errors} shown={count} total={calls.length} />
+      <LogToolbar filter={filter} onFilter={changeFilter} fns={choices.fns} errors={choices.errors} shown={count} total={calls.length} />
       <div className="log-head" aria-hidden="true">
         <span>{t('log.column.seq')}</span>
         <span>{t('log.column.process')}</span>

@@ -25,11 +25,9 @@ function RunRow({ run, chosen, onChoose }: { run: RunInfo; chosen: boolean; onCh
           </span>
           <span className={`process-mode mode-${run.mode}`}>{t(`processes.mode.${run.mode}`)}</span>
         </span>
-        <span className="process-line muted">
-          <span>{t('processes.pids', { pid: run.pid, osPid: run.osPid })}</span>
-          <span className="process-state" data-testid="process-state">
-            {runState(t, run)}
-          </span>
+        <span className="process-line muted">{t('processes.pids', { pid: run.pid, osPid: run.osPid })}</span>
+        <span className="process-line process-state" data-testid="process-state">
+          {runState(t, run)}
         </span>
         <span className="process-line process-counts mono">
           <span data-testid="process-calls">{t('processes.calls', { count: run.calls })}</span>
