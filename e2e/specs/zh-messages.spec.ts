@@ -37,6 +37,11 @@ test('in 中文 the agent’s texts read in Chinese: the host note, a failed cal
   await expect(message).toHaveText('devPtr 0x1234 不是本进程一个有效 Device 分配的起始地址（重复释放，或从未分配）（DM-13）');
   await noEnglish(message);
   await expect(row).toHaveAttribute('title', /不是本进程/);
+  // The same message in the inspector, once the row is selected.
+  await row.click();
+  const fact = page.getByTestId('fact-message');
+  await expect(fact).toContainText('不是本进程一个有效 Device 分配的起始地址');
+  await noEnglish(fact);
   await snap(page, 'zh-messages-log');
 
   // A host reset through the Host actions: the notice every client gets.
