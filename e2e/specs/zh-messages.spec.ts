@@ -60,3 +60,18 @@ test('in 中文 the agent’s texts read in Chinese: the host note, a failed cal
   await expect(banner).toContainText('the host was reset');
   await expect(note).toContainText('the agent runs on Linux');
 });
+
+test('in 中文 a second driver tab reads the agent’s refusal in Chinese', async ({ page, agent, context }) => {
+  await openExplorer(page, agent);
+  // The language is remembered per browser profile, so the second tab opens in 中文 too.
+  await page.getByTestId('language').selectOption('zh');
+  const second = await context.newPage();
+  await second.goto(`${agent.origin}/?token=${agent.token}`);
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'driver-busy');
+  const refusal = second.getByTestId('driver-busy').locator('p').first();
+  await expect(refusal).toContainText('已有另一个驱动会话');
+  await expect(refusal).toContainText('--allow-takeover');
+  await noEnglish(refusal);
+  await snap(second, 'zh-messages-driver-busy');
+  await second.close();
+});

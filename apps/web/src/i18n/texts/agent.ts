@@ -4,18 +4,18 @@ import type { TEXT_PARTS } from '@pagelens/core';
 export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, string>> = {
   'host-reset': 'Host 已重置（{{profile}} × {{devices}}）',
   'resume-expired': '你之前的会话已结束（宽限期已过）并被清理；这是一个新会话',
-  'taken-over': '另一个客户端（{{remote}}）接管了驱动会话；你现在是观看者',
+  'taken-over': '另一个客户端（{{remote}}）接管了驱动会话；你现在是观察者',
   'host-note-sim': '模拟的 {{profile}}；Agent 运行于 Linux {{kernel}}',
   'hello-required': '请先发送 hello：{"type":"hello","protocol":{{protocol}},"role":"driver"}',
   'already-greeted': '此连接已接受过 hello',
   'protocol-mismatch':
     '此 Agent 使用 PageLens 协议 {{agent}}，但客户端发送的是协议 {{client}}；请使用同一版本的客户端和 Agent（重新加载 Agent 提供的页面）',
   'driver-busy-grace':
-    '已有另一个驱动会话（其驱动者还有 {{seconds}} 秒可以重新连接）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+    '已有另一个驱动会话（其驱动者还有 {{seconds}} 秒可以重新连接）；请以观察者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
   'driver-busy-answering':
-    '已有另一个驱动会话（仍由 {{remote}} 驱动且在响应；请先关闭那个标签页）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
-  'driver-busy': '已有另一个驱动会话（来自 {{remote}}）；请以观看者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
-  'viewer-cannot-call': '观看者只能观看，不能调用；请以 role "driver" 连接来驱动 Agent',
+    '已有另一个驱动会话（仍由 {{remote}} 驱动且在响应；请先关闭那个标签页）；请以观察者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+  'driver-busy': '已有另一个驱动会话（来自 {{remote}}）；请以观察者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
+  'viewer-cannot-call': '观察者只能观看，不能调用；请以 role "driver" 连接来驱动 Agent',
   'viewer-cannot-reset': '只有驱动者可以重置 Host',
   'unknown-function': '"{{fn}}" 不是 PageLens 认识的 ACL 函数；welcome 消息的 "functions" 中列出了全部函数',
   'unknown-profile': '未知的配置 "{{profile}}"；重置时可选择 {{profiles}}',
