@@ -29,6 +29,9 @@ export const AGENT_TEXTS_EN = {
   'process-range': 'a session has processes 0 to {{last}}',
   'args-invalid': 'arguments of {{fn}} are not valid',
   'backend-failed': '{{fn}} failed inside the backend: {{error}}',
+  // What the page itself answers a call when there is no agent to ask
+  'not-connected': 'not connected to the agent',
+  'connection-lost': 'the connection to the agent was lost',
   // Rate limits and quotas
   'rate-calls': 'more than {{perSecond}} calls per second (--max-calls-per-sec); slow down',
   'rate-queued-calls': '{{calls}} calls are already waiting; wait for results before sending more',

@@ -23,6 +23,8 @@ export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, stri
   'process-range': '一个会话的进程编号为 0 到 {{last}}',
   'args-invalid': '{{fn}} 的参数无效',
   'backend-failed': '{{fn}} 在后端内部失败：{{error}}',
+  'not-connected': '未连接到 Agent',
+  'connection-lost': '与 Agent 的连接已断开',
   'rate-calls': '每秒调用超过 {{perSecond}} 次（--max-calls-per-sec）；请放慢速度',
   'rate-queued-calls': '已有 {{calls}} 个调用在等待；请等结果返回后再发送',
   'rate-queued-bytes': '已有 {{bytes, size}} 的调用在等待；请等结果返回后再发送',
