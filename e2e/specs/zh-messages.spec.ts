@@ -1,4 +1,5 @@
 import type { Locator } from '@playwright/test';
+import { buildDouble } from '../../apps/agent/test/acl/support/acl-double.ts';
 import { callAcl, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
 
 /** Three lowercase Latin words in a row: an English sentence, where identifiers and numbers are not. */
@@ -74,4 +75,25 @@ test('in 中文 a second driver tab reads the agent’s refusal in Chinese', asy
   await noEnglish(refusal);
   await snap(second, 'zh-messages-driver-busy');
   await second.close();
+});
+
+test.describe('on the C test double of the ACL library (not hardware)', () => {
+  test.use({
+    // Built lazily, as in acl-double.spec.ts, so the other tests never need a C compiler.
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    agentArgs: async ({}, use) => use(['--backend', 'acl', '--acl-lib', buildDouble()]),
+  });
+
+  test('in 中文 the host note still says plainly that it is a test double, in Chinese', async ({ page, agent }) => {
+    await openExplorer(page, agent);
+    const note = page.getByTestId('host-note');
+    await expect(note).toContainText('TEST DOUBLE, not hardware');
+    await page.getByTestId('language').selectOption('zh');
+    await expect(note).toContainText('测试替身，不是硬件');
+    await expect(note).toContainText('通过 ACL 无法观察物理帧');
+    await expect(note).toContainText('只读');
+    // The one English left is the library's own description of itself, quoted as it answered.
+    const text = ((await note.textContent()) ?? '').replace(/"[^"]*"/g, '""');
+    expect(text, text).not.toMatch(ENGLISH);
+  });
 });

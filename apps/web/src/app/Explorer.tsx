@@ -8,7 +8,7 @@ import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { useShortcut } from '../hooks/shortcuts.ts';
-import { useCodedText } from '../i18n/useCodedText.ts';
+import { codedParts } from '../i18n/useCodedText.ts';
 import { selectImported } from '../store/import-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
@@ -29,7 +29,6 @@ function revealTab(tab: HTMLButtonElement | null): void {
 
 export function Explorer() {
   const { t } = useTranslation();
-  const say = useCodedText();
   const view = useAppStore(selectView);
   const setView = useAppStore((state) => state.setView);
   const session = useAppStore(selectSession);
@@ -65,7 +64,7 @@ export function Explorer() {
             {session?.host.note !== undefined && (
               <span className="muted" data-testid="host-note">
                 {' '}
-                {say(session.host.noteCode, session.host.note)}
+                {codedParts(t, session.host.noteParts, session.host.note)}
               </span>
             )}
           </p>

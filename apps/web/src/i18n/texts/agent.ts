@@ -6,6 +6,19 @@ export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, stri
   'resume-expired': '你之前的会话已结束（宽限期已过）并被清理；这是一个新会话',
   'taken-over': '另一个客户端（{{remote}}）接管了驱动会话；你现在是观察者',
   'host-note-sim': '模拟的 {{profile}}；Agent 运行于 Linux {{kernel}}',
+  'host-note-runtime': 'ACL 运行时 {{path}}，SoC {{soc}}',
+  'host-note-runtime-version': 'ACL 运行时 {{path}}（ACL API {{version}}），SoC {{soc}}',
+  'host-note-test-double': '测试替身，不是硬件：{{path}} 是 PageLens 用 C 写的 ACL 库替身（"{{double}}"）；所有数字都来自它',
+  'host-note-devices-capped': '发现 {{found}} 个 Device；PageLens 只显示前 {{shown}} 个',
+  'host-note-soc-family': 'SoC {{soc}} 使用 {{profile}} 配置（同一系列：页大小、填充和特性相同）',
+  'host-note-soc-unknown':
+    'PageLens 不认识 SoC "{{soc}}"：使用通用配置（假定 4 KiB / 2 MiB / 1 GiB 页和 32 字节填充）；内存池、地址和返回码仍来自运行时',
+  'host-note-soc-null':
+    'SoC 未知（aclrtGetSocName 返回 NULL），PageLens 不认识：使用通用配置（假定 4 KiB / 2 MiB / 1 GiB 页和 32 字节填充）；内存池、地址和返回码仍来自运行时',
+  'host-note-no-context-calls': '没有 aclrtSetCurrentContext：阻塞调用在主线程上运行，采样关闭',
+  'host-note-no-thread': '{{error}}：阻塞调用在主线程上运行，采样关闭',
+  'host-note-no-frames': '通过 ACL 无法观察物理帧：分配不带帧位置信息；内存池数据来自 aclrtGetMemInfo',
+  'host-note-read-only': '只读：会改变状态的调用被拒绝（以 --allow-mutations 启动可允许）',
   'hello-required': '请先发送 hello：{"type":"hello","protocol":{{protocol}},"role":"driver"}',
   'already-greeted': '此连接已接受过 hello',
   'protocol-mismatch':
