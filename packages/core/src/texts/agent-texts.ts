@@ -45,6 +45,11 @@ export const AGENT_TEXTS_EN = {
   'process-range': 'a session has processes 0 to {{last}}',
   'args-invalid': 'arguments of {{fn}} are not valid',
   'backend-failed': '{{fn}} failed inside the backend: {{error}}',
+  // The acl backend's own refusals, before the runtime
+  'acl-read-only':
+    'refused by the PageLens agent: {{fn}} changes device or host state, and the agent was started read-only; restart it with --allow-mutations to allow it (S-9). Nothing reached the ACL runtime.',
+  'acl-missing-symbol':
+    '{{fn}} is not available: the ACL library does not export the symbol {{fn}} (an older CANN?), so PageLens turned it off. Nothing reached the ACL runtime.',
   // What the page itself answers a call when there is no agent to ask
   'not-connected': 'not connected to the agent',
   'connection-lost': 'the connection to the agent was lost',

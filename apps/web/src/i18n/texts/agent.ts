@@ -36,6 +36,9 @@ export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, stri
   'process-range': '一个会话的进程编号为 0 到 {{last}}',
   'args-invalid': '{{fn}} 的参数无效',
   'backend-failed': '{{fn}} 在后端内部失败：{{error}}',
+  'acl-read-only':
+    'PageLens Agent 拒绝了调用：{{fn}} 会改变 Device 或 Host 状态，而 Agent 以只读方式启动；请以 --allow-mutations 重新启动以允许它（S-9）。没有任何调用到达 ACL 运行时。',
+  'acl-missing-symbol': '{{fn}} 不可用：ACL 库没有导出符号 {{fn}}（较旧的 CANN？），因此 PageLens 关闭了它。没有任何调用到达 ACL 运行时。',
   'not-connected': '未连接到 Agent',
   'connection-lost': '与 Agent 的连接已断开',
   'rate-calls': '每秒调用超过 {{perSecond}} 次（--max-calls-per-sec）；请放慢速度',
