@@ -1,4 +1,5 @@
 import type { Locator } from '@playwright/test';
+import { buildDouble } from '../../apps/agent/test/acl/support/acl-double.ts';
 import { callAcl, expect, idle, openExplorer, snap, test } from '../support/fixtures.ts';
 
 /** Three lowercase Latin words in a row: an English sentence, where identifiers and numbers are not. */
@@ -37,6 +38,11 @@ test('in 中文 the agent’s texts read in Chinese: the host note, a failed cal
   await expect(message).toHaveText('devPtr 0x1234 不是本进程一个有效 Device 分配的起始地址（重复释放，或从未分配）（DM-13）');
   await noEnglish(message);
   await expect(row).toHaveAttribute('title', /不是本进程/);
+  // The same message in the inspector, once the row is selected.
+  await row.click();
+  const fact = page.getByTestId('fact-message');
+  await expect(fact).toContainText('不是本进程一个有效 Device 分配的起始地址');
+  await noEnglish(fact);
   await snap(page, 'zh-messages-log');
 
   // A host reset through the Host actions: the notice every client gets.
@@ -54,4 +60,40 @@ test('in 中文 the agent’s texts read in Chinese: the host note, a failed cal
   await page.getByTestId('language').selectOption('en');
   await expect(banner).toContainText('the host was reset');
   await expect(note).toContainText('the agent runs on Linux');
+});
+
+test('in 中文 a second driver tab reads the agent’s refusal in Chinese', async ({ page, agent, context }) => {
+  await openExplorer(page, agent);
+  // The language is remembered per browser profile, so the second tab opens in 中文 too.
+  await page.getByTestId('language').selectOption('zh');
+  const second = await context.newPage();
+  await second.goto(`${agent.origin}/?token=${agent.token}`);
+  await expect(second.getByTestId('connection')).toHaveAttribute('data-state', 'driver-busy');
+  const refusal = second.getByTestId('driver-busy').locator('p').first();
+  await expect(refusal).toContainText('已有另一个驱动会话');
+  await expect(refusal).toContainText('--allow-takeover');
+  await noEnglish(refusal);
+  await snap(second, 'zh-messages-driver-busy');
+  await second.close();
+});
+
+test.describe('on the C test double of the ACL library (not hardware)', () => {
+  test.use({
+    // Built lazily, as in acl-double.spec.ts, so the other tests never need a C compiler.
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern
+    agentArgs: async ({}, use) => use(['--backend', 'acl', '--acl-lib', buildDouble()]),
+  });
+
+  test('in 中文 the host note still says plainly that it is a test double, in Chinese', async ({ page, agent }) => {
+    await openExplorer(page, agent);
+    const note = page.getByTestId('host-note');
+    await expect(note).toContainText('TEST DOUBLE, not hardware');
+    await page.getByTestId('language').selectOption('zh');
+    await expect(note).toContainText('测试替身，不是硬件');
+    await expect(note).toContainText('通过 ACL 无法观察物理帧');
+    await expect(note).toContainText('只读');
+    // The one English left is the library's own description of itself, quoted as it answered.
+    const text = ((await note.textContent()) ?? '').replace(/"[^"]*"/g, '""');
+    expect(text, text).not.toMatch(ENGLISH);
+  });
 });

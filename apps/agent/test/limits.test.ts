@@ -33,6 +33,10 @@ describe('per-session quotas answer with clear errors', () => {
     await d.ok('aclrtMalloc', { size: 6 * 1024 * 1024, policy: 0 });
     const refused = await d.call('aclrtMalloc', { size: 4 * 1024 * 1024, policy: 0 });
     expect(refused).toMatchObject({ type: 'error', code: 'quota-exceeded', message: expect.stringContaining('--max-device-bytes') });
+    // The same words as a code of core's table, for the page's language: in whole 2 MiB pages, 8 MiB held and 6 MiB more.
+    expect(refused).toMatchObject({
+      messageCode: { code: 'quota-device-bytes', values: { more: 6 * 1024 * 1024, total: 14 * 1024 * 1024, limit: 8 * 1024 * 1024 } },
+    });
     expect(harness.backend.state().allocations.size).toBe(1);
   });
 
@@ -54,6 +58,7 @@ describe('per-session quotas answer with clear errors', () => {
       type: 'error',
       code: 'quota-exceeded',
       message: expect.stringContaining('--max-objects 3'),
+      messageCode: { code: 'quota-objects', values: { held: 3, limit: 3 } },
     });
   });
 

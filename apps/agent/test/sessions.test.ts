@@ -58,7 +58,7 @@ describe('roles', () => {
     const welcome = await second.hello('driver');
     expect(welcome.role).toBe('driver');
     const notice = await first.waitFor((m) => m.type === 'notice');
-    expect(notice).toMatchObject({ code: 'taken-over' });
+    expect(notice).toMatchObject({ code: 'taken-over', messageCode: { code: 'taken-over', values: { remote: expect.any(String) } } });
     expect(await first.call('aclrtSetDevice', { deviceId: 0 })).toMatchObject({ type: 'error', code: 'not-driver' });
     // Same session: aclInit already happened.
     expect(await second.call('aclInit', { configPath: null })).toMatchObject({ type: 'result', ret: 100002 });
@@ -174,7 +174,14 @@ describe('teardown and resume', () => {
     await viewer.hello('viewer');
     await allocateSomething(driver);
     const snapshot = viewer.next((m) => m.type === 'snapshot' && m.reset);
+    const notice = viewer.next((m) => m.type === 'notice');
     driver.send({ type: 'reset', profile: 'Ascend310P3', devices: 2 });
+    // Every client is told, in English and as a code of core's table (the web shows it in its language).
+    expect(await notice).toMatchObject({
+      code: 'reset',
+      message: 'the host was reset (Ascend310P3 × 2)',
+      messageCode: { code: 'host-reset', values: { profile: 'Ascend310P3', devices: 2 } },
+    });
     const message = await snapshot;
     expect(message.type === 'snapshot' && message.snapshot.devices.map((d) => d.profile.name)).toEqual(['Ascend310P3', 'Ascend310P3']);
     expect(viewer.replica.allocations.size).toBe(0);
@@ -191,6 +198,7 @@ describe('teardown and resume', () => {
     expect(await driver.next((m) => m.type === 'error')).toMatchObject({
       code: 'invalid-argument',
       message: expect.stringContaining('unknown profile'),
+      messageCode: { code: 'unknown-profile', values: { profile: '/etc/passwd.json' } },
     });
   });
 });

@@ -117,7 +117,8 @@ export async function replayJournal(file: string, options: ReplayOptions): Promi
           differences.push(`call ${entry.id} ${fn} (line ${line}): its arguments no longer validate`);
           break;
         }
-        const { ret, message, ...out } = await invokeAcl(opened.runtime, fn, normalized.value);
+        // The message's code is not journalled (the message is): it is not an out-field either.
+        const { ret, message, messageCode: _code, ...out } = await invokeAcl(opened.runtime, fn, normalized.value);
         const queue = pending.get(entry.session) ?? [];
         queue.push({ fn, ret, out, ...(message === undefined ? {} : { message }) });
         pending.set(entry.session, queue);

@@ -97,6 +97,7 @@ describe('missing symbols turn capabilities off', () => {
     expect(result).toEqual({
       ret: 200001,
       message: expect.stringContaining('the ACL library does not export the symbol aclrtMapMem (an older CANN?)'),
+      messageCode: { code: 'acl-missing-symbol', values: { fn: 'aclrtMapMem' } },
     });
     // Nothing reached the runtime and nothing was recorded.
     expect(backend.state().seq).toBe(1);
@@ -161,7 +162,11 @@ describe('safety', () => {
     const runtime = backend.openProcess('read-only').runtime;
     const before = readLog(double.log).length;
     const result = await runtime.aclrtMalloc({ size: 4096, policy: 0 });
-    expect(result).toEqual({ ret: 207006, message: expect.stringContaining('restart it with --allow-mutations') });
+    expect(result).toEqual({
+      ret: 207006,
+      message: expect.stringContaining('restart it with --allow-mutations'),
+      messageCode: { code: 'acl-read-only', values: { fn: 'aclrtMalloc' } },
+    });
     expect(result.message).toContain('Nothing reached the ACL runtime');
     expect(
       readLog(double.log)

@@ -10,7 +10,7 @@ import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx'
 import { ProcessesPanel } from '../components/processes/ProcessesPanel.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
-import { useCodedText } from '../i18n/useCodedText.ts';
+import { codedParts } from '../i18n/useCodedText.ts';
 import { selectImported } from '../store/import-slice.ts';
 import { selectSession } from '../store/session-slice.ts';
 import { selectView, VIEWS, type ViewId } from '../store/ui-slice.ts';
@@ -69,7 +69,6 @@ function revealTab(tab: HTMLButtonElement | null): void {
 /** The explorer once connected: overview and actions left, views center, inspector right, time bar below. */
 export function Explorer() {
   const { t } = useTranslation();
-  const say = useCodedText();
   const view = useAppStore(selectView);
   const layout = explorerLayout(
     view,
@@ -116,7 +115,7 @@ export function Explorer() {
             {session?.host.note !== undefined && (
               <span className="muted" data-testid="host-note">
                 {' '}
-                {say(session.host.noteCode, session.host.note)}
+                {codedParts(t, session.host.noteParts, session.host.note)}
               </span>
             )}
           </p>

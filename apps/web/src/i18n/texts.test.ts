@@ -2,7 +2,7 @@ import { describeText, placeholdersOf, TEXT_TEMPLATES_EN, type TextCode, text } 
 import { describe, expect, it } from 'vitest';
 import { createI18n } from './setup.ts';
 import { TEXT_TEMPLATES_ZH } from './texts/index.ts';
-import { codedText } from './useCodedText.ts';
+import { codedParts, codedText } from './useCodedText.ts';
 
 const codes = Object.keys(TEXT_TEMPLATES_EN) as TextCode[];
 
@@ -43,6 +43,17 @@ describe('the agent’s coded texts in both languages', () => {
       'Device 0 上空闲的 2 MiB 大页不足：需要 536,870,913，空闲 32,768',
     );
     expect(codedText(zh, text('host-reset', { profile: 'Ascend910B2', devices: 2 }), 'English')).toBe('Host 已重置（Ascend910B2 × 2）');
+  });
+
+  it('a note in parts: each part by its code, joined as the language joins clauses; English whole if a part is unknown', () => {
+    const parts = [text('host-note-test-double', { path: '/opt/libascendcl.so', double: 'v1' }), text('host-note-read-only')];
+    const zh = createI18n('zh').t;
+    expect(codedParts(zh, parts, 'English note')).toBe(
+      '测试替身，不是硬件：/opt/libascendcl.so 是 PageLens 用 C 写的 ACL 库替身（"v1"）；所有数字都来自它；只读：会改变状态的调用被拒绝（以 --allow-mutations 启动可允许）',
+    );
+    expect(codedParts(createI18n('en').t, parts, 'x')).toBe(parts.map(describeText).join('; '));
+    expect(codedParts(zh, [...parts, { code: 'from-a-newer-agent' }], 'English note')).toBe('English note');
+    expect(codedParts(zh, undefined, 'English note')).toBe('English note');
   });
 
   it('falls back to the English text for a code this page does not know, or no code', () => {

@@ -5,7 +5,9 @@ import {
   type ParsedAgentMessage,
   parseAgentMessage,
   type Role,
+  text,
   type WireArgs,
+  withText,
 } from '@pagelens/core';
 import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
@@ -323,7 +325,7 @@ export class AgentClient {
     const id = this.#nextId++;
     const at = this.#options.environment.now();
     if (this.#socket === undefined || !this.#welcomed) {
-      return Promise.resolve({ id, fn, ok: false, message: 'not connected to the agent', events: [], at });
+      return Promise.resolve({ id, fn, ok: false, ...withText(text('not-connected')), events: [], at });
     }
     return new Promise((resolve) => {
       this.#pending.set(id, { fn, resolve });
@@ -345,7 +347,7 @@ export class AgentClient {
         id,
         fn: pending.fn,
         ok: false,
-        message: 'the connection to the agent was lost',
+        ...withText(text('connection-lost')),
         events: [],
         at: this.#options.environment.now(),
       });

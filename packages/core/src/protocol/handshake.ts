@@ -48,8 +48,8 @@ export const HostInfo = z.strictObject({
   hostPageSize: z.number().int().positive(),
   /** Anything the user must know about where the data come from (for example a test double). */
   note: z.string().exactOptional(),
-  /** The note as a code and values (texts/table.ts), for the client's language. */
-  noteCode: CodedTextSchema.exactOptional(),
+  /** The note's parts as codes and values (texts/table.ts), for the client's language; `note` joins their English with "; ". */
+  noteParts: z.array(CodedTextSchema).max(16).exactOptional(),
 });
 export type HostInfo = z.infer<typeof HostInfo>;
 

@@ -10,6 +10,22 @@ export const AGENT_TEXTS_EN = {
   'taken-over': 'another client ({{remote}}) took over the driver session; you are now a viewer',
   // The host note of the welcome
   'host-note-sim': 'simulated {{profile}}; the agent runs on Linux {{kernel}}',
+  // … and its parts on a real runtime (or PageLens's C test double of it), joined with "; "
+  'host-note-runtime': 'ACL runtime {{path}}, SoC {{soc}}',
+  'host-note-runtime-version': 'ACL runtime {{path}} (ACL API {{version}}), SoC {{soc}}',
+  'host-note-test-double':
+    'TEST DOUBLE, not hardware: {{path}} is PageLens\'s C stand-in for the ACL library ("{{double}}"); every number comes from it',
+  'host-note-devices-capped': '{{found}} devices found; PageLens shows the first {{shown}}',
+  'host-note-soc-family': 'SoC {{soc}} uses the {{profile}} profile (same family: page sizes, padding and features)',
+  'host-note-soc-unknown':
+    'SoC "{{soc}}" is not one PageLens knows: it uses a generic profile (4 KiB / 2 MiB / 1 GiB pages and 32-byte padding assumed); pools, addresses and return codes still come from the runtime',
+  'host-note-soc-null':
+    'SoC unknown (aclrtGetSocName returned NULL) is not one PageLens knows: it uses a generic profile (4 KiB / 2 MiB / 1 GiB pages and 32-byte padding assumed); pools, addresses and return codes still come from the runtime',
+  'host-note-no-context-calls': 'no aclrtSetCurrentContext: blocking calls run on the main thread and sampling is off',
+  'host-note-no-thread': '{{error}}: blocking calls run on the main thread and sampling is off',
+  'host-note-no-frames':
+    'physical frames are not observable through ACL: allocations carry no frame placement; pools come from aclrtGetMemInfo',
+  'host-note-read-only': 'read-only: calls that change state are refused (start with --allow-mutations)',
   // Connection and admission
   'hello-required': 'say hello first: {"type":"hello","protocol":{{protocol}},"role":"driver"}',
   'already-greeted': 'hello was already accepted on this connection',
@@ -31,6 +47,14 @@ export const AGENT_TEXTS_EN = {
   'process-range': 'a session has processes 0 to {{last}}',
   'args-invalid': 'arguments of {{fn}} are not valid',
   'backend-failed': '{{fn}} failed inside the backend: {{error}}',
+  // The acl backend's own refusals, before the runtime
+  'acl-read-only':
+    'refused by the PageLens agent: {{fn}} changes device or host state, and the agent was started read-only; restart it with --allow-mutations to allow it (S-9). Nothing reached the ACL runtime.',
+  'acl-missing-symbol':
+    '{{fn}} is not available: the ACL library does not export the symbol {{fn}} (an older CANN?), so PageLens turned it off. Nothing reached the ACL runtime.',
+  // What the page itself answers a call when there is no agent to ask
+  'not-connected': 'not connected to the agent',
+  'connection-lost': 'the connection to the agent was lost',
   // Rate limits and quotas
   'rate-calls': 'more than {{perSecond}} calls per second (--max-calls-per-sec); slow down',
   'rate-queued-calls': '{{calls}} calls are already waiting; wait for results before sending more',

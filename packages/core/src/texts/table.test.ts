@@ -43,7 +43,8 @@ describe('the table of message codes', () => {
     }
     const filled = describeText({ code, values: sampleValues(template) });
     expect(filled).not.toMatch(/\{\{|\}\}/);
-    expect(filled).not.toContain('?');
+    // fillTemplate writes "?" for a missing value: no more of them than the template itself has.
+    expect(filled.split('?').length).toBe(template.split('?').length);
   });
 
   it('a nested text is filled from the same values', () => {

@@ -63,7 +63,7 @@ export function withText(coded: CodedText): { readonly message: string; readonly
   return { message: describeText(coded), messageCode: coded };
 }
 
-/** A host note as it travels in the welcome: `{ note, noteCode }`. */
-export function noteOf(coded: CodedText): { readonly note: string; readonly noteCode: CodedText } {
-  return { note: describeText(coded), noteCode: coded };
+/** A host note as it travels in the welcome: its parts' English joined with "; ", and the parts. */
+export function noteOf(parts: readonly CodedText[]): { readonly note: string; readonly noteParts: CodedText[] } {
+  return { note: parts.map(describeText).join('; '), noteParts: [...parts] };
 }

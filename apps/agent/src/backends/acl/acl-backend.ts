@@ -8,6 +8,9 @@ import {
   type HostInfo,
   type HostState,
   type MemoryEvent,
+  noteOf,
+  type Text,
+  text,
 } from '@pagelens/core';
 import type { Backend, BackendConfig, BackendProcess, ResetOptions } from '../backend.ts';
 import { AclFfiRuntime } from './acl-runtime.ts';
@@ -39,7 +42,7 @@ interface Opened {
   readonly socName: string;
   readonly version: string | undefined;
   readonly profile: DeviceProfile;
-  readonly notes: readonly string[];
+  readonly notes: readonly Text[];
   readonly deviceCount: number;
   readonly thread: NativeThread | undefined;
   readonly options: AclBackendOptions;
@@ -93,18 +96,18 @@ export class AclBackend implements Backend {
       );
     }
     const match = matchProfile(runtime.socName);
-    const notes: string[] = [];
-    if (runtime.deviceCount > MAX_DEVICES) notes.push(`${runtime.deviceCount} devices found; PageLens shows the first ${MAX_DEVICES}`);
-    if (match.note !== undefined) notes.push(match.note);
+    const notes: Text[] = [];
+    if (runtime.deviceCount > MAX_DEVICES) notes.push(text('host-note-devices-capped', { found: runtime.deviceCount, shown: MAX_DEVICES }));
+    if (match.noteCode !== undefined) notes.push(match.noteCode);
     const contextCalls =
       facts.declarations.functions.has('aclrtGetCurrentContext') && facts.declarations.functions.has('aclrtSetCurrentContext');
     let thread: NativeThread | undefined;
-    if (!contextCalls) notes.push('no aclrtSetCurrentContext: blocking calls run on the main thread and sampling is off');
+    if (!contextCalls) notes.push(text('host-note-no-context-calls'));
     else {
       try {
         thread = await NativeThread.start(facts.path);
       } catch (error) {
-        notes.push(`${error instanceof Error ? error.message : String(error)}: blocking calls run on the main thread and sampling is off`);
+        notes.push(text('host-note-no-thread', { error: error instanceof Error ? error.message : String(error) }));
       }
     }
     const opened: Opened = {
@@ -133,16 +136,13 @@ export class AclBackend implements Backend {
   get host(): HostInfo {
     const { facts, version, socName, notes, options } = this.#opened;
     const source =
-      facts.testDouble === undefined
-        ? `ACL runtime ${facts.path}${version === undefined ? '' : ` (ACL API ${version})`}, SoC ${socName}`
-        : `TEST DOUBLE, not hardware: ${facts.path} is PageLens's C stand-in for the ACL library ("${facts.testDouble}"); every number comes from it`;
-    const parts = [
-      source,
-      ...notes,
-      'physical frames are not observable through ACL: allocations carry no frame placement; pools come from aclrtGetMemInfo',
-      ...(options.allowMutations ? [] : ['read-only: calls that change state are refused (start with --allow-mutations)']),
-    ];
-    return { provenance: 'observed', hostname: hostname(), kernelVersion: release(), hostPageSize: this.#pageSize, note: parts.join('; ') };
+      facts.testDouble !== undefined
+        ? text('host-note-test-double', { path: facts.path, double: facts.testDouble })
+        : version === undefined
+          ? text('host-note-runtime', { path: facts.path, soc: socName })
+          : text('host-note-runtime-version', { path: facts.path, version, soc: socName });
+    const parts = [source, ...notes, text('host-note-no-frames'), ...(options.allowMutations ? [] : [text('host-note-read-only')])];
+    return { provenance: 'observed', hostname: hostname(), kernelVersion: release(), hostPageSize: this.#pageSize, ...noteOf(parts) };
   }
 
   config(): BackendConfig {

@@ -16,6 +16,9 @@ import {
   isMallocFn,
   MiB,
   type Reason,
+  type Text,
+  text,
+  withText,
 } from '@pagelens/core';
 import type { Declarations } from './declarations.ts';
 import { readCurrentContext, readDefaultStream, readDevicePointer, readPointerPageSize, readPools } from './device-reads.ts';
@@ -48,6 +51,12 @@ export interface RunnerConfig {
 function failed<F extends AclFunctionName>(ret: number, message: string): AclResult<F> {
   const none: Partial<AclOut<F>> = {};
   return { ...none, ret, message };
+}
+
+/** A refusal of the agent's own, worded by core's table (the runtime's own texts are not PageLens's to code). */
+function refused<F extends AclFunctionName>(ret: number, why: Text): AclResult<F> {
+  const none: Partial<AclOut<F>> = {};
+  return { ...none, ret, ...withText(why) };
 }
 
 /**
@@ -103,20 +112,10 @@ export class CallRunner {
 
   call<F extends AclFunctionName>(pid: number, fn: F, args: AclArgs<F>): Promise<AclResult<F>> {
     if (ACL_FUNCTIONS[fn].mutates && !this.#config.allowMutations) {
-      return Promise.resolve(
-        failed<F>(
-          ACL_ERROR_RT_NO_PERMISSION,
-          `refused by the PageLens agent: ${fn} changes device or host state, and the agent was started read-only; restart it with --allow-mutations to allow it (S-9). Nothing reached the ACL runtime.`,
-        ),
-      );
+      return Promise.resolve(refused<F>(ACL_ERROR_RT_NO_PERMISSION, text('acl-read-only', { fn })));
     }
     if (fn !== 'malloc' && !this.#config.declarations.functions.has(fn)) {
-      return Promise.resolve(
-        failed<F>(
-          ACL_ERROR_API_NOT_SUPPORT,
-          `${fn} is not available: the ACL library does not export the symbol ${fn} (an older CANN?), so PageLens turned it off. Nothing reached the ACL runtime.`,
-        ),
-      );
+      return Promise.resolve(refused<F>(ACL_ERROR_API_NOT_SUPPORT, text('acl-missing-symbol', { fn })));
     }
     return this.lock.run(() => this.#run(pid, fn, args));
   }

@@ -1,4 +1,15 @@
-import { ASCEND_310P3, ASCEND_910_93, ASCEND_910B2, ASCEND_910B4, DEFAULT_PROFILE, type DeviceProfile, findProfile } from '@pagelens/core';
+import {
+  ASCEND_310P3,
+  ASCEND_910_93,
+  ASCEND_910B2,
+  ASCEND_910B4,
+  DEFAULT_PROFILE,
+  type DeviceProfile,
+  describeText,
+  findProfile,
+  type Text,
+  text,
+} from '@pagelens/core';
 
 /*
  * aclrtGetSocName → the device profile whose page sizes, padding and features PageLens assumes
@@ -8,8 +19,9 @@ import { ASCEND_310P3, ASCEND_910_93, ASCEND_910B2, ASCEND_910B4, DEFAULT_PROFIL
 
 export interface ProfileMatch {
   readonly profile: DeviceProfile;
-  /** Set when the match is not exact: shown to the user in host.note. */
+  /** Set when the match is not exact: shown to the user in host.note (`noteCode` is the same as a code of core's table). */
   readonly note?: string;
+  readonly noteCode?: Text;
 }
 
 /** SoC names of one family share page sizes, padding and features (platform ini files, acl-api.md §7). */
@@ -31,18 +43,21 @@ function genericProfile(socName: string): DeviceProfile {
   };
 }
 
+function noted(why: Text): { readonly note: string; readonly noteCode: Text } {
+  return { note: describeText(why), noteCode: why };
+}
+
 export function matchProfile(socName: string | null): ProfileMatch {
   const name = socName ?? '';
   const exact = name === '' ? undefined : findProfile(name);
   if (exact !== undefined) return { profile: exact };
   for (const [pattern, profile] of FAMILIES) {
     if (pattern.test(name)) {
-      return { profile, note: `SoC ${name} uses the ${profile.name} profile (same family: page sizes, padding and features)` };
+      return { profile, ...noted(text('host-note-soc-family', { soc: name, profile: profile.name })) };
     }
   }
-  const shown = name === '' ? 'unknown (aclrtGetSocName returned NULL)' : `"${name}"`;
   return {
     profile: genericProfile(name === '' ? 'unknown' : name),
-    note: `SoC ${shown} is not one PageLens knows: it uses a generic profile (4 KiB / 2 MiB / 1 GiB pages and 32-byte padding assumed); pools, addresses and return codes still come from the runtime`,
+    ...noted(name === '' ? text('host-note-soc-null') : text('host-note-soc-unknown', { soc: name })),
   };
 }

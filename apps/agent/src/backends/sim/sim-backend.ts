@@ -85,7 +85,7 @@ export class SimBackend implements Backend {
       hostname: hostname(),
       kernelVersion: this.#profile.host.kernelVersion,
       hostPageSize: this.#profile.host.pageSize,
-      ...noteOf(text('host-note-sim', { profile: this.#profile.label, kernel: release() })),
+      ...noteOf([text('host-note-sim', { profile: this.#profile.label, kernel: release() })]),
     };
   }
 

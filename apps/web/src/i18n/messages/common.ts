@@ -54,6 +54,8 @@ export const common = defineMessages(
     },
     rateSpread:
       'Modeled jitter: the simulator draws each pageable copy’s rate between {{low}} and {{high}} (staging, CP-3), so the same copy can show another rate next time.',
+    /** Between the clauses of a text made of parts (the host note). */
+    clauseSeparator: '; ',
   },
   {
     app: {
@@ -105,5 +107,6 @@ export const common = defineMessages(
     },
     rateSpread:
       '建模抖动：模拟器为每次可分页拷贝在 {{low}} 到 {{high}} 之间随机取一个速率（中转，CP-3），因此同一拷贝下次可能显示不同的速率。',
+    clauseSeparator: '；',
   },
 );

@@ -305,7 +305,7 @@ export const playground = defineMessages(
       hostOffer_one: '执行已重置。主机上仍有{{count}}个对象（内存分配、handle、映射、Stream、Host内存）。',
       hostOffer_other: '执行已重置。主机上仍有{{count}}个对象（内存分配、handle、映射、Stream、Host内存）。',
       hostButton: '同时重置主机…',
-      confirm: '确定重置主机吗？agent会释放所有内存分配、映射、Stream和注册，并启动一个全新的主机。所有视图和所有观看者都会看到这一变化。',
+      confirm: '确定重置主机吗？agent会释放所有内存分配、映射、Stream和注册，并启动一个全新的主机。所有视图和所有观察者都会看到这一变化。',
       confirmButton: '重置主机',
       cancel: '取消',
       dismiss: '保留',

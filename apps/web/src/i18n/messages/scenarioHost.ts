@@ -41,7 +41,7 @@ export const scenarioHost = defineMessages(
     used_other: '自上次重置以来已运行 {{count}} 次调用；残留的对象会改变场景得到的内存页',
     reset_one: '将 Host 重置为 {{profile}}，{{count}} 个设备',
     reset_other: '将 Host 重置为 {{profile}}，{{count}} 个设备',
-    resetHint: '为所有视图和观看者销毁Agent上的全部对象，然后准备此场景（运行其setup；再按“运行”继续）',
+    resetHint: '为所有视图和观察者销毁Agent上的全部对象，然后准备此场景（运行其setup；再按“运行”继续）',
     resetting: '正在重置 Host…',
     prepared: '全新 Host 已就绪，场景已准备好：请按“运行”。',
     driverOnly: '只有驱动者可以重置 Host。',
