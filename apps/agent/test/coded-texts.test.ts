@@ -47,7 +47,7 @@ describe('the agent words its texts through core’s table of codes', () => {
   it('the texts that stay English are exactly the pass-throughs listed', () => {
     const passThrough = sources().flatMap(({ name, text }) =>
       [
-        ...text.matchAll(/sendError\([^,]+,\s*'([^']*)',\s*(?!coded\(|text\(|why\b|problem\b|admitted\.message)([\w.]+)/g),
+        ...text.matchAll(/sendError\([^,]+,\s*'([^']*)',\s*(?!coded\(|text\(|why\b|refused\.why\b|problem\b|admitted\.message)([\w.]+)/g),
         ...text.matchAll(/refuse\('([^']*)',\s*(?!text\()([\w.]+)/g),
       ].map((match) => `${name}: ${match[1]} ← ${match[2]}`),
     );

@@ -171,6 +171,7 @@ describe('host reset to a profile and device count', () => {
       code: 'invalid-argument',
       field: 'profile',
       message: `unknown profile "Ascend999"; a reset may choose ${BUILTIN_PROFILE_NAMES.join(', ')}`,
+      messageCode: { code: 'unknown-profile', values: { profile: 'Ascend999', profiles: BUILTIN_PROFILE_NAMES.join(', ') } },
     });
     expect(harness.backend.state().seq).toBe(seq);
     expect(harness.backend.state().allocations.size).toBe(1);

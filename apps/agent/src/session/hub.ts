@@ -185,11 +185,7 @@ export class Hub {
 
   #followState(connection: Connection, message: PublishFollowState): void {
     if (connection.session === undefined) {
-      sendError(
-        connection,
-        'not-driver',
-        "only the driver publishes the playground state that viewers follow; this connection is a viewer (it follows the driver's playground, or detaches from it, on its own page)",
-      );
+      sendError(connection, 'not-driver', coded('viewer-cannot-publish'));
       return;
     }
     this.#follow.publish(message.state, connection.client);

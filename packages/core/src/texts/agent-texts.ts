@@ -38,6 +38,8 @@ export const AGENT_TEXTS_EN = {
   'driver-busy':
     'another driver session is active (from {{remote}}); connect as a viewer (role "viewer"), or start the agent with --allow-takeover',
   'viewer-cannot-call': 'viewers watch and cannot call; connect with role "driver" to drive the agent',
+  'viewer-cannot-publish':
+    "only the driver publishes the playground state that viewers follow; this connection is a viewer (it follows the driver's playground, or detaches from it, on its own page)",
   'viewer-cannot-reset': 'only the driver may reset the host; a viewer sees the reset when the driver makes one',
   'reset-real-devices':
     'the {{backend}} backend runs on the real devices: a reset there only tears the session down; send {"type":"reset"} without profile, devices or seed',

@@ -29,6 +29,7 @@ export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, stri
     '已有另一个驱动会话（仍由 {{remote}} 驱动且在响应；请先关闭那个标签页）；请以观察者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
   'driver-busy': '已有另一个驱动会话（来自 {{remote}}）；请以观察者身份连接（role "viewer"），或以 --allow-takeover 启动 Agent',
   'viewer-cannot-call': '观察者只能观看，不能调用；请以 role "driver" 连接来驱动 Agent',
+  'viewer-cannot-publish': '只有驱动者发布观察者跟随的代码演练状态；此连接是观察者（它在自己的页面上跟随驱动者的代码演练，或从中脱离）',
   'viewer-cannot-reset': '只有驱动者可以重置 Host；驱动者重置时，观察者会看到这次重置',
   'reset-real-devices': '{{backend}} 后端运行在真实设备上：在那里重置只会清理会话；请发送不带 profile、devices 或 seed 的 {"type":"reset"}',
   'unknown-function': '"{{fn}}" 不是 PageLens 认识的 ACL 函数；welcome 消息的 "functions" 中列出了全部函数',
