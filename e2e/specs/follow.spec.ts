@@ -25,7 +25,7 @@ const markOf = (page: Page, line: number): Locator => page.getByTestId('pl-edito
 async function lessons(page: Page): Promise<{ own: unknown; driver: unknown }> {
   return page.evaluate(() => {
     const hooks = window.__pagelens as
-      | { store?: { getState(): { ownLesson: unknown; driverLesson: unknown; setOwnLesson(p: unknown): void } } }
+      | { store?: { getState(): { ownLesson: unknown; driverLesson: unknown } } }
       | undefined;
     const state = hooks?.store?.getState();
     return { own: state?.ownLesson ?? null, driver: state?.driverLesson ?? null };
@@ -76,13 +76,17 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
   expect(new Set(visited).size).toBe(visited.length);
   await snap(viewer, 'follow-viewer-following');
 
-  // The driver's lesson position travels with its playground.
-  await page.evaluate(() => {
-    const hooks = window.__pagelens as { store?: { getState(): { setOwnLesson(p: unknown): void } } } | undefined;
-    hooks?.store?.getState().setOwnLesson({ lessonId: 'page-policies', step: 2 });
-  });
+  // The driver's lesson position travels with its playground: the trainer starts a lesson for all
+  // from the lessons panel (the position's one owner) and goes to its third step.
+  await clickAway(page);
+  await page.keyboard.press('Shift+L');
+  await page.getByTestId('lesson-pick').selectOption('page-policies');
+  await page.getByTestId('lesson-start-all').click();
+  await page.getByTestId('lesson-chip-normal-only').click();
   await expect.poll(async () => (await lessons(viewer)).driver).toEqual({ lessonId: 'page-policies', step: 2 });
   expect((await lessons(viewer)).own).toBeNull();
+  // Publishing the lesson leaves the driver's playground where it was.
+  await expect(driverStatus(page)).toHaveAttribute('data-line', String(previous));
 
   // Detach (e, listed in ?): the viewer's own playground, starting from the driver's code, editable.
   await clickAway(viewer);
