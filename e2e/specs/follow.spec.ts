@@ -24,9 +24,7 @@ const markOf = (page: Page, line: number): Locator => page.getByTestId('pl-edito
 /** The lesson positions a page's store holds (apps/web/src/store/classroom-slice.ts). */
 async function lessons(page: Page): Promise<{ own: unknown; driver: unknown }> {
   return page.evaluate(() => {
-    const hooks = window.__pagelens as
-      | { store?: { getState(): { ownLesson: unknown; driverLesson: unknown } } }
-      | undefined;
+    const hooks = window.__pagelens as { store?: { getState(): { ownLesson: unknown; driverLesson: unknown } } } | undefined;
     const state = hooks?.store?.getState();
     return { own: state?.ownLesson ?? null, driver: state?.driverLesson ?? null };
   });
