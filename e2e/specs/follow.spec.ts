@@ -63,6 +63,9 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
     await expect(followStatus(viewer)).toHaveAttribute('data-state', 'paused');
     await expect(currentLine(viewer)).toHaveCount(1);
     await expect(currentLine(viewer)).toHaveText((await currentLine(page).textContent()) ?? '');
+    // In the split (the playground's default) the viewer's code scrolls to the driver's line.
+    await expect(viewer.getByTestId('split-view')).toBeVisible();
+    await expect(currentLine(viewer)).toBeInViewport();
     if (previous !== undefined) {
       const kind = await markOf(page, previous).getAttribute('data-kind');
       await expect(markOf(viewer, previous)).toHaveAttribute('data-kind', kind ?? 'missing');
