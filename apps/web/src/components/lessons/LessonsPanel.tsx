@@ -19,7 +19,8 @@ function samePosition(a: LessonPosition | null, b: LessonPosition | null): boole
 }
 
 /**
- * The guided lessons, a side panel in the right column toggled with Shift+L: pick a lesson, follow its
+ * The guided lessons, a panel toggled with Shift+L (in the right column, or above the code in the
+ * narrow split; its state is the store's, so it survives the move): pick a lesson, follow its
  * steps while their goals tick from the live state. A driver can start a lesson for all viewers
  * (its position goes out as `ownLesson`); a viewer's panel opens it and shows the trainer's step.
  */
