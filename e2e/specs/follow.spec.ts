@@ -24,9 +24,7 @@ const markOf = (page: Page, line: number): Locator => page.getByTestId('pl-edito
 /** The lesson positions a page's store holds (apps/web/src/store/classroom-slice.ts). */
 async function lessons(page: Page): Promise<{ own: unknown; driver: unknown }> {
   return page.evaluate(() => {
-    const hooks = window.__pagelens as
-      | { store?: { getState(): { ownLesson: unknown; driverLesson: unknown; setOwnLesson(p: unknown): void } } }
-      | undefined;
+    const hooks = window.__pagelens as { store?: { getState(): { ownLesson: unknown; driverLesson: unknown } } } | undefined;
     const state = hooks?.store?.getState();
     return { own: state?.ownLesson ?? null, driver: state?.driverLesson ?? null };
   });
@@ -65,6 +63,9 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
     await expect(followStatus(viewer)).toHaveAttribute('data-state', 'paused');
     await expect(currentLine(viewer)).toHaveCount(1);
     await expect(currentLine(viewer)).toHaveText((await currentLine(page).textContent()) ?? '');
+    // In the split (the playground's default) the viewer's code scrolls to the driver's line.
+    await expect(viewer.getByTestId('split-view')).toBeVisible();
+    await expect(currentLine(viewer)).toBeInViewport();
     if (previous !== undefined) {
       const kind = await markOf(page, previous).getAttribute('data-kind');
       await expect(markOf(viewer, previous)).toHaveAttribute('data-kind', kind ?? 'missing');
@@ -76,13 +77,17 @@ test('a viewer follows the driver stepping line by line, detaches to explore, an
   expect(new Set(visited).size).toBe(visited.length);
   await snap(viewer, 'follow-viewer-following');
 
-  // The driver's lesson position travels with its playground.
-  await page.evaluate(() => {
-    const hooks = window.__pagelens as { store?: { getState(): { setOwnLesson(p: unknown): void } } } | undefined;
-    hooks?.store?.getState().setOwnLesson({ lessonId: 'page-policies', step: 2 });
-  });
+  // The driver's lesson position travels with its playground: the trainer starts a lesson for all
+  // from the lessons panel (the position's one owner) and goes to its third step.
+  await clickAway(page);
+  await page.keyboard.press('Shift+L');
+  await page.getByTestId('lesson-pick').selectOption('page-policies');
+  await page.getByTestId('lesson-start-all').click();
+  await page.getByTestId('lesson-chip-normal-only').click();
   await expect.poll(async () => (await lessons(viewer)).driver).toEqual({ lessonId: 'page-policies', step: 2 });
   expect((await lessons(viewer)).own).toBeNull();
+  // Publishing the lesson leaves the driver's playground where it was.
+  await expect(driverStatus(page)).toHaveAttribute('data-line', String(previous));
 
   // Detach (e, listed in ?): the viewer's own playground, starting from the driver's code, editable.
   await clickAway(viewer);

@@ -116,6 +116,11 @@ for (const language of ['en', 'zh'] as const) {
       await next(page);
       await stepUntilMet(page, 'normal-only', 'threshold-edge');
       await next(page);
+      // At 1280×720 the playground is the split, and the lesson's step, the line being stepped and the
+      // Actions panel this next step uses are all on screen together.
+      await expect(page.locator('.explorer')).toHaveAttribute('data-layout', 'split-lesson');
+      for (const id of ['lesson-step', 'split-beside', 'actions-tab-allocate']) await expect(page.getByTestId(id)).toBeInViewport();
+      await expect(page.getByTestId('pl-editor').locator('.cm-line.pl-line-current')).toBeInViewport();
       await allocate(page, '1048545', 'HUGE_FIRST');
       await expect(chip(page, 'threshold-edge')).toHaveAttribute('data-met', 'false');
       await allocate(page, '1048544', 'HUGE_FIRST');

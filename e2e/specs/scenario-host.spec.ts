@@ -128,7 +128,9 @@ test.describe('on a host of another model and size', () => {
     const viewer = await viewerContext.newPage();
     await openExplorer(viewer, agent, 'viewer');
     await openPlayground(viewer);
-    await pickScenario(viewer, 'policies');
+    // The viewer follows the driver's playground, so it shows the driver's scenario with its host note.
+    await expect(viewer.getByTestId('pl-follow')).toHaveAttribute('data-mode', 'following');
+    await expect(viewer.getByTestId('pl-follow-scenario')).toHaveAttribute('data-scenario', 'policies');
     const viewerDiffers = viewer.getByTestId('pl-host-differs');
     await expect(viewerDiffers).toContainText('Only the driver can reset the host.');
     await expect(viewer.getByTestId('pl-host-reset')).toHaveCount(0);

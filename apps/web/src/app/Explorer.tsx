@@ -74,6 +74,7 @@ export function Explorer() {
     view,
     useAppStore((state) => state.playgroundLayout),
     useWideWindow(),
+    useAppStore((state) => state.lessonPanel.open),
   );
   const sides = sideColumns(layout);
   const setView = useAppStore((state) => state.setView);

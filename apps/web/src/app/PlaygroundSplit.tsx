@@ -82,10 +82,13 @@ export function PlaygroundSplit({ inspectorOver }: { inspectorOver: boolean }) {
     <div className="split" data-testid="split-view">
       <section className="split-code" aria-label={t('shell.split.codeLabel')}>
         {/* Without an inspector column the lessons sit above the code: the step beside the code it asks for. */}
+        {/* The code scrolls on its own, so stepping (which scrolls to the current line) never hides the lesson. */}
         {inspectorOver && <LessonsPanel />}
-        <Suspense fallback={<Loading />}>
-          <Playground />
-        </Suspense>
+        <div className="split-code-scroll">
+          <Suspense fallback={<Loading />}>
+            <Playground />
+          </Suspense>
+        </div>
       </section>
       <BesidePane inspectorOver={inspectorOver} />
     </div>

@@ -21,11 +21,16 @@ describe('the explorer layout', () => {
     expect(explorerLayout('playground', 'split', true)).toBe('split-wide');
     expect(explorerLayout('playground', 'tab', false)).toBe('tabs');
     expect(explorerLayout('pages', 'split', true)).toBe('tabs');
+    // A lesson open in a narrow window keeps the Actions column its steps use; a wide one has it anyway.
+    expect(explorerLayout('playground', 'split', false, true)).toBe('split-lesson');
+    expect(explorerLayout('playground', 'split', true, true)).toBe('split-wide');
+    expect(explorerLayout('playground', 'tab', false, true)).toBe('tabs');
   });
 
   it('gives up the left column and the inspector column only in the narrow split', () => {
     expect(sideColumns('split')).toEqual({ left: false, inspector: 'overlay' });
     expect(sideColumns('split-wide')).toEqual({ left: true, inspector: 'column' });
+    expect(sideColumns('split-lesson')).toEqual({ left: true, inspector: 'overlay' });
     expect(sideColumns('tabs')).toEqual({ left: true, inspector: 'column' });
   });
 

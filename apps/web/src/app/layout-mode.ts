@@ -11,13 +11,16 @@ export const SPLIT_WIDE_MIN_PX = 1800;
 
 /**
  * How the explorer is laid out: the centre tabs as ever (`tabs`), or the playground's code beside a
- * memory view with the side columns kept (`split-wide`) or given up (`split`).
+ * memory view with the side columns kept (`split-wide`), given up (`split`), or, while a lesson is
+ * open in a narrow window, the pools/actions column kept (`split-lesson`): lesson steps are done
+ * with the Actions panel as often as with the code, and the lesson sits above the code.
  */
-export type ExplorerLayout = 'tabs' | 'split' | 'split-wide';
+export type ExplorerLayout = 'tabs' | 'split' | 'split-wide' | 'split-lesson';
 
-export function explorerLayout(view: ViewId, playgroundLayout: PlaygroundLayout, wide: boolean): ExplorerLayout {
+export function explorerLayout(view: ViewId, playgroundLayout: PlaygroundLayout, wide: boolean, lessonOpen = false): ExplorerLayout {
   if (view !== 'playground' || playgroundLayout !== 'split') return 'tabs';
-  return wide ? 'split-wide' : 'split';
+  if (wide) return 'split-wide';
+  return lessonOpen ? 'split-lesson' : 'split';
 }
 
 /**
@@ -25,7 +28,9 @@ export function explorerLayout(view: ViewId, playgroundLayout: PlaygroundLayout,
  * or over the memory view beside the code while something is selected.
  */
 export function sideColumns(layout: ExplorerLayout): { readonly left: boolean; readonly inspector: 'column' | 'overlay' } {
-  return layout === 'split' ? { left: false, inspector: 'overlay' } : { left: true, inspector: 'column' };
+  if (layout === 'split') return { left: false, inspector: 'overlay' };
+  if (layout === 'split-lesson') return { left: true, inspector: 'overlay' };
+  return { left: true, inspector: 'column' };
 }
 
 const query = `(min-width: ${SPLIT_WIDE_MIN_PX}px)`;

@@ -1,15 +1,16 @@
 import { LESSONS, type Lesson, lessonById, scenarioById } from '@pagelens/core';
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { docFromScenario } from '../../model/playground/playground-doc.ts';
 import type { LessonPosition } from '../../store/classroom-slice.ts';
 import { selectIsDriver } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { useStoreApi } from '../../store/useStoreApi.ts';
 import { usePlaygroundController } from '../playground/usePlayground.ts';
 import { FreshHost } from './FreshHost.tsx';
 import { LessonStepView } from './LessonStepView.tsx';
-import { CLOSED, jumpWouldMove, type PanelAction, panelReducer, publishedPosition, trainerNote } from './lesson-panel-model.ts';
+import { jumpWouldMove, type PanelAction, panelReducer, publishedPosition, trainerNote } from './lesson-panel-model.ts';
 import { useLessonGoals } from './useLessonGoals.ts';
 import './lessons.css';
 
@@ -18,18 +19,26 @@ function samePosition(a: LessonPosition | null, b: LessonPosition | null): boole
 }
 
 /**
- * The guided lessons, a side panel in the right column toggled with Shift+L: pick a lesson, follow its
+ * The guided lessons, a panel toggled with Shift+L (in the right column, or above the code in the
+ * narrow split; its state is the store's, so it survives the move): pick a lesson, follow its
  * steps while their goals tick from the live state. A driver can start a lesson for all viewers
  * (its position goes out as `ownLesson`); a viewer's panel opens it and shows the trainer's step.
  */
 export function LessonsPanel() {
   const { t } = useTranslation();
-  const [state, dispatch] = useReducer(panelReducer, CLOSED);
+  const store = useStoreApi();
+  const state = useAppStore((app) => app.lessonPanel);
+  const dispatch = useCallback(
+    (action: PanelAction) => {
+      const app = store.getState();
+      app.setLessonPanel(panelReducer(app.lessonPanel, action));
+    },
+    [store],
+  );
   const driver = useAppStore(selectIsDriver);
   const ownLesson = useAppStore((app) => app.ownLesson);
   const setOwnLesson = useAppStore((app) => app.setOwnLesson);
   const driverLesson = useAppStore((app) => app.driverLesson);
-  const heard = useRef<LessonPosition | null>(null);
   const picker = useRef<HTMLSelectElement>(null);
   useShortcut({ key: 'L', shift: true, label: 'lessons.keys.toggle', group: 'lessons.keys.group' }, () => dispatch({ kind: 'toggle' }));
 
@@ -39,12 +48,13 @@ export function LessonsPanel() {
     if (!samePosition(published, ownLesson)) setOwnLesson(published);
   }, [published, ownLesson, setOwnLesson]);
 
-  // What the trainer published, as this viewer hears it.
+  // What the trainer published, as this viewer hears it (once: the panel may be remounted by a layout change).
   useEffect(() => {
-    if (samePosition(heard.current, driverLesson)) return;
-    dispatch({ kind: 'driverPublished', previous: heard.current, next: driverLesson });
-    heard.current = driverLesson;
-  }, [driverLesson]);
+    const app = store.getState();
+    const previous = app.lessonPanelHeard;
+    if (samePosition(previous, driverLesson)) return;
+    app.setLessonPanel(panelReducer(app.lessonPanel, { kind: 'driverPublished', previous, next: driverLesson }), driverLesson);
+  }, [driverLesson, store]);
 
   useEffect(() => {
     if (state.open && state.position === null) picker.current?.focus();

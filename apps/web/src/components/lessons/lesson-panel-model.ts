@@ -1,21 +1,12 @@
 import { type Lesson, lessonById } from '@pagelens/core';
-import type { LessonPosition } from '../../store/classroom-slice.ts';
+import { LESSON_PANEL_CLOSED, type LessonPanelState, type LessonPosition } from '../../store/classroom-slice.ts';
 
 /**
  * What the lessons panel shows and how it moves, as a pure reducer: the component renders it and
  * carries out the effects (publishing the driver's position, opening a scenario).
  */
-export interface PanelState {
-  readonly open: boolean;
-  /** The lesson and step on screen; null before one is chosen. */
-  readonly position: LessonPosition | null;
-  /** Hints shown for the step on screen. */
-  readonly hints: number;
-  /** A viewer whose panel moves with the trainer's published step. */
-  readonly following: boolean;
-  /** A driver whose position viewers see (after "Start for all"). */
-  readonly teaching: boolean;
-}
+/** The panel's state lives in the store (it survives the panel moving between layouts). */
+export type PanelState = LessonPanelState;
 
 export type PanelAction =
   | { readonly kind: 'toggle' }
@@ -30,7 +21,7 @@ export type PanelAction =
   | { readonly kind: 'driverPublished'; readonly previous: LessonPosition | null; readonly next: LessonPosition | null }
   | { readonly kind: 'jumpToDriver'; readonly driver: LessonPosition };
 
-export const CLOSED: PanelState = { open: false, position: null, hints: 0, following: false, teaching: false };
+export const CLOSED: PanelState = LESSON_PANEL_CLOSED;
 
 /** A position clamped into its lesson; null for a lesson the table does not have. */
 export function validPosition(position: LessonPosition | null): LessonPosition | null {

@@ -41,6 +41,7 @@ interface Mounted {
   readonly scene: Scene;
   readonly resets: unknown[];
   readonly container: HTMLElement;
+  readonly remount: () => void;
 }
 
 async function mount(language: 'en' | 'zh', role: 'driver' | 'viewer'): Promise<Mounted> {
@@ -58,18 +59,22 @@ async function mount(language: 'en' | 'zh', role: 'driver' | 'viewer'): Promise<
   document.body.append(container);
   uninstall = installShortcutHandler(window);
   root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <ClientProvider actions={agent}>
-            <LessonsPanel />
-          </ClientProvider>
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
-  return { store, scene, resets, container };
+  const i18n = createI18n(language);
+  // A new key remounts the panel, as moving between the right column and the split does.
+  const render = (key: string) =>
+    act(() =>
+      root?.render(
+        <I18nextProvider i18n={i18n}>
+          <StoreProvider store={store}>
+            <ClientProvider actions={agent}>
+              <LessonsPanel key={key} />
+            </ClientProvider>
+          </StoreProvider>
+        </I18nextProvider>,
+      ),
+    );
+  render('first');
+  return { store, scene, resets, container, remount: () => render('moved') };
 }
 
 const q = (container: HTMLElement, id: string) => container.querySelector<HTMLElement>(`[data-testid="${id}"]`);
@@ -154,6 +159,28 @@ describe('the lessons panel', () => {
     const declared = scenarioById(lessonById('fragmentation')?.startsFrom ?? '')?.host;
     expect(declared).toBeDefined();
     expect(resets).toEqual([{ profile: declared?.profile, devices: declared?.devices }]);
+  });
+
+  it('keeps its lesson, step and published position when a layout change remounts it', async () => {
+    const { store, container, remount } = await mount('en', 'driver');
+    press('L', true);
+    choose(container, 'fragmentation');
+    click(q(container, 'lesson-next'));
+    click(q(container, 'lesson-start-all'));
+    remount();
+    expect(q(container, 'lessons')?.dataset.lesson).toBe('fragmentation');
+    expect(q(container, 'lesson-step')?.dataset.step).toBe('huge-only-fails');
+    expect(q(container, 'lesson-stop-all')).not.toBeNull();
+    expect(store.getState().ownLesson).toEqual({ lessonId: 'fragmentation', step: 1 });
+  });
+
+  it('a remounted viewer panel does not take in the trainer’s step a second time', async () => {
+    const { store, container, remount } = await mount('en', 'viewer');
+    act(() => store.getState().receiveDriverLesson({ lessonId: 'tlb-reach', step: 2 }));
+    click(q(container, 'lesson-prev'));
+    remount();
+    expect(q(container, 'lesson-step')?.dataset.step).toBe('huge-covers');
+    expect(q(container, 'lesson-jump')).not.toBeNull();
   });
 
   it.each(['en', 'zh'] as const)(

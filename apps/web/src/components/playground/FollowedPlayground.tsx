@@ -1,4 +1,4 @@
-import { compile, type FollowRun } from '@pagelens/core';
+import { compile, type FollowRun, scenarioById } from '@pagelens/core';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { gutterMarks } from '../../model/playground/gutter-model.ts';
@@ -9,6 +9,7 @@ import type { EditorMarks } from './editor-marks.ts';
 import { FollowBar, followStatusText } from './FollowBar.tsx';
 import { followedDoc } from './follow-wire.ts';
 import { InputsPanel } from './InputsPanel.tsx';
+import { ScenarioHostNote } from './ScenarioHostNote.tsx';
 import { markSummary, shown } from './useEditorMarks.ts';
 
 const ignore = () => {};
@@ -55,6 +56,7 @@ export function FollowedPlayground({ playground }: { playground: PlaygroundFollo
   const [inputsOpen, setInputsOpen] = useState(false);
   const setupApi = useRef<EditorApi | null>(null);
   const missing = playground.doc.kind === 'scenario' && doc.code === '' ? playground.doc.id : undefined;
+  const builtin = playground.doc.kind === 'scenario' ? scenarioById(playground.doc.id) : undefined;
 
   return (
     <section className="panel playground" data-testid="playground" data-following="true" aria-label={t('playground.title')}>
@@ -77,6 +79,8 @@ export function FollowedPlayground({ playground }: { playground: PlaygroundFollo
           <span className="pl-status-main">{followStatusText(t, run)}</span>
         </output>
       </div>
+      {/* The host the driver's scenario declares, and how this one differs: a follower is told too (no reset button). */}
+      {builtin !== undefined && <ScenarioHostNote key={builtin.id} scenario={builtin} />}
       {missing !== undefined && (
         <p className="pl-viewer-note" role="alert">
           {t('follow.unknownScenario', { id: missing })}
