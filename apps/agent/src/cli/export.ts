@@ -1,6 +1,6 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { chromeTraceJson, DEFAULT_PROFILE, FormatError, findProfile, type MemoryFile, toChromeTrace } from '@pagelens/core';
-import { load, type StatsIo } from './stats.ts';
+import { chromeTraceJson, toChromeTrace } from '@pagelens/core';
+import { openForCommand, type StatsIo } from './stats.ts';
 
 /** `pagelens export FILE --perfetto OUT.json`: a snapshot as Chrome trace-event JSON, which Perfetto opens. */
 export interface ExportOptions {
@@ -12,25 +12,9 @@ export interface ExportOptions {
 
 /** Runs the subcommand; answers the exit code (0; 1 for a file it cannot read or write; 2 for a bad flag). */
 export function runExport(path: string, options: ExportOptions, io: StatsIo): number {
-  const profile = options.profile === undefined ? DEFAULT_PROFILE : findProfile(options.profile);
-  if (profile === undefined) {
-    io.err(`pagelens export: unknown profile "${options.profile}"; use Ascend910B2, Ascend910B4, Ascend910_9391 or Ascend310P3\n`);
-    return 2;
-  }
-  let file: MemoryFile;
-  try {
-    file = load(path);
-  } catch (error) {
-    if (error instanceof FormatError) {
-      io.err(`pagelens export: ${path}: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof Error && 'code' in error) {
-      io.err(`pagelens export: cannot read ${path}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const opened = openForCommand('export', path, options.profile, io);
+  if (typeof opened === 'number') return opened;
+  const { file, profile } = opened;
   if (file.kind !== 'snapshot') {
     io.err(`pagelens export: ${path} is a ${file.kind} CSV; the Perfetto export reads torch_npu / PyTorch snapshot pickles\n`);
     return 1;

@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import {
+  BUILTIN_PROFILE_NAMES,
   DEFAULT_PROFILE,
   type DeviceProfile,
   FormatError,
@@ -26,6 +27,36 @@ export interface StatsIo {
 }
 
 const CHUNK = 4 * 1024 * 1024;
+
+/**
+ * The profile and the file a file command (`stats`, `export`) works on, or the exit code after saying
+ * on `io.err` what was wrong: 2 for an unknown profile, 1 for a file it cannot read or parse.
+ */
+export function openForCommand(
+  command: string,
+  path: string,
+  profileName: string | undefined,
+  io: StatsIo,
+): { readonly file: MemoryFile; readonly profile: DeviceProfile } | number {
+  const profile = profileName === undefined ? DEFAULT_PROFILE : findProfile(profileName);
+  if (profile === undefined) {
+    io.err(`pagelens ${command}: unknown profile "${profileName}"; use ${BUILTIN_PROFILE_NAMES.join(', ')}\n`);
+    return 2;
+  }
+  try {
+    return { file: load(path), profile };
+  } catch (error) {
+    if (error instanceof FormatError) {
+      io.err(`pagelens ${command}: ${path}: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof Error && 'code' in error) {
+      io.err(`pagelens ${command}: cannot read ${path}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
 
 /** A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read whole. */
 export function load(path: string): MemoryFile {
@@ -139,25 +170,9 @@ function human(path: string, stats: SnapshotStats, profile: DeviceProfile): stri
 
 /** Runs the subcommand; answers the exit code (0, or 1 for a file it cannot read). */
 export function runStats(path: string, options: StatsOptions, io: StatsIo): number {
-  const profile = options.profile === undefined ? DEFAULT_PROFILE : findProfile(options.profile);
-  if (profile === undefined) {
-    io.err(`pagelens stats: unknown profile "${options.profile}"\n`);
-    return 2;
-  }
-  let file: MemoryFile;
-  try {
-    file = load(path);
-  } catch (error) {
-    if (error instanceof FormatError) {
-      io.err(`pagelens stats: ${path}: ${error.message}\n`);
-      return 1;
-    }
-    if (error instanceof Error && 'code' in error) {
-      io.err(`pagelens stats: cannot read ${path}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
-  }
+  const opened = openForCommand('stats', path, options.profile, io);
+  if (typeof opened === 'number') return opened;
+  const { file, profile } = opened;
   if (file.kind !== 'snapshot') {
     const stats = tableStats(file);
     if (options.json) io.out(`${JSON.stringify(stats, null, 2)}\n`);
