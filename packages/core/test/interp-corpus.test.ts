@@ -296,6 +296,14 @@ describe('ACL calls through AclRuntime', () => {
     expect(h.events.filter((e) => e.kind === 'call').map((e) => (e.kind === 'call' ? e.fn : ''))).toEqual(['aclInit', 'aclrtSetDevice']);
   });
 
+  it('the run mode: a simulated program runs on the host (ACL_HOST), even before aclInit as samples ask it', async () => {
+    const h = await run(`
+aclrtRunMode mode = ACL_DEVICE;
+aclError ret = aclrtGetRunMode(&mode);
+bool onHost = mode == ACL_HOST;`);
+    expect(values(h, 'mode', 'ret', 'onHost')).toEqual(['1 (ACL_HOST)', '0', 'true']);
+  });
+
   it('device and process calls: get device, count, SoC name, synchronize, reset force, finalize, recent error', async () => {
     const h = await run(
       `

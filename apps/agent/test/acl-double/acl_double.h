@@ -64,6 +64,7 @@ typedef enum aclrtMemAttr {
   ACL_MEM_P2P_HUGE1G = 17
 } aclrtMemAttr;
 
+typedef enum aclrtRunMode { ACL_DEVICE = 0, ACL_HOST = 1 } aclrtRunMode;
 typedef enum aclrtMemHandleType { ACL_MEM_HANDLE_TYPE_NONE = 0, ACL_MEM_HANDLE_TYPE_POSIX = 2 } aclrtMemHandleType;
 typedef enum aclrtMemAllocationType { ACL_MEM_ALLOCATION_TYPE_PINNED = 0 } aclrtMemAllocationType;
 typedef enum aclrtMemLocationType {
@@ -208,6 +209,7 @@ aclError aclrtResetDevice(int32_t deviceId);
 aclError aclrtResetDeviceForce(int32_t deviceId);
 aclError aclrtGetDevice(int32_t *deviceId);
 aclError aclrtGetDeviceCount(uint32_t *count);
+aclError aclrtGetRunMode(aclrtRunMode *runMode);
 const char *aclrtGetSocName(void);
 aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
 aclError aclrtDestroyContext(aclrtContext context);

@@ -211,6 +211,19 @@ aclError aclrtGetDeviceCount(uint32_t *count) {
   return call_end(&c, 0);
 }
 
+/* The double stands for a host with its devices attached (EP mode): the program runs on the host. No aclInit needed. */
+aclError aclrtGetRunMode(aclrtRunMode *runMode) {
+  call_t c;
+  call_begin(&c, "aclrtGetRunMode");
+  arg_ptr(&c, "runMode", runMode);
+  aclError inj = injected_failure("aclrtGetRunMode");
+  if (inj != 0) return call_fail(&c, inj, "injected %d", inj);
+  if (runMode == NULL) return call_fail(&c, 100000, "runMode is NULL");
+  *runMode = ACL_HOST;
+  out_i64(&c, "runMode", ACL_HOST);
+  return call_end(&c, 0);
+}
+
 const char *aclrtGetSocName(void) {
   call_t c;
   call_begin(&c, "aclrtGetSocName");

@@ -61,6 +61,7 @@ describe('the contract session on the acl backend + C double', () => {
     await run('aclrtSetDevice', { deviceId: 0 });
     expect(await run('aclrtGetDevice')).toEqual({ deviceId: 0 });
     expect(await run('aclrtGetDeviceCount')).toEqual({ count: 2 });
+    expect(await run('aclrtGetRunMode')).toEqual({ runMode: 1 });
     expect(await run('aclrtGetSocName')).toEqual({ socName: 'Ascend910B2' });
     const { stream } = await run('aclrtCreateStream');
     const { devPtr } = await run('aclrtMalloc', { size: 3 * MiB, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });

@@ -63,7 +63,7 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect((await recorded('aclInit', () => runtime.aclInit({ configPath: null }))).record.args).toEqual({ configPath: null });
   });
 
-  it('aclrtSetDevice, aclrtGetDevice, aclrtGetDeviceCount, aclrtGetSocName: int32_t in, out-pointers', async () => {
+  it('aclrtSetDevice, aclrtGetDevice, aclrtGetDeviceCount, aclrtGetRunMode, aclrtGetSocName: int32_t in, out-pointers', async () => {
     expect((await recorded('aclrtSetDevice', () => runtime.aclrtSetDevice({ deviceId: 0 }))).record.args).toEqual({ deviceId: 0 });
     const device = await recorded('aclrtGetDevice', () => runtime.aclrtGetDevice({}));
     expect(device.record).toMatchObject({ args: { deviceId: POINTER }, out: { deviceId: 0 } });
@@ -71,6 +71,9 @@ describe('marshalling: the double receives the intended C arguments', () => {
     const count = await recorded('aclrtGetDeviceCount', () => runtime.aclrtGetDeviceCount({}));
     expect(count.record.args).toEqual({ count: POINTER });
     expect(count.result.count).toBe(2);
+    const mode = await recorded('aclrtGetRunMode', () => runtime.aclrtGetRunMode({}));
+    expect(mode.record).toMatchObject({ args: { runMode: POINTER }, out: { runMode: 1 } });
+    expect(mode.result.runMode).toBe(1);
     const soc = await recorded('aclrtGetSocName', () => runtime.aclrtGetSocName({}));
     expect(soc.record.args).toEqual({});
     expect(soc.result.socName).toBe('Ascend910B2');

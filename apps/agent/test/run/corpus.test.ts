@@ -88,8 +88,8 @@ describe('pagelens run --check over the corpus', () => {
     const run = await pagelens(['run', '--check', '--quiet', '--', program('not_modeled').path]);
     expect(run.stdout).toContain('not_modeled: PASS');
     expect(section(run.stdout, 'Not modeled')).toEqual([
-      expect.stringMatching(/^aclrtGetRunMode, first call #3 at not_modeled\.c:9 /),
-      expect.stringMatching(/^aclrtGetVersion, first call #4 at not_modeled\.c:11 /),
+      expect.stringMatching(/^aclrtGetLastError, first call #3 at not_modeled\.c:8 /),
+      expect.stringMatching(/^aclrtGetVersion, first call #4 at not_modeled\.c:10 /),
     ]);
     expect(run.code).toBe(0);
   });

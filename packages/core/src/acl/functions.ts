@@ -194,6 +194,7 @@ export const ACL_FUNCTIONS = {
   aclrtResetDeviceForce: fn('device', ['LT-2'], [input('deviceId', 'int32_t', INT)], { mutates: true, mayBlock: true }),
   aclrtGetDevice: fn('device', ['LT-2'], [output('deviceId', 'int32_t*', INT)]),
   aclrtGetDeviceCount: fn('device', [], [output('count', 'uint32_t*', UINT)]),
+  aclrtGetRunMode: fn('device', [], [output('runMode', 'aclrtRunMode*', enumOf('aclrtRunMode'))]),
   aclrtGetSocName: fn('device', [], [output('socName', 'const char*', STRING)], { returns: 'const char*' }),
   aclrtCreateContext: fn('context', ['CX-1'], [output('context', 'aclrtContext*', CONTEXT), input('deviceId', 'int32_t', INT)], {
     mutates: true,

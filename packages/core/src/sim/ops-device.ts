@@ -1,4 +1,4 @@
-import { ACL_FAILURE_MODE, aclrtStreamStatus } from '../acl/enums.ts';
+import { ACL_FAILURE_MODE, aclrtRunMode, aclrtStreamStatus } from '../acl/enums.ts';
 import {
   ACL_ERROR_REPEAT_FINALIZE,
   ACL_ERROR_REPEAT_INITIALIZE,
@@ -72,6 +72,9 @@ export const aclrtGetDevice: Op<'aclrtGetDevice'> = (context) => {
 };
 
 export const aclrtGetDeviceCount: Op<'aclrtGetDeviceCount'> = (context) => ok({ count: context.state.devices.length });
+
+/** A simulated program runs on the host with its devices attached (ACL_HOST); device-side (ACL_DEVICE) programs are not modeled. */
+export const aclrtGetRunMode: Op<'aclrtGetRunMode'> = () => ok({ runMode: aclrtRunMode.byName.ACL_HOST });
 
 /** With several devices it always reports device 0 (acl-api.md §5). */
 export const aclrtGetSocName: Op<'aclrtGetSocName'> = (context) => ok({ socName: context.state.devices[0]?.profile.name ?? null });

@@ -25,6 +25,7 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtResetDeviceForce: device.aclrtResetDeviceForce,
   aclrtGetDevice: device.aclrtGetDevice,
   aclrtGetDeviceCount: device.aclrtGetDeviceCount,
+  aclrtGetRunMode: device.aclrtGetRunMode,
   aclrtGetSocName: device.aclrtGetSocName,
   aclrtCreateContext: contexts.aclrtCreateContext,
   aclrtDestroyContext: contexts.aclrtDestroyContext,

@@ -26,7 +26,6 @@ const HEADER = 'acl_rt.h (public header, signature only)';
 
 export const EXTRA_FUNCTIONS: readonly ExtraFunction[] = [
   { name: 'aclFinalizeReference', params: [p('uint64_t*', 'refCount')], source: ACL_API },
-  { name: 'aclrtGetRunMode', params: [p('aclrtRunMode*', 'runMode')], source: HEADER },
   { name: 'aclrtGetLastError', params: [p('aclrtLastErrLevel', 'level')], source: ACL_API },
   { name: 'aclrtPeekAtLastError', params: [p('aclrtLastErrLevel', 'level')], source: ACL_API },
   {

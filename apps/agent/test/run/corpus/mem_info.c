@@ -2,6 +2,10 @@
 #include "common.h"
 
 int main(void) {
+  /* Samples ask the run mode before aclInit: a program under PageLens runs on the host. */
+  aclrtRunMode mode = ACL_DEVICE;
+  CHECK_ACL(aclrtGetRunMode(&mode));
+  EXPECT(mode == ACL_HOST);
   CHECK_ACL(aclInit(NULL));
   CHECK_ACL(aclrtSetDevice(0));
   uint32_t count = 0;

@@ -5,8 +5,7 @@
 int main(void) {
   CHECK_ACL(aclInit(NULL));
   CHECK_ACL(aclrtSetDevice(0));
-  aclrtRunMode mode = ACL_DEVICE;
-  for (int i = 0; i < 3; i++) EXPECT(aclrtGetRunMode(&mode) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  for (int i = 0; i < 3; i++) EXPECT(aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   int32_t major = 0, minor = 0, patch = 0;
   EXPECT(aclrtGetVersion(&major, &minor, &patch) == ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
   CHECK_ACL(aclrtResetDevice(0));
