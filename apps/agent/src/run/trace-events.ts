@@ -13,6 +13,7 @@ import {
 import { recordEffects } from '../backends/acl/effects.ts';
 import type { EffectContext } from '../backends/acl/effects-context.ts';
 import { structWords } from './native/trace-words.ts';
+import { changesCurrent, ThreadCurrents } from './thread-current.ts';
 import type { TracedCall } from './trace-record.ts';
 
 /*
@@ -130,6 +131,8 @@ export interface TraceHost {
 export class TraceEvents {
   readonly #backend: TraceHost;
   readonly pid: number;
+  /** Each thread's current device and context (CX-1). */
+  readonly threads = new ThreadCurrents();
 
   constructor(backend: TraceHost, pid: number) {
     this.#backend = backend;
@@ -149,20 +152,25 @@ export class TraceEvents {
     const seq = host.beginCall();
     let reasons: readonly Reason[] = [];
     if (call.ret === 0) {
-      const context: EffectContext = {
-        host,
-        state,
-        pid: this.pid,
-        process,
-        notes,
-        t0: state.time,
-        t1: state.time,
-        native: { start: state.time, durationNs: call.durationNs },
-        observation: {},
-        profileOf: (device) => (state.devices[device] ?? state.devices[0])?.profile ?? DEFAULT_PROFILE,
-        emit: (body, modeled = false) => void host.emit(body, modeled ? 'modeled' : 'observed'),
-      };
-      reasons = recordEffects(context, fn, decoded.args as AclArgs<typeof fn>, decoded.out as Partial<AclOut<typeof fn>>);
+      reasons = this.threads.during(process, call.thread, (changed) => {
+        const context: EffectContext = {
+          host,
+          state,
+          pid: this.pid,
+          process,
+          notes,
+          t0: state.time,
+          t1: state.time,
+          native: { start: state.time, durationNs: call.durationNs },
+          observation: {},
+          profileOf: (device) => (state.devices[device] ?? state.devices[0])?.profile ?? DEFAULT_PROFILE,
+          emit: (body, modeled = false) => {
+            if (changesCurrent(body)) changed();
+            host.emit(body, modeled ? 'modeled' : 'observed');
+          },
+        };
+        return recordEffects(context, fn, decoded.args as AclArgs<typeof fn>, decoded.out as Partial<AclOut<typeof fn>>);
+      });
     }
     const message = notes.join('; ');
     const event: CallEvent = {
