@@ -102,3 +102,66 @@ test('a browser watches a program’s allocations appear while it runs, in its o
   await expect.poll(() => allocationsOf(page, pid)).toEqual([]);
   await snap(page, 'run-live-exited-1280');
 });
+
+test('the process filter narrows every view to one program: chip, log, page map, host and copies, Shift+P', async ({ page, agent }) => {
+  const program = buildProgram();
+  await openExplorer(page, agent);
+  const first = runProgram(program, agent.url);
+  await first.printed(/steps: ready/);
+  const second = runProgram(program, agent.url);
+  await second.printed(/steps: ready/);
+  first.child.stdin?.write('4\n');
+  await first.printed(/allocated 4 MiB/);
+  second.child.stdin?.write('6\n');
+  await second.printed(/allocated 6 MiB/);
+  second.child.stdin?.write('2\n');
+  await second.printed(/allocated 2 MiB/);
+
+  const rows = page.getByTestId('processes').getByTestId('process-row');
+  await expect(rows).toHaveCount(2);
+  const [a, b] = [Number(await rows.nth(0).getAttribute('data-pid')), Number(await rows.nth(1).getAttribute('data-pid'))];
+  await expect.poll(() => allocationsOf(page, a)).toEqual([4 * MiB]);
+  await expect.poll(() => allocationsOf(page, b)).toEqual([6 * MiB, 2 * MiB]);
+  const chip = page.getByTestId('process-filter-chip');
+  await expect(chip).toHaveCount(0);
+
+  // The page map: the other program's memory is dimmed, and the map says so.
+  await rows.nth(0).getByRole('button').click();
+  await expect(chip).toHaveAttribute('data-pid', String(a));
+  await expect(chip).toContainText(`Showing process ${a} (steps)`);
+  await expect(page.getByTestId('page-map')).toHaveAttribute('data-process', String(a));
+  await expect(page.getByTestId('page-map-dimmed')).toContainText(`other than ${a}`);
+  await snap(page, 'run-filter-pages-1280');
+
+  // The log: only the chosen program's calls (aclrtSetDevice and one aclrtMalloc), then the other's.
+  await page.getByTestId('tab-log').click();
+  const logRows = page.getByTestId('log-row');
+  await expect(logRows).toHaveCount(2);
+  await page.keyboard.press('Shift+P');
+  await expect(chip).toHaveAttribute('data-pid', String(b));
+  await expect(logRows).toHaveCount(3);
+  await expect(rows.nth(1).getByRole('button')).toHaveAttribute('aria-pressed', 'true');
+  await snap(page, 'run-filter-log-1280');
+
+  // Host & copies and the address space follow the same filter; the chip stays in sight above them.
+  await page.getByTestId('tab-host').click();
+  await expect(chip).toBeVisible();
+  await page.getByTestId('tab-address').click();
+  await expect(page.getByTestId('address-space')).toHaveAttribute('data-pid', String(b));
+
+  // Past the last program Shift+P shows every process again; the chip's button does the same.
+  await page.keyboard.press('Shift+P');
+  await expect(chip).toHaveCount(0);
+  await page.getByTestId('tab-log').click();
+  await expect(logRows).toHaveCount(5);
+  await page.keyboard.press('Shift+P');
+  await expect(chip).toHaveAttribute('data-pid', String(a));
+  await page.getByTestId('process-filter-clear').click();
+  await expect(chip).toHaveCount(0);
+  await expect(logRows).toHaveCount(5);
+
+  first.child.stdin?.end();
+  second.child.stdin?.end();
+  expect(await first.exit).toBe(7);
+  expect(await second.exit).toBe(7);
+});

@@ -87,7 +87,7 @@ function handlers(
         session.closed.then(async () => {
           const status = await statusOf(session.pid);
           log.info(
-            `traced process ${session.pid} ${describeStatus(status)}: ${session.record.calls.length} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
+            `traced process ${session.pid} ${describeStatus(status)}: ${session.record.total} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
           );
           return { session, status };
         }),

@@ -52,7 +52,7 @@ function servedPrograms(backend: Backend, log: Logger): ProgramHandlers {
     onTrace: (session) =>
       void session.closed.then(() =>
         log.info(
-          `traced process ${session.pid} ended: ${session.record.calls.length} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
+          `traced process ${session.pid} ended: ${session.record.total} calls observed, ${session.record.dropped ?? 'unknown'} dropped`,
         ),
       ),
   };

@@ -4,6 +4,7 @@ import { describeStatus, type ExitStatus, type ProgramEnd } from './program-end.
 import type { CallSite } from './run-record.ts';
 import type { TraceSession } from './run-server.ts';
 import { resolveSites } from './sites.ts';
+import { TRACE_REFUSALS } from './trace-record.ts';
 
 /*
  * The `pagelens run --check` summary of one program: calls per function, ACL errors with their
@@ -75,12 +76,17 @@ export function formatTraceSummary(session: TraceSession, status: ExitStatus | u
     errors.map((call) => call.site),
   );
   const out = [`pagelens --trace --check: ${session.argv.join(' ')} (pid ${session.pid}) ${describeStatus(status)}`];
-  out.push(`ACL calls observed: ${record.calls.length} from ${record.threads.size} thread${record.threads.size === 1 ? '' : 's'}`);
+  out.push(`ACL calls observed: ${record.total} from ${record.threads.size} thread${record.threads.size === 1 ? '' : 's'}`);
   for (const [fn, count] of [...record.counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) out.push(`  ${fn} ${count}`);
-  out.push(`ACL errors: ${errors.length === 0 ? 'none' : errors.length}`);
+  out.push(`ACL errors: ${record.errorCount === 0 ? 'none' : record.errorCount}`);
   for (const call of errors) {
     const line = lines.get(call.site);
     out.push(`  ${call.fn} → ${errorName(call.ret)} (${call.ret}), call #${call.index}${line === undefined ? '' : ` at ${line}`}`);
+  }
+  if (record.errorCount > errors.length) out.push(`  … and ${record.errorCount - errors.length} more, not listed`);
+  if (record.malformed > 0) {
+    out.push(`Refused records: ${record.malformed}`);
+    for (const [code, count] of record.refused) out.push(`  ${code} ${count}: ${TRACE_REFUSALS[code]}`);
   }
   out.push(
     record.dropped === undefined

@@ -176,7 +176,7 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             const record = new TraceRecord(observed === undefined ? undefined : (call, fn) => observed.record(call, fn));
             trace = record;
             if (observed !== undefined) {
-              const counts = { calls: () => record.calls.length, errors: () => record.errorCount, dropped: () => record.dropped };
+              const counts = { calls: () => record.total, errors: () => record.errorCount, dropped: () => record.dropped };
               runs?.add({ pid: observed.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'traced' }, counts);
               void closed.then(() => runs?.ended(observed.pid));
             }

@@ -12,7 +12,9 @@ import {
 } from '@pagelens/core';
 import { recordEffects } from '../backends/acl/effects.ts';
 import type { EffectContext } from '../backends/acl/effects-context.ts';
+import { EXACT_LIMIT } from '../backends/acl/pointers.ts';
 import { structWords } from './native/trace-words.ts';
+import { changesCurrent, ThreadCurrents } from './thread-current.ts';
 import type { TracedCall } from './trace-record.ts';
 
 /*
@@ -30,6 +32,8 @@ interface Decoded {
   readonly out: Record<string, unknown>;
   /** What a trace record cannot carry for this call (struct arrays, lists, strings). */
   readonly missing: string[];
+  /** Counts of 2^53 or more, as "size = 0x…": exact in the call event, beyond what the model's state can hold. */
+  readonly wide: string[];
 }
 
 const hexWord = (word: bigint): Hex => `0x${word.toString(16)}`;
@@ -42,6 +46,16 @@ function f32(word: bigint): number {
   return view.getFloat32(0);
 }
 
+/**
+ * A 64-bit count (a size, a u64, a struct field) as an exact number, or at 2^53 and more as "0x…"
+ * text holding all its bits, as results hold pointers (backends/acl/pointers.ts): never rounded.
+ */
+function exactCount(value: bigint): number | Hex {
+  return value < EXACT_LIMIT && value > -EXACT_LIMIT ? Number(value) : hexWord(BigInt.asUintN(64, value));
+}
+
+const isWide = (value: unknown): boolean => typeof value === 'string' && value.startsWith('0x');
+
 /** One word as the catalogue type of its parameter; undefined for what a word cannot hold. */
 function scalar(param: ParamSpec, word: bigint): unknown {
   switch (param.value.t) {
@@ -53,9 +67,9 @@ function scalar(param: ParamSpec, word: bigint): unknown {
       return unsigned32(word);
     case 'size':
     case 'u64':
-      return Number(word);
+      return exactCount(word);
     case 'index':
-      return Number(BigInt.asIntN(64, word));
+      return exactCount(BigInt.asIntN(64, word));
     case 'ptr':
     case 'handle':
       return hexWord(word);
@@ -66,7 +80,7 @@ function scalar(param: ParamSpec, word: bigint): unknown {
   }
 }
 
-function setPath(target: Record<string, unknown>, path: readonly string[], value: number): void {
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let at = target;
   for (const key of path.slice(0, -1)) {
     const next = at[key];
@@ -84,13 +98,18 @@ export function decodeWords(fn: AclFunctionName, words: readonly bigint[], succe
   const args: Record<string, unknown> = {};
   const out: Record<string, unknown> = {};
   const missing: string[] = [];
+  const wide: string[] = [];
   const fields = structWords(fn);
+  const counted = (name: string, param: ParamSpec, value: unknown): unknown => {
+    if (param.value.t !== 'ptr' && param.value.t !== 'handle' && isWide(value)) wide.push(`${name} = ${String(value)}`);
+    return value;
+  };
   params.forEach((param, index) => {
     const word = words[index] ?? 0n;
     const t = param.value.t;
     if (param.dir === 'out') {
       const value = scalar(param, word);
-      if (succeeded && value !== undefined) out[param.name] = value;
+      if (succeeded && value !== undefined) out[param.name] = counted(param.name, param, value);
       return;
     }
     if (t === 'struct') {
@@ -103,7 +122,9 @@ export function decodeWords(fn: AclFunctionName, words: readonly bigint[], succe
         const value: Record<string, unknown> = {};
         for (const field of captured) {
           const raw = words[params.length + fields.indexOf(field)] ?? 0n;
-          setPath(value, field.path, field.signed ? Number(BigInt.asIntN(64, raw)) : Number(raw));
+          const exact = exactCount(field.signed ? BigInt.asIntN(64, raw) : raw);
+          if (isWide(exact)) wide.push(`${[param.name, ...field.path].join('.')} = ${String(exact)}`);
+          setPath(value, field.path, exact);
         }
         args[param.name] = value;
       }
@@ -113,9 +134,9 @@ export function decodeWords(fn: AclFunctionName, words: readonly bigint[], succe
     } else if (t === 'string' || t === 'charBuffer') {
       args[param.name] = word === 0n ? null : hexWord(word);
       if (word !== 0n) missing.push(param.name);
-    } else args[param.name] = scalar(param, word);
+    } else args[param.name] = counted(param.name, param, scalar(param, word));
   });
-  return { args, out, missing };
+  return { args, out, missing, wide };
 }
 
 /** The backend of a `pagelens run` agent: the simulator host the traced process lives in beside the simulated ones. */
@@ -130,6 +151,8 @@ export interface TraceHost {
 export class TraceEvents {
   readonly #backend: TraceHost;
   readonly pid: number;
+  /** Each thread's current device and context (CX-1). */
+  readonly threads = new ThreadCurrents();
 
   constructor(backend: TraceHost, pid: number) {
     this.#backend = backend;
@@ -146,23 +169,33 @@ export class TraceEvents {
     const notes: string[] = [];
     if (decoded.missing.length > 0)
       notes.push(`observed in trace mode: a trace record carries no contents for ${decoded.missing.join(', ')}`);
+    // The call event keeps such a count exactly; the state, whose sizes are numbers below 2^53, records no change from it.
+    if (decoded.wide.length > 0)
+      notes.push(
+        `${decoded.wide.join(', ')}: 2^53 or more, shown exactly; PageLens's model holds counts below 2^53 and recorded no state change`,
+      );
     const seq = host.beginCall();
     let reasons: readonly Reason[] = [];
-    if (call.ret === 0) {
-      const context: EffectContext = {
-        host,
-        state,
-        pid: this.pid,
-        process,
-        notes,
-        t0: state.time,
-        t1: state.time,
-        native: { start: state.time, durationNs: call.durationNs },
-        observation: {},
-        profileOf: (device) => (state.devices[device] ?? state.devices[0])?.profile ?? DEFAULT_PROFILE,
-        emit: (body, modeled = false) => void host.emit(body, modeled ? 'modeled' : 'observed'),
-      };
-      reasons = recordEffects(context, fn, decoded.args as AclArgs<typeof fn>, decoded.out as Partial<AclOut<typeof fn>>);
+    if (call.ret === 0 && decoded.wide.length === 0) {
+      reasons = this.threads.during(process, call.thread, (changed) => {
+        const context: EffectContext = {
+          host,
+          state,
+          pid: this.pid,
+          process,
+          notes,
+          t0: state.time,
+          t1: state.time,
+          native: { start: state.time, durationNs: call.durationNs },
+          observation: {},
+          profileOf: (device) => (state.devices[device] ?? state.devices[0])?.profile ?? DEFAULT_PROFILE,
+          emit: (body, modeled = false) => {
+            if (changesCurrent(body)) changed();
+            host.emit(body, modeled ? 'modeled' : 'observed');
+          },
+        };
+        return recordEffects(context, fn, decoded.args as AclArgs<typeof fn>, decoded.out as Partial<AclOut<typeof fn>>);
+      });
     }
     const message = notes.join('; ');
     const event: CallEvent = {

@@ -8,6 +8,7 @@ import { LessonsPanel } from '../components/lessons/LessonsPanel.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
 import { SharedLinkOpener } from '../components/playground/SharedLinkOpener.tsx';
 import { ProcessesPanel } from '../components/processes/ProcessesPanel.tsx';
+import { ProcessFilterChip, ProcessFilterShortcut } from '../components/processes/ProcessFilterChip.tsx';
 import { TimeTravelBar } from '../components/time-travel/TimeTravelBar.tsx';
 import { ShortcutScopeContext, useShortcut } from '../hooks/shortcuts.ts';
 import { codedParts } from '../i18n/useCodedText.ts';
@@ -96,6 +97,7 @@ export function Explorer() {
     <div className="explorer" data-ready={ready} data-layout={layout}>
       <SharedLinkOpener />
       <SplitShortcut />
+      <ProcessFilterShortcut />
       {VIEWS.map((id, index) => (
         <ViewShortcut key={id} view={id} index={index} />
       ))}
@@ -139,6 +141,7 @@ export function Explorer() {
             ))}
           </div>
           {view === 'playground' && <SplitToggle />}
+          <ProcessFilterChip />
         </div>
         <div className="view-body" role="tabpanel">
           {ready && layout !== 'tabs' && <PlaygroundSplit inspectorOver={sides.inspector === 'overlay'} />}

@@ -26,7 +26,7 @@ export interface UiSlice extends UiPrefs {
   view: ViewId;
   device: number;
   helpOpen: boolean;
-  /** The one process the log and the address space show, chosen in the processes panel; undefined for all. */
+  /** The one process every view shows (the page map dims the others), chosen in the processes panel or by Shift+P; undefined for all. */
   processFilter: number | undefined;
   setView(view: ViewId): void;
   setProcessFilter(pid: number | undefined): void;

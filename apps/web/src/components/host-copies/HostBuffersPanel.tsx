@@ -3,8 +3,10 @@ import { Fragment, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bytes } from '../../model/format.ts';
 import { kernelRefusesMallocRegister, processBuffers } from '../../model/host-copies/buffer-rows.ts';
+import { ofProcess } from '../../model/processes/process-filter.ts';
 import { useFormat } from '../../store/hooks.ts';
 import { selectSession } from '../../store/session-slice.ts';
+import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { BufferRows } from './BufferRows.tsx';
 
@@ -15,8 +17,9 @@ export function HostBuffersPanel({ state, relatedBuffers }: { state: HostState; 
   const session = useAppStore(selectSession);
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
+  const filter = useAppStore(selectProcessFilter);
   // The state at the cursor is mutated in place while live: its seq says when to look again.
-  const groups = useMemo(() => processBuffers(state), [state, state.seq]);
+  const groups = useMemo(() => ofProcess(filter, processBuffers(state)), [state, state.seq, filter]);
   const kernel = session?.host.kernelVersion ?? state.devices[0]?.profile.host.kernelVersion ?? '';
   const page = session?.host.hostPageSize ?? state.devices[0]?.profile.host.pageSize ?? 4096;
   const refuses = kernel !== '' && kernelRefusesMallocRegister(kernel);

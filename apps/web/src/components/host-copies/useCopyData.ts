@@ -3,7 +3,9 @@ import { useMemo, useRef } from 'react';
 import { bufferAt } from '../../model/host-copies/buffer-rows.ts';
 import { type CopyLayout, HostWaitIndex, layoutCopies, waitsUpTo } from '../../model/host-copies/copy-lanes.ts';
 import { EventMarkIndex, marksUpTo } from '../../model/host-copies/event-marks.ts';
+import { showsProcess } from '../../model/processes/process-filter.ts';
 import { useTimeline } from '../../store/hooks.ts';
+import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 export interface CopyData {
@@ -42,6 +44,7 @@ function touches(copy: CopyRecord, buffer: { addr: number; size: number; pid: nu
 export function useCopyData(state: HostState): CopyData {
   const timeline = useTimeline();
   const selection = useAppStore((s) => s.selection);
+  const filter = useAppStore(selectProcessFilter);
   const waitIndex = useRef(new HostWaitIndex());
   const markIndex = useRef(new EventMarkIndex());
   const seq = state.seq;
@@ -60,16 +63,20 @@ export function useCopyData(state: HostState): CopyData {
     const waits = waitsUpTo(waitIndex.current.update(events), state.seq);
     const marks = marksUpTo(markIndex.current.update(events), state.seq);
     const copies = state.copies;
-    const layout = layoutCopies(copies, state.streams, waits, marks);
+    // Indices stay those of state.copies; the filter leaves the hidden copies out of the lanes, the legend and the [ ] order.
+    const layout = layoutCopies(copies, state.streams, waits, marks, filter);
     const indexById = new Map<number, number>();
     const paths = new Set<CopyRecord['path']>();
+    const shown: number[] = [];
     copies.forEach((copy, index) => {
       indexById.set(copy.id, index);
+      if (!showsProcess(filter, copy.pid)) return;
       paths.add(copy.path);
+      shown.push(index);
     });
-    const order = Int32Array.from(copies.keys()).sort((a, b) => (copies[a]?.start ?? 0) - (copies[b]?.start ?? 0) || a - b);
+    const order = Int32Array.from(shown).sort((a, b) => (copies[a]?.start ?? 0) - (copies[b]?.start ?? 0) || a - b);
     return { copies, layout, indexById, order, paths };
-  }, [state, events, copyCount, streamKey, waitCount, markCount]);
+  }, [state, events, copyCount, streamKey, waitCount, markCount, filter]);
 
   const related = useMemo(() => {
     void seq;

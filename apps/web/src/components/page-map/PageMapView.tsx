@@ -3,13 +3,15 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
 import { framesObservable } from '../../model/acl/backend.ts';
-import { colorScheme } from '../../model/page-map/colors.ts';
+import { colorScheme, focusedScheme } from '../../model/page-map/colors.ts';
 import { mapCounts } from '../../model/page-map/counts.ts';
 import { clickOwner, describeCell } from '../../model/page-map/describe.ts';
 import type { Hit } from '../../model/page-map/hit.ts';
 import { mapSelection } from '../../model/page-map/selection.ts';
+import { processFocus } from '../../model/processes/process-filter.ts';
 import { useCursorState, useFormat } from '../../store/hooks.ts';
 import { selectSession } from '../../store/session-slice.ts';
+import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { Published } from '../../viz/published.ts';
 import { PageMapCanvas } from './PageMapCanvas.tsx';
@@ -93,6 +95,7 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
   const theme = useAppStore((s) => s.theme);
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
+  const processFilter = useAppStore(selectProcessFilter);
   const controls = useRef<MapControls | null>(null);
   const [hover, setHover] = useState<{ hit: Hit; x: number; y: number } | undefined>(undefined);
   const [summary] = useState(() => new Published<ViewSummary | undefined>(undefined));
@@ -101,8 +104,14 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
   const device = state.devices[deviceId];
   const table = device?.frames;
   const pageSize = device?.profile.normalPageSize ?? NORMAL_PAGE;
-  const scheme = colorScheme(colorBy, theme === 'dark');
-  const contentKey = `${deviceId}:${version}:${cursor}:${colorBy}:${theme}`;
+  const contentKey = `${deviceId}:${version}:${cursor}:${colorBy}:${theme}:${processFilter ?? 'all'}`;
+  // The process filter dims the other processes' memory: they share the frames, so hiding it would misstate what is free.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the replica mutates in place; contentKey says when it changed.
+  const scheme = useMemo(
+    () =>
+      focusedScheme(colorScheme(colorBy, theme === 'dark'), table === undefined ? undefined : processFocus(state, table, processFilter)),
+    [contentKey],
+  );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the replica mutates in place; version and cursor say when it changed.
   const counts = useMemo(() => (table === undefined ? undefined : mapCounts(table)), [table, version, cursor]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above.
@@ -132,7 +141,7 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
   const empty = counts.free === counts.total;
   const elsewhere = selection !== undefined && selection.kind !== 'frame' && chosen === undefined;
   return (
-    <section className="page-map-view" data-testid="page-map" data-color-by={colorBy}>
+    <section className="page-map-view" data-testid="page-map" data-color-by={colorBy} data-process={processFilter ?? 'all'}>
       <PageMapToolbar
         colorBy={colorBy}
         controls={controls}
@@ -176,6 +185,11 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
         <p className="muted page-map-hint" id="page-map-hint">
           {elsewhere ? t('pageMap.selectionElsewhere', { device: deviceId }) : t('pageMap.hint')}
         </p>
+        {processFilter !== undefined && (
+          <p className="muted page-map-hint" data-testid="page-map-dimmed">
+            {t('pageMap.otherProcessesDimmed', { pid: processFilter })}
+          </p>
+        )}
       </div>
     </section>
   );

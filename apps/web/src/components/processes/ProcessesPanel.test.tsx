@@ -4,16 +4,21 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
+import { installShortcutHandler } from '../../hooks/shortcuts.ts';
 import { createI18n } from '../../i18n/setup.ts';
 import { createAppStore } from '../../store/app-store.ts';
 import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ProcessesPanel } from './ProcessesPanel.tsx';
+import { ProcessFilterChip, ProcessFilterShortcut } from './ProcessFilterChip.tsx';
 
 Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
 
 let root: Root | undefined;
+let uninstall: (() => void) | undefined;
 afterEach(() => {
   act(() => root?.unmount());
+  uninstall?.();
+  uninstall = undefined;
   document.body.innerHTML = '';
 });
 
@@ -37,11 +42,14 @@ function mount(language: 'en' | 'zh', runs: readonly RunInfo[]) {
   store.getState().setRuns(runs);
   const container = document.createElement('div');
   document.body.append(container);
+  uninstall = installShortcutHandler(window);
   root = createRoot(container);
   act(() =>
     root?.render(
       <I18nextProvider i18n={createI18n(language)}>
         <StoreProvider store={store}>
+          <ProcessFilterShortcut />
+          <ProcessFilterChip />
           <ProcessesPanel />
         </StoreProvider>
       </I18nextProvider>,
@@ -94,6 +102,40 @@ describe('the processes panel', () => {
     expect(store.getState().processFilter).toBeUndefined();
     act(() => button(0)?.click());
     act(() => container.querySelector<HTMLButtonElement>('[data-testid="processes-all"]')?.click());
+    expect(store.getState().processFilter).toBeUndefined();
+  });
+
+  it.each([
+    ['en', 'Showing process 4003 (python3 infer.py)', 'Show all', 'Showing process 4002 (train --steps 3)'],
+    ['zh', '正在显示进程 4003（python3 infer.py）', '显示全部', '正在显示进程 4002（train --steps 3）'],
+  ] as const)('%s: a chip says which process the views show, and its button shows all again', (language, showing, all, first) => {
+    const { store, container } = mount(language, RUNS);
+    const chip = () => container.querySelector<HTMLElement>('[data-testid="process-filter-chip"]');
+    expect(chip()).toBeNull();
+    act(() => rows(container)[1]?.querySelector('button')?.click());
+    expect(chip()?.textContent).toContain(showing);
+    expect(chip()?.getAttribute('data-pid')).toBe('4003');
+    const clear = container.querySelector<HTMLButtonElement>('[data-testid="process-filter-clear"]');
+    expect(clear?.textContent).toBe(all);
+    act(() => clear?.click());
+    expect(store.getState().processFilter).toBeUndefined();
+    expect(chip()).toBeNull();
+    // The filter set elsewhere (the address space picks a process too) shows the chip as well.
+    act(() => store.getState().setProcessFilter(4002));
+    expect(chip()?.textContent).toContain(first);
+  });
+
+  it('Shift+P steps the filter through the runs in the panel’s order, then back to all', () => {
+    const { store } = mount('en', RUNS);
+    const press = () => act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'P', shiftKey: true, bubbles: true })));
+    const seen: (number | undefined)[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      press();
+      seen.push(store.getState().processFilter);
+    }
+    expect(seen).toEqual([4002, 4003, 4004, undefined]);
+    // A plain p is the playground's stop, not this.
+    act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', bubbles: true })));
     expect(store.getState().processFilter).toBeUndefined();
   });
 });

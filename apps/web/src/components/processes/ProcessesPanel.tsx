@@ -43,7 +43,7 @@ function RunRow({ run, chosen, onChoose }: { run: RunInfo; chosen: boolean; onCh
 
 /**
  * The programs `pagelens run` brought to the agent: each one process of the model. Choosing one
- * shows only its calls in the log and its address space; choosing it again shows every process.
+ * sets the process filter every view honours (process-filter.ts); choosing it again shows every process.
  */
 export function ProcessesPanel() {
   const { t } = useTranslation();

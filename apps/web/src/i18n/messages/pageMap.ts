@@ -11,6 +11,7 @@ export const pageMap = defineMessages(
     empty:
       'Nothing is allocated on device {{device}} yet. Allocate memory (Actions panel, Playground or aclrtMalloc) and watch frames fill: huge pages from the top, normal pages from the bottom.',
     noDevice: 'Device {{device}} is not on this host. Choose a device in the header.',
+    otherProcessesDimmed: 'Memory of processes other than {{pid}} is dimmed: they share these frames.',
     unobserved: {
       title: 'This backend cannot observe which physical frames back an allocation.',
       why: 'The ACL runtime does not report it, so there is no frame map here and nothing is modeled in its place. The pools below come from aclrtGetMemInfo; each object’s page class and page count come from the pool readings around its call or from aclrtPointerGetAttributes.',
@@ -121,6 +122,7 @@ export const pageMap = defineMessages(
     modeled: '物理位置为建模结果：驱动不会报告分配实际使用了哪些物理帧。',
     modeledDetail: 'PageLens 把大页和巨页放在内存高端、普通页放在低端，因此碎片化的呈现方式与真实设备一致。',
     hint: '滚轮或双指缩放，拖动平移，也可使用 + − 0、[ ] ↑ ↓（页面图获得焦点后可用全部方向键）。单击帧或页可选中其所属对象；按 z 缩放到选中对象。',
+    otherProcessesDimmed: '进程 {{pid}} 以外的进程的内存以淡色显示：它们共用这些帧。',
     empty:
       'Device {{device}} 上尚未分配任何内存。请分配内存（操作面板、代码演练或 aclrtMalloc），观察各帧被占用：大页从高端开始，普通页从低端开始。',
     noDevice: '此主机上没有 Device {{device}}。请在顶部选择一个设备。',

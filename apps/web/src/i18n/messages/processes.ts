@@ -5,8 +5,16 @@ export const processes = defineMessages(
   {
     title: 'Programs',
     all: 'Show all processes',
-    showOnly: 'Show only process {{pid}} in the log and the address space',
+    showOnly: 'Show only process {{pid}} in every view (the page map dims the others)',
     showAll: 'Show every process again',
+    chip: {
+      showing: 'Showing process {{pid}}',
+      showingRun: 'Showing process {{pid}} ({{command}})',
+      showAll: 'Show all',
+    },
+    keys: {
+      next: 'Show only the next program’s process; after the last, all again',
+    },
     pids: 'process {{pid}} · pid {{osPid}}',
     mode: {
       simulated: 'simulated',
@@ -30,8 +38,16 @@ export const processes = defineMessages(
   {
     title: '程序',
     all: '显示全部进程',
-    showOnly: '日志和地址空间中只显示进程 {{pid}}',
+    showOnly: '所有视图中只显示进程 {{pid}}（页面图以淡色显示其他进程）',
     showAll: '重新显示全部进程',
+    chip: {
+      showing: '正在显示进程 {{pid}}',
+      showingRun: '正在显示进程 {{pid}}（{{command}}）',
+      showAll: '显示全部',
+    },
+    keys: {
+      next: '只显示下一个程序的进程；最后一个之后恢复显示全部',
+    },
     pids: '进程 {{pid}} · pid {{osPid}}',
     mode: {
       simulated: '模拟',

@@ -28,6 +28,28 @@ function copy(over: Partial<CopyRecord>): CopyRecord {
 const noStreams: HostState['streams'] = new Map();
 
 describe('copy lanes', () => {
+  it('lays out only the filtered process: its lanes, copies and waits; the others get lane -1', () => {
+    const copies = [
+      copy({ id: 1, pid: 10 }),
+      copy({ id: 2, pid: 11, submit: 500, start: 500, end: 900 }),
+      copy({ id: 3, pid: 10, start: 100, end: 200 }),
+    ];
+    const waits = [
+      { seq: 5, pid: 11, start: 900, end: 2000 },
+      { seq: 6, pid: 10, start: 200, end: 300 },
+    ];
+    const all = layoutCopies(copies, noStreams, waits);
+    expect(all.lanes.map((lane) => lane.pid)).toEqual([10, 11]);
+    expect(all.t1).toBe(2000);
+    const only = layoutCopies(copies, noStreams, waits, [], 10);
+    expect(only.lanes.map((lane) => `${lane.kind} ${lane.pid}`)).toEqual(['host 10']);
+    expect([...only.laneOf]).toEqual([0, -1, 0]);
+    expect(only.byLane.map((list) => [...list])).toEqual([[0, 2]]);
+    expect(only.busy.map((busy) => busy.cause)).toEqual(['sync-copy', 'sync-copy', 'synchronize']);
+    expect([only.t0, only.t1]).toEqual([0, 300]);
+    expect(layoutCopies(copies, noStreams, waits, [], 12).lanes).toEqual([]);
+  });
+
   it('puts synchronous copies on the host lane and stream copies on their stream lane, host lane first', async () => {
     const scene = await copyScene();
     const { copies, streams } = scene.host.state;

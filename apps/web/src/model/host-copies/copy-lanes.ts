@@ -1,4 +1,5 @@
 import type { CopyRecord, HostState, MemoryEvent } from '@pagelens/core';
+import { type ProcessFilter, showsProcess } from '../processes/process-filter.ts';
 import type { EventMark, PlacedMark } from './event-marks.ts';
 
 /**
@@ -48,7 +49,7 @@ export interface HostBusy {
 
 export interface CopyLayout {
   readonly lanes: readonly Lane[];
-  /** Lane index of each copy, parallel to the copies array. */
+  /** Lane index of each copy, parallel to the copies array; -1 for a copy of a process the filter hides. */
   readonly laneOf: Int32Array;
   /** Copy indices of each lane, ordered by start time (for culling). */
   readonly byLane: readonly Int32Array[];
@@ -151,16 +152,20 @@ function laneOrder(a: Lane, b: Lane): number {
  * without a stream to their process's host lane. The host lane is busy during synchronous and
  * blocking copies and synchronize waits; an async copy leaves it free (HM-3, CP-4). Event marks
  * go on the lanes of their streams, which get a lane even when destroyed since (EV-2, EV-3).
+ * Under a process filter only that process's lanes, copies, waits and marks are laid out.
  */
 export function layoutCopies(
   copies: readonly CopyRecord[],
   streams: HostState['streams'],
   waits: readonly HostWait[],
   marks: readonly EventMark[] = [],
+  filter: ProcessFilter = undefined,
 ): CopyLayout {
   const streamInfo = new Map<number, StreamInfo>();
   const pids = new Set<number>();
+  const shown = (item: { readonly pid: number }) => showsProcess(filter, item.pid);
   for (const stream of streams.values()) {
+    if (!shown(stream)) continue;
     const owned = stream.isDefault && stream.handle !== 0 && stream.context !== undefined;
     streamInfo.set(stream.id, {
       pid: stream.pid,
@@ -171,13 +176,15 @@ export function layoutCopies(
     });
   }
   for (const copy of copies) {
+    if (!shown(copy)) continue;
     pids.add(copy.pid);
     if (copy.stream !== undefined && !streamInfo.has(copy.stream)) {
       streamInfo.set(copy.stream, { pid: copy.pid, device: copy.device, isDefault: false, alive: false });
     }
   }
-  for (const wait of waits) pids.add(wait.pid);
+  for (const wait of waits) if (shown(wait)) pids.add(wait.pid);
   for (const mark of marks) {
+    if (!shown(mark)) continue;
     const sources = mark.from === undefined ? [mark.stream] : [mark.stream, mark.from.stream];
     for (const stream of sources) {
       if (!streamInfo.has(stream)) streamInfo.set(stream, { pid: mark.pid, device: mark.device, isDefault: false, alive: false });
@@ -211,6 +218,10 @@ export function layoutCopies(
   let t0 = Number.POSITIVE_INFINITY;
   let t1 = Number.NEGATIVE_INFINITY;
   copies.forEach((copy, index) => {
+    if (!shown(copy)) {
+      laneOf[index] = -1;
+      return;
+    }
     const host = hostLane.get(copy.pid) ?? 0;
     const lane = copy.stream === undefined ? host : (streamLane.get(copy.stream) ?? host);
     laneOf[index] = lane;
@@ -223,6 +234,7 @@ export function layoutCopies(
     t1 = Math.max(t1, copy.end);
   });
   for (const wait of waits) {
+    if (!shown(wait)) continue;
     busy.push({
       lane: hostLane.get(wait.pid) ?? 0,
       start: wait.start,
@@ -236,6 +248,7 @@ export function layoutCopies(
   }
   const placed: PlacedMark[] = [];
   for (const mark of marks) {
+    if (!shown(mark)) continue;
     const lane = streamLane.get(mark.stream);
     if (lane === undefined) continue;
     const fromLane = mark.from === undefined ? -1 : (streamLane.get(mark.from.stream) ?? -1);

@@ -1,4 +1,5 @@
 import { DARK, hexRgba, LIGHT, ownerRgba, type Palette, packRgba } from '../colors.ts';
+import type { ProcessFocus } from '../processes/process-filter.ts';
 
 /** Fill levels a split frame is shaded by: darker = more of its normal pages in use. */
 export const FILL_LEVELS = 8;
@@ -93,6 +94,26 @@ export interface ColorScheme {
   readonly palette: Palette;
   readonly kinds: KindColors;
   readonly owners: OwnerColorTable;
+  /** While the process filter shows one process: the memory of the others is drawn dimmed. */
+  readonly focus?: ProcessFocus | undefined;
+}
+
+/** How far a dimmed colour moves toward the free colour: far enough to recede, not so far it reads as free. */
+const DIM_TOWARD_FREE = 0.78;
+
+/** `colour` faded toward the theme's free colour (packed RGBA in, packed RGBA out). */
+export function dimColor(colour: number, free: number): number {
+  const mix = (shift: number) => {
+    const from = (colour >>> shift) & 255;
+    const to = (free >>> shift) & 255;
+    return Math.round(from + (to - from) * DIM_TOWARD_FREE);
+  };
+  return packRgba(mix(0), mix(8), mix(16), 255);
+}
+
+/** The scheme with the process focus set (a new object: the cached schemes stay unfocused). */
+export function focusedScheme(scheme: ColorScheme, focus: ProcessFocus | undefined): ColorScheme {
+  return focus === undefined ? scheme : { ...scheme, focus };
 }
 
 const schemes = new Map<string, ColorScheme>();

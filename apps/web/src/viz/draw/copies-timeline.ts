@@ -287,7 +287,7 @@ export function drawCopyTimeline(ctx: CanvasRenderingContext2D, width: number, h
   const mark = (index: number | undefined, color: string, line: number): void => {
     const copy = index === undefined ? undefined : scene.copies[index];
     const lane = index === undefined ? undefined : scene.layout.laneOf[index];
-    if (copy !== undefined && lane !== undefined) outline(ctx, copy, lane, scene, width, color, line);
+    if (copy !== undefined && lane !== undefined && lane >= 0) outline(ctx, copy, lane, scene, width, color, line);
   };
   for (const index of scene.related ?? []) mark(index, scene.colors.selection, 1.5);
   mark(scene.hovered, scene.colors.hover, 1.5);

@@ -1,8 +1,9 @@
-import { FRAME_BYTES } from '@pagelens/core';
+import { aclrtMemMallocPolicy, FRAME_BYTES, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { simulated } from '../../../test/page-map-scene.ts';
-import { colorScheme, fillLevel } from '../../model/page-map/colors.ts';
+import { colorScheme, dimColor, fillLevel, focusedScheme } from '../../model/page-map/colors.ts';
 import { layoutWith } from '../../model/page-map/layout.ts';
+import { processFocus } from '../../model/processes/process-filter.ts';
 import { frameColor, frameImageSize, pageImageSize, pixelWords, rasterFrames, rasterPages } from './page-map-raster.ts';
 
 const MiB = 1024 * 1024;
@@ -96,5 +97,44 @@ describe('page-map raster', () => {
     rasterPages(table, layout, scheme, last, hugeOut);
     expect(new Set(pixelWords(hugeOut))).toEqual(new Set([scheme.owners.get(huge)]));
     expect(FRAME_BYTES / table.pagesPerFrame).toBe(4096);
+  });
+
+  it('dims the frames and pages of other processes while the process filter shows one', async () => {
+    const { host, rt, state, table, malloc, idOf } = await simulated();
+    const mine = idOf(await malloc(64 * 1024, 'ACL_MEM_MALLOC_NORMAL_ONLY'));
+    const other = new SimRuntime(host, 'other');
+    await other.aclInit({ configPath: null });
+    await other.aclrtSetDevice({ deviceId: 0 });
+    const small = await other.aclrtMalloc({ size: 64 * 1024, policy: aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_NORMAL_ONLY });
+    const huge = await other.aclrtMalloc({ size: 3 * MiB, policy: aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_ONLY });
+    expect([small.ret, huge.ret]).toEqual([0, 0]);
+    const theirs = [...state.allocations.values()].filter((item) => item.pid === other.pid).map((item) => item.id);
+    const [theirSmall = -1, theirHuge = -1] = theirs;
+    const base = colorScheme('owner', false);
+    const scheme = focusedScheme(base, processFocus(state, table, rt.pid));
+    const free = base.kinds.free;
+    const layout = layoutWith(table.count, table.pagesPerFrame, 8);
+    // Frame level: the shared frame 0 holds some of mine, so it stays; the other's huge frames recede.
+    const frames = pixels(frameImageSize(layout).width, frameImageSize(layout).height);
+    rasterFrames(table, layout, scheme, frames);
+    const words = pixelWords(frames);
+    expect(words[0]).toBe(base.kinds.shared[1]);
+    expect(words[255 * 128 + 127]).toBe(dimColor(base.owners.get(theirHuge), free));
+    expect(words[255 * 128 + 125]).toBe(free);
+    // Page level (17 pages each: 64 KiB + 32 B of padding): my pages in my colour, the other's pages of the same frame dimmed, free pages free.
+    const window = { tile: 0, c0: 0, c1: 1, r0: 0, r1: 1 };
+    const size = pageImageSize(layout, window);
+    const pages = pixels(size.width, size.height);
+    rasterPages(table, layout, scheme, window, pages);
+    const pageWords = pixelWords(pages);
+    expect(pageWords[0]).toBe(base.owners.get(mine));
+    expect(pageWords[17]).toBe(dimColor(base.owners.get(theirSmall), free));
+    expect(pageWords[40]).toBe(free);
+    // A dimmed colour is neither the owner's nor the free colour.
+    expect(dimColor(base.owners.get(theirSmall), free)).not.toBe(base.owners.get(theirSmall));
+    expect(dimColor(base.owners.get(theirSmall), free)).not.toBe(free);
+    // Without a focus nothing is dimmed.
+    rasterPages(table, layout, base, window, pages);
+    expect(pageWords[17]).toBe(base.owners.get(theirSmall));
   });
 });

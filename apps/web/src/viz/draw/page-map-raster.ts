@@ -1,5 +1,5 @@
 import { FrameKind, type FrameTable } from '@pagelens/core';
-import { type ColorScheme, fillLevel } from '../../model/page-map/colors.ts';
+import { type ColorScheme, dimColor, fillLevel } from '../../model/page-map/colors.ts';
 import { FRAMES_PER_TILE, type PageMapLayout, TILE_COLS, TILE_ROWS } from '../../model/page-map/layout.ts';
 import type { TileWindow } from '../../model/page-map/viewport.ts';
 
@@ -38,6 +38,20 @@ export function frameColor(table: FrameTable, frame: number, scheme: ColorScheme
   }
 }
 
+/** A frame's colour, dimmed when the process filter shows another process and none of this frame's memory is its. */
+function shownFrameColor(table: FrameTable, frame: number, scheme: ColorScheme): number {
+  const colour = frameColor(table, frame, scheme);
+  const { focus } = scheme;
+  if (focus === undefined || table.kind[frame] === FrameKind.free || focus.frames[frame] === 1) return colour;
+  return dimColor(colour, scheme.kinds.free);
+}
+
+/** A used page's colour under the process filter: its owner's, or dimmed when the owner is another process's. */
+function shownPageColor(owner: number, colour: number, scheme: ColorScheme): number {
+  const { focus } = scheme;
+  return focus === undefined || focus.owners.has(owner) ? colour : dimColor(colour, scheme.kinds.free);
+}
+
 /** Size of the frame-level image: one pixel per frame, tiles of 16 × 32 pixels side by side. */
 export function frameImageSize(layout: PageMapLayout): { width: number; height: number } {
   return { width: layout.tilesAcross * TILE_COLS, height: layout.tileRows * TILE_ROWS };
@@ -55,7 +69,7 @@ export function rasterFrames(table: FrameTable, layout: PageMapLayout, scheme: C
       let index = (top + row) * out.width + left;
       let frame = base + row * TILE_COLS;
       for (let col = 0; col < TILE_COLS; col += 1, index += 1, frame += 1) {
-        words[index] = frame < table.count ? frameColor(table, frame, scheme) : 0;
+        words[index] = frame < table.count ? shownFrameColor(table, frame, scheme) : 0;
       }
     }
   }
@@ -93,18 +107,20 @@ export function rasterPages(table: FrameTable, layout: PageMapLayout, scheme: Co
       }
       const kind = table.kind[frame];
       if (kind !== FrameKind.split) {
-        fillBlock(words, stride, x, y, pageCols, pageRows, frameColor(table, frame, scheme));
+        fillBlock(words, stride, x, y, pageCols, pageRows, shownFrameColor(table, frame, scheme));
         continue;
       }
       const owners = table.pages.get(frame);
       if (owners === undefined) {
         const owner = table.owner[frame] ?? 0;
-        fillBlock(words, stride, x, y, pageCols, pageRows, scheme.by === 'owner' ? scheme.owners.get(owner) : kinds.normalPage);
+        const colour = scheme.by === 'owner' ? scheme.owners.get(owner) : kinds.normalPage;
+        fillBlock(words, stride, x, y, pageCols, pageRows, shownPageColor(owner, colour, scheme));
         continue;
       }
       for (let page = 0; page < pageCols * pageRows; page += 1) {
         const owner = page < pagesPerFrame ? (owners[page] ?? 0) : 0;
-        const colour = owner === 0 ? kinds.free : scheme.by === 'owner' ? scheme.owners.get(owner) : kinds.normalPage;
+        const colour =
+          owner === 0 ? kinds.free : shownPageColor(owner, scheme.by === 'owner' ? scheme.owners.get(owner) : kinds.normalPage, scheme);
         words[(y + Math.floor(page / pageCols)) * stride + x + (page % pageCols)] = colour;
       }
     }
