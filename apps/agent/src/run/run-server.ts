@@ -7,6 +7,7 @@ import type { Backend } from '../backends/backend.ts';
 import { SimBackend } from '../backends/sim/sim-backend.ts';
 import type { Logger } from '../server/logger.ts';
 import { newToken, tokensEqual } from '../server/token.ts';
+import { IngestBudget } from './ingest-budget.ts';
 import { LineReader } from './line-reader.ts';
 import { ProgramBridge } from './program-bridge.ts';
 import type { ExitStatus } from './program-end.ts';
@@ -122,6 +123,18 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
   const accept = (socket: Socket) => {
     sockets.add(socket);
     const lines = new LineReader();
+    // A traced program's records: read within the agent's budget for them (ingest-budget.ts).
+    const budget = new IngestBudget();
+    let resume: ReturnType<typeof setTimeout> | undefined;
+    const throttle = (ms: number) => {
+      const pause = budget.spend(ms);
+      if (pause <= 0 || resume !== undefined) return;
+      socket.pause();
+      resume = setTimeout(() => {
+        resume = undefined;
+        socket.resume();
+      }, pause);
+    };
     let bridge: ProgramBridge | undefined;
     let trace: TraceRecord | undefined;
     let chain = Promise.resolve();
@@ -139,6 +152,9 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
         socket.destroy();
         return;
       }
+      // Only the chunks of an already traced connection are charged (the hello is not).
+      const charged = trace;
+      const started = charged === undefined ? 0 : performance.now();
       for (let line = lines.next(); line !== undefined; line = lines.next()) {
         if (trace !== undefined) {
           trace.line(line);
@@ -216,9 +232,11 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
         busy += 1;
         chain = busy === 1 ? answer() : chain.then(answer);
       }
+      if (charged !== undefined) throttle(performance.now() - started);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      clearTimeout(resume);
       sockets.delete(socket);
       // The calls already read finish before the process counts as ended.
       void chain.then(markClosed);
