@@ -26,5 +26,9 @@ void *pt_resolve(const char *name);
 uint64_t pt_now(void);
 uint64_t pt_tid(void);
 void pt_record(const pt_event *event);
+/* Whether the ring is full now: a call that starts then is counted as dropped up front (pt_drop)
+ * and goes straight to the real function, without the clock reads its record would have needed. */
+int pt_full(void);
+void pt_drop(void);
 
 #endif

@@ -6,12 +6,12 @@ import {
   checkArgs,
   type HostState,
   isAclFunctionName,
-  isObject,
   normalizeArgs,
   parseHex,
   toHex,
 } from '@pagelens/core';
 import type { BackendProcess } from '../backends/backend.ts';
+import { readCallLine } from './call-line.ts';
 import { HOST_PAGE, HostMap } from './host-map.ts';
 import { findLeaks, type Leak } from './leaks.ts';
 import { encodeReply } from './reply.ts';
@@ -24,6 +24,7 @@ import type { CallSite, RunRecord } from './run-record.ts';
  */
 
 const TiB = 2 ** 40;
+const INVALID = String(ACL_ERROR_INVALID_PARAM);
 /** Device-side addresses the simulator hands out: registered-host device VA (12 TiB) up to the VM-5 window's end (24 TiB). */
 const SIM_DEVICE_LO = 12 * TiB;
 const SIM_DEVICE_HI = 24 * TiB;
@@ -96,49 +97,58 @@ export class ProgramBridge {
     this.record = record;
   }
 
-  /** Answers one message line from the interposer. */
-  async handle(line: string): Promise<string> {
-    let message: unknown;
+  /** Answers one message line from the interposer (rejects, never throws, when the agent fails). */
+  handle(line: string): Promise<string> {
+    // Not an async function: its answer is #call's own promise, not one more wrapped around it.
     try {
-      message = JSON.parse(line);
-    } catch {
-      return String(ACL_ERROR_INVALID_PARAM);
+      return this.#handle(line);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    if (!isObject(message) || typeof message.f !== 'string') return String(ACL_ERROR_INVALID_PARAM);
+  }
+
+  #handle(line: string): Promise<string> {
+    const message = readCallLine(line);
+    if (message === undefined) return Promise.resolve(INVALID);
+    const { fn, args } = message;
     const site: CallSite = {
       index: this.record.nextIndex(),
-      fn: message.f,
-      thread: typeof message.t === 'number' ? message.t : 0,
-      site: typeof message.s === 'string' ? hexNumber(message.s) : 0,
+      fn,
+      thread: message.thread,
+      site: message.site === undefined ? 0 : hexNumber(message.site),
     };
-    const args = isObject(message.a) ? { ...message.a } : {};
-    if (args.notModeled !== undefined || !isAclFunctionName(message.f) || !ACL_FUNCTIONS[message.f].acl) {
+    if (args.notModeled !== undefined || !isAclFunctionName(fn) || !ACL_FUNCTIONS[fn].acl) {
       this.record.notModeled(site);
-      return '207000';
+      return Promise.resolve('207000');
     }
-    return this.#call(message.f, args, site);
+    return this.#call(fn, args, site);
   }
 
   async #call(fn: AclFunctionName, raw: Record<string, unknown>, site: CallSite): Promise<string> {
-    const nullOut = raw.__nullOut;
-    const real = typeof raw.__real === 'string' ? hexNumber(raw.__real) : 0;
-    delete raw.__nullOut;
-    delete raw.__real;
-    if (typeof nullOut === 'string') {
-      this.record.call(site, ACL_ERROR_INVALID_PARAM, `${nullOut} is NULL (the acl layer refuses a NULL out-parameter)`);
-      return String(ACL_ERROR_INVALID_PARAM);
+    let real = 0;
+    // Only the calls that carry them pay for removing the interposer's own keys.
+    if ('__nullOut' in raw || '__real' in raw) {
+      const nullOut = raw.__nullOut;
+      real = typeof raw.__real === 'string' ? hexNumber(raw.__real) : 0;
+      delete raw.__nullOut;
+      delete raw.__real;
+      if (typeof nullOut === 'string') {
+        this.record.call(site, ACL_ERROR_INVALID_PARAM, `${nullOut} is NULL (the acl layer refuses a NULL out-parameter)`);
+        return INVALID;
+      }
     }
     const switching = this.#enterThread(site.thread);
     if (switching !== undefined) await switching;
-    const programArgs = { ...raw };
-    const translating = this.#toSim(fn, raw);
-    if (translating !== undefined) await translating;
-    const normalized = normalizeArgs(fn, raw);
+    // The program's own arguments stay as sent; the simulator's are a translated copy when any differ.
+    const programArgs: Readonly<Record<string, unknown>> = raw;
+    const translated = this.#toSim(fn, raw);
+    const simArgs = translated instanceof Promise ? await translated : translated;
+    const normalized = normalizeArgs(fn, simArgs);
     const checked = normalized.ok ? checkArgs(fn, normalized.value) : normalized;
     if (!normalized.ok || !checked.ok) {
       const message = 'message' in checked ? checked.message : 'unreadable arguments';
       this.record.call(site, ACL_ERROR_INVALID_PARAM, `PageLens could not read the arguments: ${message}`);
-      return String(ACL_ERROR_INVALID_PARAM);
+      return INVALID;
     }
     // checkArgs has proven the shape AclArgs<F> describes. The simulator runs the call before
     // `call` returns, so the thread is named on exactly this call's event.
@@ -181,10 +191,14 @@ export class ProgramBridge {
   }
 
   /**
-   * Replaces the program's host pointers in `args` by the simulator's (in place). Synchronous
-   * unless a pointer is new pageable memory, which takes a modeled malloc first.
+   * The arguments with the program's host pointers replaced by the simulator's: `args` itself when
+   * none is, a copy otherwise. Synchronous unless a pointer is new pageable memory, which takes a
+   * modeled malloc first.
    */
-  #toSim(fn: AclFunctionName, args: Record<string, unknown>): Promise<void> | undefined {
+  #toSim(
+    fn: AclFunctionName,
+    args: Readonly<Record<string, unknown>>,
+  ): Readonly<Record<string, unknown>> | Promise<Readonly<Record<string, unknown>>> {
     const spec = ACL_FUNCTIONS[fn];
     let unknown = false;
     const replaced: [string, string][] = [];
@@ -202,12 +216,14 @@ export class ProgramBridge {
         unknown = true;
       }
     }
-    if (unknown) return this.#toSimSlow(fn, args);
-    for (const [name, value] of replaced) args[name] = value;
-    return undefined;
+    if (unknown) return this.#toSimSlow(fn, { ...args });
+    if (replaced.length === 0) return args;
+    const copy = { ...args };
+    for (const [name, value] of replaced) copy[name] = value;
+    return copy;
   }
 
-  async #toSimSlow(fn: AclFunctionName, args: Record<string, unknown>): Promise<void> {
+  async #toSimSlow(fn: AclFunctionName, args: Record<string, unknown>): Promise<Record<string, unknown>> {
     const extents = HOST_EXTENT[fn];
     for (const param of ACL_FUNCTIONS[fn].params) {
       if (param.dir !== 'in') continue;
@@ -225,6 +241,7 @@ export class ProgramBridge {
         args[param.name] = items;
       }
     }
+    return args;
   }
 
   async #hostToSim(text: string, extent: number | undefined): Promise<string> {

@@ -7,6 +7,8 @@ import type { Backend } from '../backends/backend.ts';
 import { SimBackend } from '../backends/sim/sim-backend.ts';
 import type { Logger } from '../server/logger.ts';
 import { newToken, tokensEqual } from '../server/token.ts';
+import { IngestBudget } from './ingest-budget.ts';
+import { LineReader } from './line-reader.ts';
 import { ProgramBridge } from './program-bridge.ts';
 import type { ExitStatus } from './program-end.ts';
 import { RunRecord } from './run-record.ts';
@@ -120,7 +122,19 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
 
   const accept = (socket: Socket) => {
     sockets.add(socket);
-    let buffered = '';
+    const lines = new LineReader();
+    // A traced program's records: read within the agent's budget for them (ingest-budget.ts).
+    const budget = new IngestBudget();
+    let resume: ReturnType<typeof setTimeout> | undefined;
+    const throttle = (ms: number) => {
+      const pause = budget.spend(ms);
+      if (pause <= 0 || resume !== undefined) return;
+      socket.pause();
+      resume = setTimeout(() => {
+        resume = undefined;
+        socket.resume();
+      }, pause);
+    };
     let bridge: ProgramBridge | undefined;
     let trace: TraceRecord | undefined;
     let chain = Promise.resolve();
@@ -131,17 +145,17 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
     });
     open.add(closed);
     void closed.then(() => open.delete(closed));
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffered += chunk;
-      if (buffered.length > MAX_LINE && !buffered.includes('\n')) {
+    socket.on('data', (chunk: Buffer) => {
+      lines.push(chunk);
+      if (lines.unendedBytes > MAX_LINE) {
         options.log.warn('an interposed program sent a line past 1 MiB; closing its connection');
         socket.destroy();
         return;
       }
-      for (let newline = buffered.indexOf('\n'); newline >= 0; newline = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, newline);
-        buffered = buffered.slice(newline + 1);
+      // Only the chunks of an already traced connection are charged (the hello is not).
+      const charged = trace;
+      const started = charged === undefined ? 0 : performance.now();
+      for (let line = lines.next(); line !== undefined; line = lines.next()) {
         if (trace !== undefined) {
           trace.line(line);
           runs?.touched();
@@ -202,31 +216,27 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
           continue;
         }
         const current = bridge;
-        const answer = async () => {
-          const reply = await current.handle(line).catch((error: unknown) => {
-            options.log.error(`interposed call failed inside the agent: ${error instanceof Error ? error.stack : String(error)}`);
-            return '500000';
-          });
+        const send = (reply: string) => {
+          busy -= 1;
           if (!socket.destroyed) socket.write(`${reply}\n`);
           runs?.touched();
         };
-        // The interposer waits for each answer, so a call nearly always finds the chain idle: it
-        // then starts at once instead of a promise turn later. Order is kept either way.
-        if (busy === 0) {
-          busy += 1;
-          chain = answer().finally(() => {
-            busy -= 1;
-          });
-        } else {
-          busy += 1;
-          chain = chain.then(answer).finally(() => {
-            busy -= 1;
-          });
-        }
+        const failed = (error: unknown) => {
+          options.log.error(`interposed call failed inside the agent: ${error instanceof Error ? error.stack : String(error)}`);
+          send('500000');
+        };
+        // One promise per call: the bridge's answer, then the write. The interposer waits for each
+        // answer, so a call nearly always finds the chain idle and starts at once instead of a
+        // promise turn later. Order is kept either way.
+        const answer = () => current.handle(line).then(send, failed);
+        busy += 1;
+        chain = busy === 1 ? answer() : chain.then(answer);
       }
+      if (charged !== undefined) throttle(performance.now() - started);
     });
     socket.on('error', () => socket.destroy());
     socket.on('close', () => {
+      clearTimeout(resume);
       sockets.delete(socket);
       // The calls already read finish before the process counts as ended.
       void chain.then(markClosed);

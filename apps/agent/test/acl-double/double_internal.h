@@ -173,12 +173,14 @@ typedef struct {
   char *buf;
   size_t len;
   size_t cap;
+  int off; /* no log to write: jb_printf does nothing */
 } jbuf;
 
 typedef struct {
   const char *fn;
   jbuf args;
   jbuf out;
+  int logging; /* $ACL_DOUBLE_LOG named a file when the call began */
 } call_t;
 
 void jb_printf(jbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

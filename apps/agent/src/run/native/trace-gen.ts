@@ -38,6 +38,11 @@ function stub(name: AclFunctionName): string {
     `${returnsText ? 'const char *' : 'aclError '}${name}(${list}) {`,
     `  static pt_fn_${name} real = NULL;`,
     `  if (real == NULL) real = (pt_fn_${name})pt_resolve("${name}");`,
+    // A full ring drops the record anyway: count it now and skip the clock reads (pt_core.h).
+    '  if (pt_full()) {',
+    '    pt_drop();',
+    `    return ${returnsText ? 'real == NULL ? NULL : real()' : `real == NULL ? ACL_ERROR_RT_FEATURE_NOT_SUPPORT : real(${names})`};`,
+    '  }',
     `  pt_event e;`,
     `  e.fn = "${name}";`,
     `  e.site = (uint64_t)(uintptr_t)__builtin_return_address(0);`,
