@@ -89,7 +89,7 @@ describe('types of other libraries name themselves (issue 15)', () => {
     [
       'a std::set after using namespace std',
       'using namespace std;\nint main() {\n    set<float, greater<float>> top;\n    return 0;\n}',
-      'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map and std::unordered_map of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map, std::unordered_map, std::optional, std::shared_ptr and std::unique_ptr of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
       "another library's template",
