@@ -2,6 +2,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { Expr } from './ast.ts';
 import { baseType, type CType, type SmartPtrType, VOID } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
+import { foreignLibraryOf } from './foreign-libraries.ts';
 import { child, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
@@ -19,6 +20,9 @@ const THREAD_TYPES: Readonly<Record<string, string>> = {
   lock_guard: 'Thread synchronisation (std::lock_guard)',
   unique_lock: 'Thread synchronisation (std::unique_lock)',
   condition_variable: 'Thread synchronisation (std::condition_variable)',
+  shared_mutex: 'Thread synchronisation (std::shared_mutex)',
+  shared_lock: 'Thread synchronisation (std::shared_lock)',
+  scoped_lock: 'Thread synchronisation (std::scoped_lock)',
   atomic: 'Atomics for threads (std::atomic)',
   future: 'A thread (std::future)',
   shared_future: 'A thread (std::shared_future)',
@@ -114,6 +118,8 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
   const text = ctx.slice(scoped ?? node).replace(/\s+/g, '');
   const std = /^(?:::)?std::(\w+)$/.exec(text)?.[1];
   const last = text.split('::').at(-1) ?? text;
+  // `std::chrono::steady_clock::time_point` (or `chrono::…` after `using namespace std`): the samples time their runs with it.
+  if (/^(?:::)?(?:std::)?chrono::/.test(text)) return ctx.outOfScope(node, `Timing with std::chrono ("${text}": PageLens keeps no clock)`);
   const thread = std === undefined ? undefined : THREAD_TYPES[std];
   if (thread !== undefined) return ctx.outOfScope(node, thread);
   if (node.name === 'TemplateType') {
@@ -140,7 +146,11 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
         `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector, std::string, std::map, std::unordered_map, std::optional, std::shared_ptr and std::unique_ptr of the library)`,
       );
     // A template the code defines stops at its definition; one used here comes from a header or another library.
-    return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
+    const library = foreignLibraryOf(text);
+    return ctx.outOfScope(
+      node,
+      `The template type "${ctx.slice(node)}" (${library === undefined ? 'from a header or another library' : `another library's, ${library}`})`,
+    );
   }
   if (std === 'string') return { k: 'string' };
   if (std === 'stringstream' || std === 'ostringstream') return { k: 'string', stream: std };
