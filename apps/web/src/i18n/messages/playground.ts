@@ -74,7 +74,7 @@ export const playground = defineMessages(
     },
     args: {
       label: 'Command line',
-      help: 'What main(int argc, char** argv) gets after the program name ./main, split at spaces as a shell splits them ("…" or \'…\' keep spaces in one argument). Empty: argv is ./main alone.',
+      help: 'The arguments main(int argc, char** argv) gets after ./main, split at spaces as a shell splits them; quote one that holds spaces ("a b").',
       argv: 'argv: {{argv}}',
       unclosed: 'The quote at column {{column}} is not closed: its argument runs to the end of the line.',
       readOnly: "The driver's command line (read-only).",
@@ -278,7 +278,7 @@ export const playground = defineMessages(
     },
     args: {
       label: '命令行',
-      help: 'main(int argc, char** argv)在程序名./main之后得到的参数，按shell的方式以空格分隔（"…"或\'…\'可把空格保留在同一个参数里）。留空时argv只有./main。',
+      help: 'main(int argc, char** argv)在./main之后得到的参数，按shell的方式以空格分隔；含空格的参数请加引号（"a b"）。',
       argv: 'argv：{{argv}}',
       unclosed: '第{{column}}列的引号没有闭合：该参数一直延续到行尾。',
       readOnly: '驱动者的命令行（只读）。',
