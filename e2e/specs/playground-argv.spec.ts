@@ -48,6 +48,15 @@ test('the Command line field reaches main as argv, and a following viewer sees i
   await expect(output).toContainText('argv[4] = resnet 50.om');
   await snap(page, 'playground-argv-1280');
 
+  // `?` lists the playground's keys (issue 15, "Also").
+  await page.getByTestId('pl-status').click();
+  await page.keyboard.press('?');
+  const help = page.getByTestId('help-overlay');
+  await expect(help).toContainText('Run the code to the end');
+  await expect(help).toContainText('Step: run one statement');
+  await page.keyboard.press('Escape');
+  await expect(help).not.toBeVisible();
+
   // An unclosed quote is said, with its column, and the field is marked invalid.
   await argsField(page).fill('--model "a b');
   await expect(page.getByRole('alert').filter({ hasText: 'column 9' })).toBeVisible();

@@ -113,6 +113,16 @@ describe('types of other libraries name themselves (issue 15)', () => {
       'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map, std::unordered_map, std::optional, std::shared_ptr and std::unique_ptr of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
+      'std::chrono timing after using namespace std',
+      'using namespace std;\nint main() {\n    chrono::steady_clock::time_point start;\n    return 0;\n}',
+      'Timing with std::chrono ("chrono::steady_clock::time_point": PageLens keeps no clock) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
+      'a reader-writer lock',
+      'std::shared_mutex g_lock;',
+      'Thread synchronisation (std::shared_mutex) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
       "another library's template",
       'ska::flat_hash_map<void*, size_t> g_sizes;',
       'The template type "ska::flat_hash_map<void*, size_t>" (another library\'s, flat_hash_map, which torch_npu vendors) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',

@@ -194,8 +194,8 @@ export function typeFromLayout(ctype: string, count?: number): CType {
 export interface FieldInfo {
   readonly name: string;
   readonly type: CType;
-  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number, or 0 for nullptr. */
-  readonly initial?: number;
+  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number (0 for nullptr), or a std::string's text. */
+  readonly initial?: number | string;
 }
 
 export function fieldsOf(struct: StructType): readonly FieldInfo[] {

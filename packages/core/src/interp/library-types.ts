@@ -152,7 +152,8 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       `The template type "${ctx.slice(node)}" (${library === undefined ? 'from a header or another library' : `another library's, ${library}`})`,
     );
   }
-  if (std === 'string') return { k: 'string' };
+  // A std::string_view is read like the string it views (PageLens keeps texts, not their memory).
+  if (std === 'string' || std === 'string_view') return { k: 'string' };
   if (std === 'stringstream' || std === 'ostringstream') return { k: 'string', stream: std };
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);

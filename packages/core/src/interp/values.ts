@@ -158,8 +158,14 @@ export function zeroValue(type: CType, init: boolean): Value {
 }
 
 /** A member's cell: its default member initialiser when the code gives one (C++11), else as newCell. */
-function memberCell(type: CType, init: boolean, initial: number | undefined): Cell {
+function memberCell(type: CType, init: boolean, initial: number | string | undefined): Cell {
   if (initial === undefined) return newCell(type, init);
+  if (typeof initial === 'string')
+    return type.k === 'string'
+      ? { type, value: { k: 'string', type, text: initial }, init: true }
+      : type.k === 'ptr'
+        ? { type, value: { k: 'str', type, text: initial }, init: true }
+        : newCell(type, true);
   if (type.k === 'int') return { type, value: intValue(type, BigInt(Math.trunc(initial))), init: true };
   if (type.k === 'float') return { type, value: floatValue(type, initial), init: true };
   return newCell(type, true);
