@@ -146,6 +146,7 @@ export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
 export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
 export type { Program } from './interp/ast.ts';
+export { DEFAULT_PROGRAM_NAME } from './interp/c-library.ts';
 // The C interpreter (playground) and its scenarios
 export { type CompileOptions, type CompileResult, compile, type EntryChoice, resolveEntry } from './interp/compile.ts';
 export type { Diagnostic, DiagnosticKind, Span } from './interp/diagnostics.ts';

@@ -76,12 +76,33 @@ int main()
 
 describe('types of other libraries name themselves (issue 15)', () => {
   it.each([
-    ['a framework typedef', 'static void Sync(ggml_backend_t backend) {}', 'ggml_backend_t', 1, 18],
-    ['a status enum of a plugin API', 'C_Status SetDevice(const int device) { return 0; }', 'C_Status', 1, 1],
-    ['a scoped library type', 'int main() {\n    at::OptionalDeviceGuard guard;\n    return 0;\n}', 'at::OptionalDeviceGuard', 2, 5],
-  ])('%s', (_, code, type, line, column) => {
+    ['a framework typedef', 'static void Sync(ggml_backend_t backend) {}', 'ggml_backend_t', 1, 18, 'ggml'],
+    [
+      'a status enum of a plugin API',
+      'C_Status SetDevice(const int device) { return 0; }',
+      'C_Status',
+      1,
+      1,
+      "PaddlePaddle's custom-device C API",
+    ],
+    [
+      'a scoped library type',
+      'int main() {\n    at::OptionalDeviceGuard guard;\n    return 0;\n}',
+      'at::OptionalDeviceGuard',
+      2,
+      5,
+      'PyTorch (c10, ATen) or torch_npu',
+    ],
+    ["Python's object type", 'static PyObject* g_malloc = nullptr;', 'PyObject', 1, 8, "Python's C API"],
+  ])('%s', (_, code, type, line, column, library) => {
     expect(errorsOf(code).map((d) => d.message)).toEqual([
-      `unknown type "${type}" at line ${line}, column ${column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, ${runTail}`,
+      `the type "${type}" at line ${line}, column ${column} is another library's, ${library}: its headers define it, and the playground runs only the code given, not that library; ${runTail.replace(/^or /, '')}`,
+    ]);
+  });
+
+  it('a type no known library spells stays unknown: a header of the code or a library defines it', () => {
+    expect(errorsOf('TransferMetadata* g_meta = nullptr;').map((d) => d.message)).toEqual([
+      `unknown type "TransferMetadata" at line 1, column 1: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, ${runTail}`,
     ]);
   });
 
@@ -89,12 +110,22 @@ describe('types of other libraries name themselves (issue 15)', () => {
     [
       'a std::set after using namespace std',
       'using namespace std;\nint main() {\n    set<float, greater<float>> top;\n    return 0;\n}',
-      'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map and std::unordered_map of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      'The C++ library type "set<float, greater<float>>" (PageLens models std::vector, std::string, std::map, std::unordered_map, std::optional, std::shared_ptr and std::unique_ptr of the library) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
+      'std::chrono timing after using namespace std',
+      'using namespace std;\nint main() {\n    chrono::steady_clock::time_point start;\n    return 0;\n}',
+      'Timing with std::chrono ("chrono::steady_clock::time_point": PageLens keeps no clock) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
+      'a reader-writer lock',
+      'std::shared_mutex g_lock;',
+      'Thread synchronisation (std::shared_mutex) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
       "another library's template",
       'ska::flat_hash_map<void*, size_t> g_sizes;',
-      'The template type "ska::flat_hash_map<void*, size_t>" (from a header or another library) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      'The template type "ska::flat_hash_map<void*, size_t>" (another library\'s, flat_hash_map, which torch_npu vendors) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
       'a static member of a class in a header',

@@ -81,6 +81,25 @@ int main() {
     expect([shown(h.ex, 'sum'), shown(h.ex, 'mode')]).toEqual(['12', '1']);
     expect(shown(h.ex, 'res')).toBe('{deviceId = 3, scale = 0.5, stream = NULL, ready = true}');
   });
+
+  it("a member defaults to an enumerator of its class, a constant, or a string literal (Mooncake's Status, xLLM's options)", async () => {
+    const h = await runToEnd(`constexpr int kDefaultLayers = 32;
+struct Status {
+    enum class Code : int32_t { kOk = 0, kInvalidArgument = 3 };
+    Code code_ = Code::kInvalidArgument;
+    int32_t layers = kDefaultLayers;
+    std::string protocol = "tcp";
+    const char* name = "ascend";
+    std::string_view view;
+};
+int main() {
+    Status status;
+    size_t length = status.protocol.size();
+    return 0;
+}`);
+    expect(shown(h.ex, 'status')).toBe('{code_ = 3, layers = 32, protocol = "tcp", name = "ascend", view = ""}');
+    expect(shown(h.ex, 'length')).toBe('3');
+  });
 });
 
 describe('constexpr arithmetic (issue 15)', () => {

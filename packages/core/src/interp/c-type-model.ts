@@ -71,7 +71,27 @@ export interface OptionalType {
   readonly k: 'optional';
   readonly of: CType;
 }
-export type CType = IntType | FloatType | PtrType | StructType | ArrayType | VoidType | VectorType | StringType | MapType | OptionalType;
+/**
+ * `std::shared_ptr<T>` and `std::unique_ptr<T>`: a T* that deletes its object (or calls the deleter
+ * the code gives) when the last owner lets go; smart-pointers.ts runs the ownership.
+ */
+export interface SmartPtrType {
+  readonly k: 'smart';
+  readonly kind: 'shared' | 'unique';
+  readonly of: CType;
+}
+export type CType =
+  | IntType
+  | FloatType
+  | PtrType
+  | StructType
+  | ArrayType
+  | VoidType
+  | VectorType
+  | StringType
+  | MapType
+  | OptionalType
+  | SmartPtrType;
 
 /** The type of `std::nullopt`: converts to any std::optional as an empty one. */
 export const NULLOPT_T: PtrType = { k: 'ptr', to: { k: 'void' }, name: 'std::nullopt_t' };
@@ -174,8 +194,8 @@ export function typeFromLayout(ctype: string, count?: number): CType {
 export interface FieldInfo {
   readonly name: string;
   readonly type: CType;
-  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number, or 0 for nullptr. */
-  readonly initial?: number;
+  /** A default member initialiser the code writes (`int32_t deviceId = 0;`): a number (0 for nullptr), or a std::string's text. */
+  readonly initial?: number | string;
 }
 
 export function fieldsOf(struct: StructType): readonly FieldInfo[] {
@@ -201,6 +221,7 @@ export function alignOf(type: CType): number {
     case 'vector':
     case 'string':
     case 'map':
+    case 'smart':
       return 8;
     case 'optional':
       return alignOf(type.of);
@@ -254,6 +275,9 @@ export function sizeOf(type: CType): number | undefined {
       const align = alignOf(type.of);
       return size === undefined ? undefined : Math.ceil((size + 1) / align) * align;
     }
+    // libstdc++ on LP64: the pointer and its control block; unique_ptr with the default deleter is the pointer alone.
+    case 'smart':
+      return type.kind === 'shared' ? 16 : 8;
     case 'void':
       return undefined;
   }
@@ -275,6 +299,8 @@ export function typeName(type: CType): string {
       return type.stream === undefined ? 'std::string' : `std::${type.stream}`;
     case 'optional':
       return `std::optional<${typeName(type.of)}>`;
+    case 'smart':
+      return `std::${type.kind}_ptr<${typeName(type.of)}>`;
     case 'map': {
       const compare = type.order === 'greater' ? `, std::greater<${typeName(type.key)}>` : '';
       return `std::${type.order === 'hash' ? 'unordered_map' : 'map'}<${typeName(type.key)}, ${typeName(type.value)}${compare}>`;

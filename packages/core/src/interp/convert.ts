@@ -1,7 +1,7 @@
-import { type CType, type IntType, type PtrType, typeName } from './c-type-model.ts';
+import { type CType, type IntType, type PtrType, type SmartPtrType, typeName } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
-import { carryUnmodeled, copyValue, describeValue, floatValue, intValue, type Value, zeroValue } from './values.ts';
+import { carryUnmodeled, copyValue, describeValue, floatValue, intValue, truthy, type Value, zeroValue } from './values.ts';
 
 /**
  * C conversions (C11 6.3) between the interpreter's values: on assignment, initialisation,
@@ -41,6 +41,8 @@ function convertOf(value: Value, to: CType, span: Span, explicit: boolean, what:
       if (value.k === 'optional') return { ...value, item: { ...value.item, value: copyValue(value.item.value) } };
       if (value.k === 'ptr' && value.type.name === 'std::nullopt_t') return zeroValue(to, true);
       return { k: 'optional', type: to, has: true, item: { type: to.of, value: convert(value, to.of, span, explicit, what), init: true } };
+    case 'smart':
+      return toSmart(value, to, span, explicit, what) ?? refuse();
     case 'map':
       if (value.k === 'map')
         throw new InterpError(
@@ -60,6 +62,20 @@ function convertOf(value: Value, to: CType, span: Span, explicit: boolean, what:
   }
 }
 
+/**
+ * A smart pointer from another of its kind (the copies share the owner; smart-pointers.ts counts
+ * them where they are stored), from nullptr, or, explicitly (`shared_ptr<T>(raw)`, make_shared),
+ * from a raw pointer it then owns: C++ makes that constructor explicit.
+ */
+function toSmart(value: Value, to: SmartPtrType, span: Span, explicit: boolean, what: string): Value | undefined {
+  if (value.k === 'smart') return value.type.kind === to.kind ? { ...value, type: to } : undefined;
+  if (value.k === 'ptr' && value.addr === 0n) return zeroValue(to, true);
+  if (value.k === 'int' && value.v === 0n) return zeroValue(to, true);
+  if (!explicit || (value.k !== 'ptr' && value.k !== 'ref')) return undefined;
+  const ptr = convert(value, { k: 'ptr', to: to.of }, span, true, what);
+  return { k: 'smart', type: to, ptr, owner: { holders: 0, released: false } };
+}
+
 function toInt(value: Value, to: IntType, explicit: boolean): Value | undefined {
   switch (value.k) {
     case 'int':
@@ -73,6 +89,9 @@ function toInt(value: Value, to: IntType, explicit: boolean): Value | undefined 
     case 'ref':
     case 'str':
       return to.bool === true ? intValue(to, 1n) : undefined;
+    // A smart pointer's `explicit operator bool`: whether it holds an object.
+    case 'smart':
+      return to.bool === true ? intValue(to, truthy(value.ptr) ? 1n : 0n) : undefined;
     default:
       return undefined;
   }

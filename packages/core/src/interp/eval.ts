@@ -18,14 +18,15 @@ import {
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError, undeclaredMessage } from './exec-errors.ts';
-import { heapAlloc, heapFree } from './host-memory.ts';
+import { heapAlloc } from './host-memory.ts';
 import { callMethod } from './library-calls.ts';
 import { pairValue } from './library-map.ts';
 import { libraryName, OUTPUT_STREAMS } from './library-names.ts';
 import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
-import { construct, definedClass, destroy } from './objects.ts';
+import { construct, definedClass, deleteHeapObject } from './objects.ts';
 import { memberFunction } from './resolve-function.ts';
+import { assignSmart } from './smart-pointers.ts';
 import { boolValue, type Cell, describeValue, floatValue, intValue, newCell, showValue, truthy, type Value } from './values.ts';
 
 /** The value of a read: arrays decay to a pointer to their first element (C11 6.3.2.1). */
@@ -63,6 +64,7 @@ async function assign(m: Machine, expr: Extract<Expr, { kind: 'assign' }>, scope
       throw new InterpError('unsupported', `the operator ${expr.op}: not supported`, expr.span);
     value = binary(op, current, value, expr.span, (text) => m.marks.warning(expr.span, text));
   }
+  if (target.type.k === 'smart') return assignSmart(m, target, value, expr.value, expr.span);
   const converted = convert(value, target.type, expr.span, false, `assigning to ${target.label}`);
   target.write(converted);
   return converted;
@@ -241,7 +243,9 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       const left = await evaluate(m, expr.left, scope);
       const right = await evaluate(m, expr.right, scope);
       if (left.k === 'string' || right.k === 'string') return stringOperator(expr.op, left, right, expr.span);
-      return binary(expr.op, left, right, expr.span, (text) => m.marks.warning(expr.span, text));
+      // `p == nullptr`, `a != b` of smart pointers compare the pointers they hold.
+      const raw = (value: Value) => (value.k === 'smart' ? value.ptr : value);
+      return binary(expr.op, raw(left), raw(right), expr.span, (text) => m.marks.warning(expr.span, text));
     }
     case 'cond':
       return truthy(await evaluate(m, expr.test, scope)) ? evaluate(m, expr.consequent, scope) : evaluate(m, expr.alternate, scope);
@@ -306,12 +310,7 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
     case 'delete': {
       const pointer = await evaluate(m, expr.operand, scope);
       if (pointer.k !== 'ptr') throw new InterpError('type', `delete ${label(expr.operand)}: not a pointer from new`, expr.span);
-      const object = m.heapObjects.get(pointer.addr);
-      if (object !== undefined) {
-        await destroy(m, object, expr.span, `*${label(expr.operand)}`);
-        m.heapObjects.delete(pointer.addr);
-      }
-      await heapFree(m, pointer.addr, expr.span, `delete${expr.array ? '[]' : ''} ${label(expr.operand)}`);
+      await deleteHeapObject(m, pointer.addr, expr.span, `delete${expr.array ? '[]' : ''} ${label(expr.operand)}`);
       return { k: 'void' };
     }
   }

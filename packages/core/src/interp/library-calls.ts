@@ -8,6 +8,7 @@ import { mapMethod } from './library-map.ts';
 import type { LValue } from './lvalue.ts';
 import type { Machine } from './machine.ts';
 import { outOfScopeMessage } from './parse-context.ts';
+import { dropSmart, smartMethod } from './smart-pointers.ts';
 import { intValue, unmodeledZero, type Value, vectorItem, zeroValue } from './values.ts';
 
 /*
@@ -49,16 +50,17 @@ export async function constructVector(
   cell.value = { k: 'vector', type, addr, size: count, capacity: count, items: new Map() };
 }
 
-/** True when a value of `type` holds a std::vector (itself, or in a member or element). */
+/** True when a value of `type` owns library memory: a std::vector or a smart pointer (itself, or in a member or element). */
 export function holdsVector(type: CType): boolean {
-  if (type.k === 'vector') return true;
+  if (type.k === 'vector' || type.k === 'smart') return true;
   if (type.k === 'array') return holdsVector(type.of);
   return type.k === 'struct' && fieldsOf(type).some((f) => holdsVector(f.type));
 }
 
-/** A variable's block ends: the heap memory of every vector it holds is freed (the destructors run). */
+/** A variable's block ends: the heap memory of every vector it holds is freed, and its smart pointers let go (the destructors run). */
 export async function freeVectors(m: Machine, value: Value, span: Span, label: string): Promise<void> {
   if (value.k === 'vector') await heapFree(m, value.addr, span, `${label} goes out of scope`);
+  else if (value.k === 'smart') await dropSmart(m, value, span, `${label} goes out of scope`);
   else if (value.k === 'struct') for (const [name, member] of value.fields) await freeVectors(m, member.value, span, `${label}.${name}`);
   else if (value.k === 'array')
     for (const [index, item] of value.items.entries()) await freeVectors(m, item.value, span, `${label}[${index}]`);
@@ -196,6 +198,7 @@ export async function callMethod(m: Machine, lv: LValue, name: string, args: rea
   if (value.k === 'vector') return vectorMethod(m, lv, value, name, args, span);
   if (value.k === 'map') return mapMethod(lv, value, name, args, span);
   if (value.k === 'optional') return optionalMethod(lv, value, name, args, span);
+  if (value.k === 'smart') return smartMethod(m, lv, value, name, args, span);
   if (value.k === 'string') return stringMethod(lv, value.text, name, span, args);
   if (value.k === 'ptr' && value.type.name?.startsWith('std::') === true) {
     m.marks.note(span, `${lv.label}.${name}(…) on a file stream is not modeled: PageLens runs no file system`);

@@ -1,5 +1,8 @@
 import type { SyntaxNode } from '@lezer/common';
-import { baseType, type CType, VOID } from './c-type-model.ts';
+import type { Expr } from './ast.ts';
+import { baseType, type CType, type SmartPtrType, VOID } from './c-type-model.ts';
+import type { Span } from './diagnostics.ts';
+import { foreignLibraryOf } from './foreign-libraries.ts';
 import { child, kids, type ParseContext, unknownTypeMessage } from './parse-context.ts';
 
 /*
@@ -17,6 +20,9 @@ const THREAD_TYPES: Readonly<Record<string, string>> = {
   lock_guard: 'Thread synchronisation (std::lock_guard)',
   unique_lock: 'Thread synchronisation (std::unique_lock)',
   condition_variable: 'Thread synchronisation (std::condition_variable)',
+  shared_mutex: 'Thread synchronisation (std::shared_mutex)',
+  shared_lock: 'Thread synchronisation (std::shared_lock)',
+  scoped_lock: 'Thread synchronisation (std::scoped_lock)',
   atomic: 'Atomics for threads (std::atomic)',
   future: 'A thread (std::future)',
   shared_future: 'A thread (std::shared_future)',
@@ -30,6 +36,56 @@ const STD_TEMPLATES: ReadonlySet<string> = new Set([
   ...['map', 'unordered_map', 'multimap', 'set', 'unordered_set', 'list', 'deque', 'queue', 'stack', 'array', 'pair', 'tuple'],
   ...['shared_ptr', 'unique_ptr', 'weak_ptr', 'optional', 'variant', 'greater', 'less', 'function'],
 ]);
+
+/** The smart pointers PageLens runs, by their library names (smart-pointers.ts runs their ownership). */
+const SMART_POINTERS: ReadonlyMap<string, SmartPtrType['kind']> = new Map([
+  ['shared_ptr', 'shared'],
+  ['unique_ptr', 'unique'],
+]);
+
+/** The functions that make one: `std::make_shared<T>(args)` is `std::shared_ptr<T>(new T(args))`. */
+const SMART_MAKERS: ReadonlyMap<string, SmartPtrType['kind']> = new Map([
+  ['make_shared', 'shared'],
+  ['make_unique', 'unique'],
+]);
+
+/** `shared_ptr<T>`, `unique_ptr<T>`; a custom deleter type or an array (`unique_ptr<T[]>`) is not run. */
+function smartType(ctx: ParseContext, node: SyntaxNode, kind: SmartPtrType['kind'], descriptorOf: (node: SyntaxNode) => CType): CType {
+  const [item, ...rest] = kids(child(node, 'TemplateArgumentList') ?? node);
+  if (item?.name !== 'TypeDescriptor' || rest.length > 0 || /\[\s*\]/.test(ctx.slice(item)))
+    return ctx.unsupported(node, `The type "${ctx.slice(node)}" (PageLens reads std::${kind}_ptr<T>, without a deleter type or T[])`);
+  return { k: 'smart', kind, of: descriptorOf(item) };
+}
+
+/**
+ * `std::make_shared<T>(args)` / `make_unique<T>(args)` (the callee is `name<T>`): the smart pointer
+ * that owns `new T(args)`; undefined for another template call.
+ */
+export function smartMaker(
+  ctx: ParseContext,
+  callee: SyntaxNode,
+  args: readonly Expr[],
+  span: Span,
+  descriptorOf: (node: SyntaxNode) => CType,
+): Expr | undefined {
+  const [name, templateArgs] = kids(callee);
+  const kind =
+    name === undefined
+      ? undefined
+      : SMART_MAKERS.get(
+          ctx
+            .slice(name)
+            .replace(/\s+/g, '')
+            .replace(/^(?:::)?std::/, ''),
+        );
+  if (kind === undefined) return undefined;
+  const [item, ...rest] = templateArgs === undefined ? [] : kids(templateArgs);
+  if (item?.name !== 'TypeDescriptor' || rest.length > 0)
+    return ctx.unsupported(callee, `The call "${ctx.slice(callee)}" (PageLens reads make_${kind}<T>(…) with one type)`);
+  const of = descriptorOf(item);
+  const made: Expr = { kind: 'new', type: of, args, span };
+  return { kind: 'cast', type: { k: 'smart', kind, of }, style: 'c', operand: made, span };
+}
 
 /** File streams: declared and used as not modeled (PageLens runs no file system). */
 export const FILE_STREAM_TYPES: ReadonlySet<string> = new Set(['ifstream', 'ofstream', 'fstream']);
@@ -62,6 +118,8 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
   const text = ctx.slice(scoped ?? node).replace(/\s+/g, '');
   const std = /^(?:::)?std::(\w+)$/.exec(text)?.[1];
   const last = text.split('::').at(-1) ?? text;
+  // `std::chrono::steady_clock::time_point` (or `chrono::…` after `using namespace std`): the samples time their runs with it.
+  if (/^(?:::)?(?:std::)?chrono::/.test(text)) return ctx.outOfScope(node, `Timing with std::chrono ("${text}": PageLens keeps no clock)`);
   const thread = std === undefined ? undefined : THREAD_TYPES[std];
   if (thread !== undefined) return ctx.outOfScope(node, thread);
   if (node.name === 'TemplateType') {
@@ -80,15 +138,22 @@ export function libraryType(ctx: ParseContext, node: SyntaxNode, descriptorOf: (
       return { k: 'optional', of: descriptorOf(item) };
     }
     if (mapName === 'map' || mapName === 'unordered_map') return mapType(ctx, node, mapName, descriptorOf);
+    const smart = SMART_POINTERS.get(mapName);
+    if (smart !== undefined) return smartType(ctx, node, smart, descriptorOf);
     if (std !== undefined || STD_TEMPLATES.has(plain))
       return ctx.outOfScope(
         node,
-        `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector, std::string, std::map and std::unordered_map of the library)`,
+        `The C++ library type "${ctx.slice(node)}" (PageLens models std::vector, std::string, std::map, std::unordered_map, std::optional, std::shared_ptr and std::unique_ptr of the library)`,
       );
     // A template the code defines stops at its definition; one used here comes from a header or another library.
-    return ctx.outOfScope(node, `The template type "${ctx.slice(node)}" (from a header or another library)`);
+    const library = foreignLibraryOf(text);
+    return ctx.outOfScope(
+      node,
+      `The template type "${ctx.slice(node)}" (${library === undefined ? 'from a header or another library' : `another library's, ${library}`})`,
+    );
   }
-  if (std === 'string') return { k: 'string' };
+  // A std::string_view is read like the string it views (PageLens keeps texts, not their memory).
+  if (std === 'string' || std === 'string_view') return { k: 'string' };
   if (std === 'stringstream' || std === 'ostringstream') return { k: 'string', stream: std };
   if (std !== undefined && FILE_STREAM_TYPES.has(std)) return { k: 'ptr', to: VOID, name: `std::${std}` };
   const known = ctx.types.get(last) ?? baseType([last]);

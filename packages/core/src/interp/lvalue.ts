@@ -55,6 +55,8 @@ function cellLValue(m: Machine, cell: Cell, label: string, isConst: boolean, ref
 
 /** What `*p` designates: a variable when p came from `&`, otherwise memory PageLens does not model. */
 export function pointee(m: Machine, pointer: Value, span: Span, what: string): LValue {
+  // `*p`, `p->member` of a std::shared_ptr / std::unique_ptr: its object.
+  if (pointer.k === 'smart') return pointee(m, pointer.ptr, span, what);
   if (pointer.k === 'optional') {
     // `*stream_`, `handle->size`: the optional's T (an empty one is undefined behaviour, so the run stops).
     if (!pointer.has) throw new InterpError('runtime', `${what} reads an empty std::optional (undefined behaviour)`, span);

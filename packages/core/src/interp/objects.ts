@@ -2,6 +2,7 @@ import type { Expr, FunctionDef } from './ast.ts';
 import type { CType, StructType } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { InterpError } from './exec-errors.ts';
+import { heapFree } from './host-memory.ts';
 import type { Machine, Scope } from './machine.ts';
 import { memberFunction } from './resolve-function.ts';
 import type { Cell } from './values.ts';
@@ -70,4 +71,14 @@ export async function destroy(m: Machine, cell: Cell, span: Span, label: string)
   for (const [name, member] of [...cell.value.fields].reverse()) {
     if (hasLifecycle(m, member.type)) await destroy(m, member, span, `${label}.${name}`);
   }
+}
+
+/** `delete p` of an object from `new` (or the last owner of a smart pointer letting go): its destructor runs, then its memory is freed. */
+export async function deleteHeapObject(m: Machine, addr: bigint, span: Span, what: string): Promise<void> {
+  const object = m.heapObjects.get(addr);
+  if (object !== undefined) {
+    await destroy(m, object, span, `*(${what})`);
+    m.heapObjects.delete(addr);
+  }
+  await heapFree(m, addr, span, what);
 }

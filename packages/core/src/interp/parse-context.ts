@@ -2,6 +2,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { Expr, Stmt } from './ast.ts';
 import type { CType, StructType } from './c-type-model.ts';
 import { type Diagnostic, type DiagnosticKind, diagnostic, type LineIndex, type Span } from './diagnostics.ts';
+import { foreignLibraryOf } from './foreign-libraries.ts';
 import { MODULE_STAND_IN } from './preprocess.ts';
 
 /** Thrown inside the parser to abandon one statement; `parse` turns it into a diagnostic and goes on. */
@@ -119,6 +120,9 @@ export function outOfScopeMessage(what: string, line: number, column: number): s
 
 /** A type neither C, ACL nor the code's own: a header or another library defines it (ggml_backend_t, C_Status, at::Tensor). */
 export function unknownTypeMessage(name: string, line: number, column: number): string {
+  const library = foreignLibraryOf(name);
+  if (library !== undefined)
+    return `the type "${name}" at line ${line}, column ${column} is another library's, ${library}: its headers define it, and the playground runs only the code given, not that library; build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
   return `unknown type "${name}" at line ${line}, column ${column}: not a C or ACL type, and the code does not define it (a header or another library does): define it above its first use, or build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
 }
 

@@ -4,7 +4,7 @@ import type { AssignOp, BinaryOp, CastStyle, Expr, UnaryOp } from './ast.ts';
 import { baseType, type CType, INT } from './c-type-model.ts';
 import type { Span } from './diagnostics.ts';
 import { LIBRARY_NAMES } from './library-names.ts';
-import { OUT_OF_SCOPE_CALLS } from './library-types.ts';
+import { OUT_OF_SCOPE_CALLS, smartMaker } from './library-types.ts';
 import { kids, type ParseContext } from './parse-context.ts';
 import { decodeString, numberLiteral, stringValue } from './parse-literal.ts';
 import { baseOf, isTypeNode, typeDescriptor } from './parse-types.ts';
@@ -322,6 +322,8 @@ function callAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   if (callee === undefined || argList === undefined) return ctx.fail(node, 'syntax', 'incomplete call');
   const args = kids(argList).map((arg) => convertExpr(ctx, arg));
   if (callee.name === 'TemplateFunction') {
+    const made = smartMaker(ctx, callee, args, span, (item) => typeDescriptor(ctx, item));
+    if (made !== undefined) return made;
     const [name, templateArgs] = kids(callee);
     const style = name === undefined ? '' : ctx.slice(name);
     const descriptor = templateArgs === undefined ? undefined : kids(templateArgs)[0];

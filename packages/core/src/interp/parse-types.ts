@@ -47,17 +47,29 @@ export function isTypeNode(node: SyntaxNode): boolean {
   return TYPE_NODES.has(node.name);
 }
 
-/** A default member initialiser: a literal number, `true`/`false`, `nullptr`, or one in braces. */
-function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): number {
+/**
+ * A default member initialiser: a literal number, `true`/`false`, `nullptr`, a string literal (for
+ * a std::string member), an integer constant the code declared before (`Code::kOk` of its enum,
+ * `kMaxSize`), or one of those in braces.
+ */
+function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): number | string {
   const inner = node.name === 'InitializerList' ? kids(node) : [node];
   const [only] = inner;
   const text = only === undefined ? '0' : ctx.slice(only).trim();
   if (inner.length > 1) return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct}`);
   if (text === 'true' || text === 'false') return text === 'true' ? 1 : 0;
   if (text === 'nullptr' || text === 'NULL') return 0;
+  if (/^"[^"\\]*"$/.test(text)) return text.slice(1, -1);
+  // An enumerator reads by its own name (`Code::kOk` is kOk, as defineEnum declares it).
+  const constant = /^(?:\w+::)*(\w+)$/.exec(text)?.[1];
+  const known = constant === undefined ? undefined : ctx.constants.get(constant);
+  if (known !== undefined) return Number(known);
   const value = Number(text.replace(/[uUlLfF]+$/, '').replace(/'/g, ''));
   if (!Number.isFinite(value))
-    return ctx.unsupported(node, `The member initialiser "${ctx.slice(node)}" in the struct ${struct} (a literal number works)`);
+    return ctx.unsupported(
+      node,
+      `The member initialiser "${ctx.slice(node)}" in the struct ${struct} (a number, a string literal, or a constant declared before works)`,
+    );
   return value;
 }
 
@@ -133,10 +145,14 @@ function readRecord(ctx: ParseContext, node: SyntaxNode): StructType {
         const typeNode = parts.find(isTypeNode);
         if (typeNode === undefined) return ctx.unsupported(field, `The member "${ctx.slice(field).trim()}"`);
         const memberBase = baseOf(ctx, typeNode);
+        let previousEnd = typeNode.to;
         for (const part of parts) {
           if (part === typeNode || QUALIFIERS.has(part.name)) continue;
           const last = members.at(-1);
-          if (!DECLARATOR_NODES.has(part.name) && last !== undefined && part.from > typeNode.to) {
+          // `int32_t layers = kDefaultLayers;`: a name after `=` is the initialiser, not another member.
+          const initialiser = /=\s*$/.test(ctx.slice({ from: previousEnd, to: part.from }));
+          previousEnd = part.to;
+          if ((initialiser || !DECLARATOR_NODES.has(part.name)) && last !== undefined && part.from > typeNode.to) {
             members[members.length - 1] = { ...last, initial: memberInitial(ctx, part, name) };
             continue;
           }

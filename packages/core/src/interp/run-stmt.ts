@@ -10,6 +10,7 @@ import { fillMap } from './library-map.ts';
 import { type LValue, resolveLValue } from './lvalue.ts';
 import { type BindingKind, type Frame, type Machine, Scope } from './machine.ts';
 import { construct, destroy, hasLifecycle } from './objects.ts';
+import { holdReturned, holdSmart, settleReturned, smartObject } from './smart-pointers.ts';
 import {
   type Cell,
   copyValue,
@@ -77,6 +78,7 @@ async function referTo(m: Machine, d: Declarator, init: Expr, scope: Scope): Pro
 
 /** Declarations of the library types: std::vector's elements in heap memory, std::string's text, file streams not modeled. */
 async function libraryObject(m: Machine, d: Declarator, type: CType, scope: Scope): Promise<Cell | undefined> {
+  if (type.k === 'smart') return smartObject(m, d, type, (expr) => evaluate(m, expr, scope));
   const args = d.ctorArgs === undefined ? [] : await evaluateAll(m, d.ctorArgs, scope);
   if (type.k === 'vector') {
     const cell: Cell = { type, value: zeroValue(type, true), init: true };
@@ -169,6 +171,7 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
     cell = newCell(d.type, kind === 'global' || d.type.k === 'string');
   }
   m.declare(scope, d.name, cell, d.isConst, kind, d.span);
+  if (d.ref !== true) holdSmart(cell.value);
   if (d.ref !== true && holdsVector(cell.type)) scope.cleanups.push((end) => freeVectors(m, cell.value, end, d.name));
 }
 
@@ -197,10 +200,12 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
     case 'decl':
       await enter();
       for (const d of stmt.declarators) await declare(m, d, scope, frame === undefined ? 'global' : 'local');
+      await settleReturned(m);
       return NORMAL;
     case 'expr':
       await enter();
       await evaluate(m, stmt.expr, scope);
+      await settleReturned(m);
       return NORMAL;
     case 'if': {
       await enter();
@@ -216,9 +221,12 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
     case 'switch':
       await enter();
       return switchStatement(m, stmt, scope);
-    case 'return':
+    case 'return': {
       await enter();
-      return { k: 'return', value: stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope), span: stmt.span };
+      const value = stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope);
+      holdReturned(m, value, stmt.span);
+      return { k: 'return', value, span: stmt.span };
+    }
     case 'break':
     case 'continue':
       await enter();

@@ -11,6 +11,7 @@ import {
   type MapType,
   type OptionalType,
   type PtrType,
+  type SmartPtrType,
   type StringType,
   type StructType,
   typeName,
@@ -57,7 +58,21 @@ export type Value =
   | { readonly k: 'map'; readonly type: MapType; readonly entries: RefTarget }
   /** std::optional<T>: `item` holds the T when `has` (engaged); `*opt` and `opt->` reach it. */
   | { readonly k: 'optional'; readonly type: OptionalType; readonly has: boolean; readonly item: Cell }
+  /**
+   * std::shared_ptr / std::unique_ptr: `ptr` is the T* (a `ptr` or a `ref`), `owner` the control
+   * block its copies share (none while it is empty). smart-pointers.ts counts the owners.
+   */
+  | { readonly k: 'smart'; readonly type: SmartPtrType; readonly ptr: Value; readonly owner?: SmartOwner }
   | { readonly k: 'void' };
+
+/** What the owners of one object share: how many variables hold it, and what deletes it when none does. */
+export interface SmartOwner {
+  holders: number;
+  /** A function the code defines, given as the deleter (`shared_ptr<T> p(raw, Release)`); else `delete`. */
+  readonly deleter?: string;
+  /** Set once the object is deleted, so a stale copy cannot delete it again. */
+  released: boolean;
+}
 
 /** A read of memory contents PageLens does not model (`*(const uint32_t*)tilingHost` after a file read): where, and what. */
 export interface UnmodeledRead {
@@ -135,14 +150,22 @@ export function zeroValue(type: CType, init: boolean): Value {
       return { k: 'map', type, entries: { cells: [], label: 'map', isArray: true } };
     case 'optional':
       return { k: 'optional', type, has: false, item: newCell(type.of, true) };
+    case 'smart':
+      return { k: 'smart', type, ptr: { k: 'ptr', type: { k: 'ptr', to: type.of }, addr: 0n } };
     case 'void':
       return VOID_VALUE;
   }
 }
 
 /** A member's cell: its default member initialiser when the code gives one (C++11), else as newCell. */
-function memberCell(type: CType, init: boolean, initial: number | undefined): Cell {
+function memberCell(type: CType, init: boolean, initial: number | string | undefined): Cell {
   if (initial === undefined) return newCell(type, init);
+  if (typeof initial === 'string')
+    return type.k === 'string'
+      ? { type, value: { k: 'string', type, text: initial }, init: true }
+      : type.k === 'ptr'
+        ? { type, value: { k: 'str', type, text: initial }, init: true }
+        : newCell(type, true);
   if (type.k === 'int') return { type, value: intValue(type, BigInt(Math.trunc(initial))), init: true };
   if (type.k === 'float') return { type, value: floatValue(type, initial), init: true };
   return newCell(type, true);
@@ -200,6 +223,8 @@ export function truthy(value: Value): boolean {
       return true;
     case 'optional':
       return value.has;
+    case 'smart':
+      return truthy(value.ptr);
     default:
       return false;
   }
@@ -223,7 +248,7 @@ export const UNINITIALIZED = '(uninitialized)';
 
 /** C-like display text for the variables view. */
 export function showValue(value: Value, cell?: Cell): string {
-  const opaque = ['struct', 'array', 'vector', 'string', 'map', 'optional'].includes(value.k);
+  const opaque = ['struct', 'array', 'vector', 'string', 'map', 'optional', 'smart'].includes(value.k);
   if (cell !== undefined && !cell.init && !opaque) return UNINITIALIZED;
   switch (value.k) {
     case 'int':
@@ -250,6 +275,10 @@ export function showValue(value: Value, cell?: Cell): string {
       return JSON.stringify(value.text);
     case 'optional':
       return value.has ? `{${showValue(value.item.value, value.item)}}` : 'std::nullopt';
+    case 'smart':
+      return value.type.kind === 'shared' && value.owner !== undefined
+        ? `${showValue(value.ptr)} (use_count ${value.owner.holders})`
+        : showValue(value.ptr);
     case 'map': {
       const shown = value.entries.cells.slice(0, 8).map((entry) => {
         const pair = entry.value.k === 'struct' ? entry.value.fields : undefined;

@@ -17,6 +17,8 @@ export const FOLLOW_LIMITS = {
   ctype: 64,
   inputValue: 200,
   entry: 64,
+  /** main's command line after the program name, as the playground's arguments field holds it. */
+  args: 1000,
   /** Gutter marks per editor: one per line that has one. */
   marks: 5000,
   /** What a mark's tooltip lists (the most serious first), and how long each line of it may be. */
@@ -56,6 +58,7 @@ export const FollowDoc = z.discriminatedUnion('kind', [
       )
       .max(FOLLOW_LIMITS.inputs),
     entry: text(FOLLOW_LIMITS.entry).exactOptional(),
+    args: text(FOLLOW_LIMITS.args).exactOptional(),
   }),
 ]);
 export type FollowDoc = z.infer<typeof FollowDoc>;

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { gutterMarks } from '../../model/playground/gutter-model.ts';
 import type { PlaygroundFollow } from '../../store/follow-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { ArgumentsField, takesCommandLine } from './ArgumentsField.tsx';
 import { CodeEditor, type EditorApi } from './CodeEditor.tsx';
 import type { EditorMarks } from './editor-marks.ts';
 import { FollowBar, followStatusText } from './FollowBar.tsx';
@@ -86,6 +87,7 @@ export function FollowedPlayground({ playground }: { playground: PlaygroundFollo
           {t('follow.unknownScenario', { id: missing })}
         </p>
       )}
+      {(takesCommandLine(doc.code) || (doc.args ?? '') !== '') && <ArgumentsField args={doc.args ?? ''} editable={false} />}
       <InputsPanel
         inputs={doc.inputs}
         setup={doc.setup}

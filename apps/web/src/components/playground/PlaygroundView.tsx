@@ -7,6 +7,7 @@ import { selectFollowMode } from '../../store/follow-slice.ts';
 import { selectIsDriver } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useStoreApi } from '../../store/useStoreApi.ts';
+import { ArgumentsField, takesCommandLine } from './ArgumentsField.tsx';
 import { CodeEditor, type EditorApi } from './CodeEditor.tsx';
 import { FollowBar } from './FollowBar.tsx';
 import { FollowedPlayground } from './FollowedPlayground.tsx';
@@ -150,6 +151,9 @@ function OwnPlayground() {
         }}
         onAddInput={addInput}
       />
+      {(takesCommandLine(doc.code) || (doc.args ?? '') !== '') && (
+        <ArgumentsField args={doc.args ?? ''} editable={editable} onArgs={(args) => controller.edit({ args })} />
+      )}
       <InputsPanel
         inputs={doc.inputs}
         setup={doc.setup}

@@ -18,6 +18,7 @@ function followDoc(state: PlaygroundState): FollowDoc {
     setup: doc.setup,
     inputs: doc.inputs.slice(0, FOLLOW_LIMITS.inputs).map((input) => ({ ...input })),
     ...(doc.entry === undefined ? {} : { entry: doc.entry }),
+    ...(doc.args === undefined || doc.args === '' ? {} : { args: doc.args.slice(0, FOLLOW_LIMITS.args) }),
   };
 }
 

@@ -72,6 +72,13 @@ export const playground = defineMessages(
         'C statements run first, through the same runtime (aclInit, aclrtSetDevice, aclrtCreateStream(&stream)…). They may set inputs. The setup supplies only what the code lacks: its aclInit or aclrtSetDevice is skipped when the code makes that call itself (and a call that binds a name the code declares, such as its own stream), and an aclInit that finds the process initialised by an earlier run answers the code as a fresh process would (a note, never an error of your code).',
       setupLabel: 'Setup code',
     },
+    args: {
+      label: 'Command line',
+      help: 'The arguments main(int argc, char** argv) gets after ./main, split at spaces as a shell splits them; quote one that holds spaces ("a b").',
+      argv: 'argv: {{argv}}',
+      unclosed: 'The quote at column {{column}} is not closed: its argument runs to the end of the line.',
+      readOnly: "The driver's command line (read-only).",
+    },
     editor: {
       label: 'C code of the scenario',
     },
@@ -268,6 +275,13 @@ export const playground = defineMessages(
       setupHelp:
         '先执行的C语句，经由同一个运行时（aclInit、aclrtSetDevice、aclrtCreateStream(&stream)……），可以为输入赋值。Setup只补充代码缺少的部分：代码自己调用aclInit或aclrtSetDevice时，Setup中的同一调用会被跳过（代码自己声明了同名变量时，例如它自己的stream，为该名字赋值的调用也会被跳过）；若aclInit发现进程已被之前的运行初始化，代码得到的结果与全新进程相同（只记为提示，绝不算作代码的错误）。',
       setupLabel: 'Setup代码',
+    },
+    args: {
+      label: '命令行',
+      help: 'main(int argc, char** argv)在./main之后得到的参数，按shell的方式以空格分隔；含空格的参数请加引号（"a b"）。',
+      argv: 'argv：{{argv}}',
+      unclosed: '第{{column}}列的引号没有闭合：该参数一直延续到行尾。',
+      readOnly: '驱动者的命令行（只读）。',
     },
     editor: {
       label: '场景的C代码',

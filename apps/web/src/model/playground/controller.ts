@@ -2,7 +2,7 @@ import { compile, type Diagnostic, type ExecError, Execution, type StepOutcome, 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { type AgentCall, createAgentRuntime } from './agent-runtime.ts';
 import { completedHits, type GutterMark, gutterMarks } from './gutter-model.ts';
-import type { PlaygroundDoc, Problem } from './playground-doc.ts';
+import { commandLine, type PlaygroundDoc, type Problem } from './playground-doc.ts';
 import { type AnsweredCall, pairCalls, StepSeqMap } from './step-seqs.ts';
 
 /** `idle`: nothing has run since the code last changed. The others are the Execution's states. */
@@ -15,6 +15,11 @@ export type DocSource =
   | { readonly kind: 'saved'; readonly id: string }
   | { readonly kind: 'shared' }
   | { readonly kind: 'new' };
+
+/** Which scenario a command line is remembered for; a new or shared document has one slot each. */
+function sourceKey(source: DocSource): string {
+  return source.kind === 'builtin' || source.kind === 'saved' ? `${source.kind}:${source.id}` : source.kind;
+}
 
 export interface RunView {
   readonly status: RunStatus;
@@ -89,6 +94,8 @@ export class PlaygroundController {
   readonly #host: PlaygroundHost;
   #execution: Execution | undefined;
   #diagnostics: { code: readonly Diagnostic[]; setup: readonly Diagnostic[] } = { code: [], setup: [] };
+  /** main's command line by scenario (built-in id or saved id), kept for the session. */
+  readonly #args = new Map<string, string>();
   #answered: AnsweredCall[] = [];
   #logged = 0;
   #busy = false;
@@ -115,13 +122,16 @@ export class PlaygroundController {
   open(doc: PlaygroundDoc, source: DocSource): boolean {
     if (!this.editable) return false;
     this.#discard();
-    this.store.setState({ doc, source, link: undefined });
+    // A built-in or saved scenario opened again gets back the command line it was last run with in this session.
+    const remembered = doc.args === undefined ? this.#args.get(sourceKey(source)) : undefined;
+    this.store.setState({ doc: remembered === undefined ? doc : { ...doc, args: remembered }, source, link: undefined });
     return true;
   }
 
   /** An edit of the current document; it forgets the finished run whose marks no longer match the code. */
   edit(change: Partial<PlaygroundDoc>): boolean {
     if (!this.editable) return false;
+    if (change.args !== undefined) this.#args.set(sourceKey(this.state.source), change.args);
     const doc = { ...this.state.doc, ...change };
     if (this.state.run.status !== 'idle') this.#discard();
     this.store.setState({ doc });
@@ -241,6 +251,7 @@ export class PlaygroundController {
       inputs: doc.inputs,
       ...(setup === undefined ? {} : { setup: doc.setup }),
       ...(doc.entry === undefined ? {} : { entry: doc.entry }),
+      ...(doc.args === undefined || doc.args.trim() === '' ? {} : { argv: commandLine(doc.args).argv }),
       yieldControl: async () => {
         this.#progress();
         await this.#host.yieldControl();

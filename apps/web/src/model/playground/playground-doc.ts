@@ -1,5 +1,5 @@
 import type { InputDecl, Scenario } from '@pagelens/core';
-import { isObject } from '@pagelens/core';
+import { DEFAULT_PROGRAM_NAME, isObject } from '@pagelens/core';
 
 /** What the playground edits and runs: a scenario's code with what it needs to run. */
 export interface PlaygroundDoc {
@@ -9,6 +9,8 @@ export interface PlaygroundDoc {
   readonly setup: string;
   /** The function to run when it is neither main nor the only one. */
   readonly entry?: string;
+  /** The command line `main(int argc, char** argv)` gets after the program's name (`--device_id 0`); see commandLine. */
+  readonly args?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export const DOC_LIMITS = {
   inputName: 64,
   ctype: 64,
   value: 200,
+  args: 1000,
 } as const;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -74,6 +77,8 @@ export function parseDoc(value: unknown): Checked<PlaygroundDoc> {
   const entry = text(value, 'entry', DOC_LIMITS.inputName, true);
   if (!entry.ok) return entry;
   if (entry.value !== undefined && !isIdentifier(entry.value)) return { ok: false, problem: { key: 'badEntry' } };
+  const args = text(value, 'args', DOC_LIMITS.args, true);
+  if (!args.ok) return args;
   const rawInputs = value.inputs ?? [];
   if (!Array.isArray(rawInputs)) return { ok: false, problem: { key: 'fieldType', values: { field: 'inputs' } } };
   if (rawInputs.length > DOC_LIMITS.inputs) return { ok: false, problem: { key: 'tooManyInputs', values: { max: DOC_LIMITS.inputs } } };
@@ -87,7 +92,8 @@ export function parseDoc(value: unknown): Checked<PlaygroundDoc> {
     inputs.push(input.value);
   }
   const doc = { name: name.value ?? '', code: code.value ?? '', inputs, setup: setup.value ?? '' };
-  return { ok: true, value: entry.value === undefined ? doc : { ...doc, entry: entry.value } };
+  const withEntry = entry.value === undefined ? doc : { ...doc, entry: entry.value };
+  return { ok: true, value: args.value === undefined || args.value === '' ? withEntry : { ...withEntry, args: args.value } };
 }
 
 /** The plain data of a document (what is stored and shared), without undefined fields. */
@@ -99,6 +105,7 @@ export function docData(doc: PlaygroundDoc): Record<string, unknown> {
     setup: doc.setup,
   };
   if (doc.entry !== undefined) data.entry = doc.entry;
+  if (doc.args !== undefined && doc.args !== '') data.args = doc.args;
   return data;
 }
 
@@ -109,7 +116,52 @@ export function docFromScenario(scenario: Scenario, language: 'en' | 'zh'): Play
 
 /** Whether two documents would run the same program (the name aside). */
 export function sameProgram(a: PlaygroundDoc, b: PlaygroundDoc): boolean {
-  return a.code === b.code && a.setup === b.setup && a.entry === b.entry && JSON.stringify(a.inputs) === JSON.stringify(b.inputs);
+  return (
+    a.code === b.code &&
+    a.setup === b.setup &&
+    a.entry === b.entry &&
+    (a.args ?? '') === (b.args ?? '') &&
+    JSON.stringify(a.inputs) === JSON.stringify(b.inputs)
+  );
+}
+
+/** main's command line: the program's name, then the words of `args`, split as a POSIX shell splits them. */
+export interface CommandLine {
+  readonly argv: readonly string[];
+  /** 1-based column of a quote that is never closed (its word then runs to the end of the text). */
+  readonly unclosedQuote?: number;
+}
+
+/**
+ * Splits `args` at unquoted blanks; '…' keeps everything literally, "…" and a backslash outside
+ * quotes keep the next character (no variables, globs or other shell expansions: PageLens runs no shell).
+ */
+export function commandLine(args: string | undefined): CommandLine {
+  const argv = [DEFAULT_PROGRAM_NAME];
+  const text = args ?? '';
+  let word: string | undefined;
+  let quote: { char: string; at: number } | undefined;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charAt(i);
+    if (quote !== undefined) {
+      if (char === quote.char) quote = undefined;
+      else if (char === '\\' && quote.char === '"' && (text[i + 1] === '"' || text[i + 1] === '\\')) {
+        word = (word ?? '') + text.charAt(i + 1);
+        i += 1;
+      } else word = (word ?? '') + char;
+    } else if (/\s/.test(char)) {
+      if (word !== undefined) argv.push(word);
+      word = undefined;
+    } else if (char === '"' || char === "'") {
+      quote = { char, at: i + 1 };
+      word ??= '';
+    } else if (char === '\\' && i + 1 < text.length) {
+      word = (word ?? '') + text.charAt(i + 1);
+      i += 1;
+    } else word = (word ?? '') + char;
+  }
+  if (word !== undefined) argv.push(word);
+  return quote === undefined ? { argv } : { argv, unclosedQuote: quote.at };
 }
 
 /**
