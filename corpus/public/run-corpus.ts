@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from '../../packages/core/src/interp/compile.ts';
 import { Execution } from '../../packages/core/src/interp/execution.ts';
 import type { InputDecl } from '../../packages/core/src/interp/inputs.ts';
+import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { SimHost } from '../../packages/core/src/sim/sim-host.ts';
 import { SimRuntime } from '../../packages/core/src/sim/sim-runtime.ts';
 
@@ -44,6 +45,8 @@ interface EntryRun {
   readonly defines?: Readonly<Record<string, string>>;
   readonly inputs?: readonly InputDecl[];
   readonly setup?: string;
+  /** How many devices the simulated host has (910B2s; default one), for a sample that needs two (peer access). */
+  readonly devices?: number;
 }
 
 /**
@@ -143,7 +146,7 @@ async function runEntry(entry: Entry): Promise<Outcome> {
     return { id: entry.id, result: 'compile', detail: `${where(joined, first.line, first.column)} ${first.message}`.slice(0, 220) };
   if (compiled.program.functions.size === 0 && compiled.program.topLevel.length === 0)
     return { id: entry.id, result: 'empty', detail: "nothing to run: every line sits inside a build flag's #ifdef that is not defined" };
-  const host = new SimHost({});
+  const host = new SimHost(run?.devices === undefined ? {} : { devices: Array.from({ length: run.devices }, () => ASCEND_910B2) });
   const ex = new Execution(compiled.program, new SimRuntime(host), {
     stepLimit: 2_000_000,
     inputs,
