@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
-import { lineOf, runToEnd } from './interp-helpers.ts';
+import { harness, lineOf, runToEnd } from './interp-helpers.ts';
 
 /*
  * What the CANN runtime's own samples (hicann/runtime example/) need beyond the guide's: kernels
@@ -67,5 +67,96 @@ void ReadDo(uint32_t blockDim, void* stream, int* devPtr) { DeviceRead<<<blockDi
       'void DeviceRead(int* devPtr)',
     );
     expect(compile(`${hostBody}${host}`).diagnostics.filter((d) => d.severity === 'error')).not.toEqual([]);
+  });
+});
+
+describe('two-process samples: what the other process wrote to a file (hicann/runtime memory/7…11)', () => {
+  const readFile = `void ReadFile(const char* filePath, void* data, size_t bufferSize)
+{
+    int fd = open(filePath, O_RDONLY);
+    if (fd == -1) {
+        return;
+    }
+    struct stat fileStat;
+    if (fstat(fd, &fileStat) == -1) {
+        (void)close(fd);
+        return;
+    }
+    size_t fileSize = static_cast<size_t>(fileStat.st_size);
+    const ssize_t readSize = read(fd, data, fileSize);
+    (void)close(fd);
+}
+`;
+
+  it('open flags and permission bits are <fcntl.h>/<sys/stat.h> names with their values', async () => {
+    const code = `int main() {
+    int flags = O_WRONLY | O_CREAT | O_TRUNC;
+    int mode = S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH;
+    int fd = open("file/flag.bin", flags, mode);
+    (void)close(fd);
+    return flags == 01101 && mode == 0644 && O_RDONLY == 0 ? 0 : 1;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.exitCode).toBe(0);
+    expect(h.ex.lineMarks.get(4)?.notes[0]).toMatch(/^open\(…\) is file I\/O, which is not modeled/);
+  });
+
+  it("a handle read from the file stops the ACL call it reaches, saying it is the file's", async () => {
+    const code = `${readFile}int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    uint64_t shareableHandle = 0;
+    ReadFile("file/handle.bin", &shareableHandle, sizeof(shareableHandle));
+    aclrtDrvMemHandle importedHandle = nullptr;
+    aclrtMemImportFromShareableHandle(shareableHandle, 0, &importedHandle);
+    return 0;
+}`;
+    const compiled = compile(code);
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const h = harness(code);
+    const outcome = await h.ex.run();
+    expect(outcome.state).toBe('error');
+    expect(outcome.error?.line).toBe(lineOf(code, 'aclrtMemImportFromShareableHandle('));
+    expect(outcome.error?.message).toMatch(
+      /^argument 1 of aclrtMemImportFromShareableHandle \("shareableHandle"\) comes from a file PageLens does not read \(line 13: read\(…\) fills shareableHandle with the file's bytes/,
+    );
+    expect(h.ex.calls.filter((c) => c.ret !== 0)).toEqual([]);
+  });
+
+  it('an IPC key or a pid list read from the file stops the call too (the check looks through the pointer)', async () => {
+    const code = `${readFile}int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    char memName[256] = "name";
+    ReadFile("file/memName.bin", memName, sizeof(memName));
+    void* devPtr = nullptr;
+    aclrtIpcMemImportByKey(&devPtr, memName, 0);
+    return 0;
+}`;
+    const h = harness(code);
+    const outcome = await h.ex.run();
+    expect(outcome.error?.message).toMatch(/^argument 2 of aclrtIpcMemImportByKey \("memName"\) comes from a file PageLens does not read/);
+    expect(h.ex.calls.map((c) => c.fn)).not.toContain('aclrtIpcMemImportByKey');
+  });
+});
+
+describe('a char array initialised from a string literal (C11 6.7.9 §14)', () => {
+  it('fills the bytes, then zeros; the key text reaches the runtime', async () => {
+    const code = `int main() {
+    char memName[8] = "name";
+    char exact[4] = "abcd";
+    int size = sizeof(memName);
+    return memName[0] == 'n' && memName[3] == 'e' && memName[4] == 0 && memName[7] == 0 && exact[3] == 'd' && size == 8 ? 0 : 1;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.exitCode).toBe(0);
+  });
+
+  it('a literal longer than the array is an error that says both lengths', async () => {
+    const h = harness('int main() {\n    char key[3] = "name";\n    return 0;\n}');
+    const outcome = await h.ex.run();
+    expect(outcome.error?.message).toBe(
+      'the string "name" (4 bytes) does not fit the array key[3]: make the array longer or the text shorter',
+    );
   });
 });
