@@ -152,11 +152,56 @@ describe('a char array initialised from a string literal (C11 6.7.9 §14)', () =
     expect(h.ex.exitCode).toBe(0);
   });
 
+  it("an array without a size takes the literal's length, its NUL included", async () => {
+    const h = await runToEnd(
+      'int main() {\n    char callbackTag[] = "tag";\n    return sizeof(callbackTag) * 10 + (callbackTag[3] == 0 ? 1 : 0);\n}',
+    );
+    expect(h.ex.exitCode).toBe(41);
+  });
+
   it('a literal longer than the array is an error that says both lengths', async () => {
     const h = harness('int main() {\n    char key[3] = "name";\n    return 0;\n}');
     const outcome = await h.ex.run();
     expect(outcome.error?.message).toBe(
       'the string "name" (4 bytes) does not fit the array key[3]: make the array longer or the text shorter',
     );
+  });
+});
+
+describe('default arguments (example/runtime_init_utils.h)', () => {
+  const code = `namespace runtime {
+inline aclError InitRuntimeAndCreateStream(int32_t deviceId, aclrtStream* stream, const char* configPath = nullptr)
+{
+    aclError ret = aclInit(configPath);
+    if (ret != ACL_SUCCESS) {
+        return ret;
+    }
+    ret = aclrtSetDevice(deviceId);
+    if (ret != ACL_SUCCESS) {
+        return ret;
+    }
+    return aclrtCreateStream(stream);
+}
+} // namespace runtime
+int Sum(int a, int b = 2, int c = 3) { return a + b + c; }
+int main() {
+    aclrtStream stream = nullptr;
+    int ret = static_cast<int>(runtime::InitRuntimeAndCreateStream(0, &stream));
+    return ret + Sum(1) * 100 + Sum(1, 10) * 1000 + Sum(1, 1, 1) * 100000;
+}`;
+
+  it('a call that leaves a parameter out takes its default; one that gives it takes the argument', async () => {
+    const h = await runToEnd(code);
+    expect(h.ex.calls.map((c) => [c.fn, c.ret])).toEqual([
+      ['aclInit', 0],
+      ['aclrtSetDevice', 0],
+      ['aclrtCreateStream', 0],
+    ]);
+    expect(h.ex.exitCode).toBe(6 * 100 + 14 * 1000 + 3 * 100000);
+  });
+
+  it('too few arguments for the parameters without a default is still an arity error', () => {
+    const errors = compile(`${code.replace('Sum(1) * 100', 'Sum() * 100')}`).diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => d.message)).toEqual(['Sum takes 3 argument(s) (a, b, c), not 0']);
   });
 });

@@ -4,7 +4,7 @@ import { InterpError } from './exec-errors.ts';
 import { type Cell, newCell } from './values.ts';
 
 /** The UTF-8 bytes of `text` (core runs without Node's or the DOM's TextEncoder). */
-function utf8(text: string): number[] {
+export function utf8(text: string): number[] {
   const out: number[] = [];
   for (const c of text) {
     const code = c.codePointAt(0) ?? 0;
@@ -20,6 +20,7 @@ function utf8(text: string): number[] {
  * `char memName[256] = "name";` (C11 6.7.9 §14): the literal's bytes (UTF-8) fill the array from
  * its start, its terminating NUL too when there is room, and the rest is zero. A literal longer than
  * the array is a constraint violation (§2); `char key[4] = "abcd"` (no room for the NUL) is allowed.
+ * `char tag[] = "name"` takes its length from the literal, NUL included (§22; parse-stmt.ts).
  */
 export function charArrayFromString(type: ArrayType, text: string, name: string, span: Span): Cell | undefined {
   if (type.of.k !== 'int' || type.of.bits !== 8 || type.of.bool === true) return undefined;
