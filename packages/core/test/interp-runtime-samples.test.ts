@@ -205,3 +205,22 @@ int main() {
     expect(errors.map((d) => d.message)).toEqual(['Sum takes 3 argument(s) (a, b, c), not 0']);
   });
 });
+
+describe('out of scope, with the designed message', () => {
+  it('a lambda called where it is written (managed_memory/0_uvm_allocate) is named as a lambda, with its line and column', () => {
+    const code = `int main() {
+    const int32_t status = [&]() -> int32_t {
+        return 0;
+    }();
+    return status;
+}`;
+    const errors = compile(code).diagnostics.filter((d) => d.severity === 'error');
+    expect(errors.map((d) => [d.line, d.column, d.message])).toEqual([
+      [
+        2,
+        28,
+        'A lambda at line 2, column 28 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+      ],
+    ]);
+  });
+});
