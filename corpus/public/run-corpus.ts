@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from '../../packages/core/src/interp/compile.ts';
 import { Execution } from '../../packages/core/src/interp/execution.ts';
 import type { InputDecl } from '../../packages/core/src/interp/inputs.ts';
+import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { SimHost } from '../../packages/core/src/sim/sim-host.ts';
 import { SimRuntime } from '../../packages/core/src/sim/sim-runtime.ts';
 
@@ -30,7 +31,7 @@ interface Entry {
 
 interface Outcome {
   readonly id: string;
-  readonly result: 'clean' | 'unexpected' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'empty' | 'missing';
+  readonly result: 'clean' | 'designed' | 'unexpected' | 'acl-errors' | 'compile' | 'runtime' | 'no-entry' | 'empty' | 'missing';
   readonly detail: string;
 }
 
@@ -44,6 +45,8 @@ interface EntryRun {
   readonly defines?: Readonly<Record<string, string>>;
   readonly inputs?: readonly InputDecl[];
   readonly setup?: string;
+  /** How many devices the simulated host has (910B2s; default one), for a sample that needs two (peer access). */
+  readonly devices?: number;
 }
 
 /**
@@ -57,6 +60,12 @@ interface Expectation {
   /** Catalogue function → how many times it ran. */
   readonly calls?: Readonly<Record<string, number>>;
   readonly live?: Readonly<Partial<Record<LiveKind, number>>>;
+  /**
+   * The designed stop the program must end with instead (a construct out of scope, a value only
+   * another process or a file would give): where (`file:line`) and how the message starts. With
+   * `calls`, those must have run (and succeeded) before it.
+   */
+  readonly stop?: { readonly at: string; readonly message: string };
 }
 
 const LIVE_KINDS = ['allocations', 'hostBuffers', 'streams', 'contexts', 'physical', 'reservations', 'mappings', 'aclEvents'] as const;
@@ -87,6 +96,19 @@ function unmet(
     if ((live[kind] ?? 0) !== want) problems.push(`${live[kind] ?? 0} ${kind} live at the end, expected ${want}`);
   }
   return problems.length === 0 ? undefined : problems.join('; ');
+}
+
+/** True when the run stopped where and how `expected.stop` says, with no failed call and the expected calls before it. */
+function designedStop(
+  expected: Expectation | undefined,
+  at: string,
+  message: string,
+  calls: readonly { fn: string; ret: number }[],
+): boolean {
+  const stop = expected?.stop;
+  if (stop === undefined || !(at === stop.at || at.startsWith(`${stop.at}:`)) || !message.startsWith(stop.message)) return false;
+  if (calls.some((call) => call.ret !== 0)) return false;
+  return Object.entries(expected?.calls ?? {}).every(([fn, count]) => calls.filter((call) => call.fn === fn).length === count);
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -139,11 +161,15 @@ async function runEntry(entry: Entry): Promise<Outcome> {
     return { id: entry.id, result: 'no-entry', detail: entryError.message.slice(0, 160) };
   }
   const first = errors.find((d) => d.kind !== 'entry');
-  if (first !== undefined)
-    return { id: entry.id, result: 'compile', detail: `${where(joined, first.line, first.column)} ${first.message}`.slice(0, 220) };
+  if (first !== undefined) {
+    const at = where(joined, first.line, first.column);
+    if (designedStop(run?.expect, at, first.message, []))
+      return { id: entry.id, result: 'designed', detail: `${at} ${first.message}`.slice(0, 220) };
+    return { id: entry.id, result: 'compile', detail: `${at} ${first.message}`.slice(0, 220) };
+  }
   if (compiled.program.functions.size === 0 && compiled.program.topLevel.length === 0)
     return { id: entry.id, result: 'empty', detail: "nothing to run: every line sits inside a build flag's #ifdef that is not defined" };
-  const host = new SimHost({});
+  const host = new SimHost(run?.devices === undefined ? {} : { devices: Array.from({ length: run.devices }, () => ASCEND_910B2) });
   const ex = new Execution(compiled.program, new SimRuntime(host), {
     stepLimit: 2_000_000,
     inputs,
@@ -153,6 +179,9 @@ async function runEntry(entry: Entry): Promise<Outcome> {
   });
   const outcome = await ex.run();
   if (outcome.state !== 'finished') {
+    const at = outcome.error === undefined ? '' : where(joined, outcome.error.line, outcome.error.column);
+    if (outcome.error !== undefined && designedStop(run?.expect, at, outcome.error.message, ex.calls))
+      return { id: entry.id, result: 'designed', detail: `${at} ${outcome.error.message}`.slice(0, 220) };
     return {
       id: entry.id,
       result: 'runtime',

@@ -105,6 +105,8 @@ export interface Param {
   readonly type: CType;
   /** `T& p`, `const T& p`: bound to the caller's object. */
   readonly ref?: boolean;
+  /** `const char* configPath = nullptr`: the default argument, evaluated at each call that leaves it out. */
+  readonly default?: Expr;
 }
 
 /** `: stream_(nullptr), deviceId_(id)` of a constructor: a member and what it starts with. */

@@ -115,8 +115,28 @@ function fileCall(m: Machine, call: CallExpr, name: string, values: readonly Val
   if (name === 'open') return intValue(INT, 3n);
   if (name === 'ftell')
     return unmodeledZero(LONG, { line: call.span.line, what: "ftell(…) reports the file's position or size", from: 'file' });
+  const into = name === 'read' ? values[1] : name === 'fread' ? values[0] : undefined;
+  if (into?.k === 'ref') fileBytesInto(call, name, into);
   const count = name === 'fread' || name === 'fwrite' || name === 'read' || name === 'write' ? values[2] : undefined;
   return count?.k === 'int' ? intValue(SIZE_T, count.v) : intValue(INT, 0n);
+}
+
+/**
+ * `read(fd, &handle, sizeof(handle))`: what lands in a C integer is the file's bytes (in the CANN
+ * runtime's two-process samples, what the other process wrote), so each integer it covers becomes
+ * a number PageLens cannot know; an ACL call given one then stops with a message saying where it
+ * came from instead of sending a made-up 0.
+ */
+function fileBytesInto(call: CallExpr, name: string, into: Extract<Value, { k: 'ref' }>): void {
+  for (const cell of into.target.cells.slice(into.index)) {
+    if (cell.type.k !== 'int') continue;
+    cell.value = unmodeledZero(cell.type, {
+      line: call.span.line,
+      what: `${name}(…) fills ${into.target.label} with the file's bytes`,
+      from: 'file',
+    });
+    cell.init = true;
+  }
 }
 
 /**

@@ -52,7 +52,7 @@ export const C_LIBRARY_STRUCTS: ReadonlyMap<string, StructType> = new Map([
 ]);
 
 /** `stat(path, &buf)`: a regular file, as the file calls answer; the size is marked as the file's. */
-function statCall(m: Machine, call: CallExpr, args: readonly Value[]): Value {
+function statCall(m: Machine, call: CallExpr, name: string, args: readonly Value[]): Value {
   const out = args[1];
   const cell = out?.k === 'ref' ? out.target.cells[out.index] : undefined;
   if (cell?.value.k === 'struct') {
@@ -60,12 +60,12 @@ function statCall(m: Machine, call: CallExpr, args: readonly Value[]): Value {
     const size = cell.value.fields.get('st_size');
     if (mode !== undefined) mode.value = intValue(UINT, S_IFREG | 0o644n);
     if (size !== undefined)
-      size.value = unmodeledZero(LONG, { line: call.span.line, what: "stat(…) reports the file's size", from: 'file' });
+      size.value = unmodeledZero(LONG, { line: call.span.line, what: `${name}(…) reports the file's size`, from: 'file' });
     markInit(cell);
   }
   m.marks.note(
     call.span,
-    'stat(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the path were a regular file, whose size it cannot know',
+    `${name}(…) is file I/O, which is not modeled: PageLens runs no file system; it answers as if the ${name === 'fstat' ? 'descriptor' : 'path'} were a regular file, whose size it cannot know`,
   );
   return intValue(INT, 0n);
 }
@@ -259,7 +259,7 @@ const NUMBER_CALLS = new Set(['atoi', 'atol', 'atoll', 'strtol', 'strtoll', 'str
 export function callCLibrary(m: Machine, call: CallExpr, name: string, args: readonly Value[]): Value | undefined {
   if (NUMBER_CALLS.has(name)) return number(name, args, call);
   if (name === 'getopt' || name === 'getopt_long') return getopt(m, name, args, call);
-  if (name === 'stat' || name === 'lstat') return statCall(m, call, args);
+  if (name === 'stat' || name === 'lstat' || name === 'fstat') return statCall(m, call, name, args);
   if (name === 'S_ISREG' || name === 'S_ISDIR') {
     const mode = args[0]?.k === 'int' ? args[0].v : 0n;
     return intValue(INT, (mode & S_IFMT) === (name === 'S_ISREG' ? S_IFREG : S_IFDIR) ? 1n : 0n);

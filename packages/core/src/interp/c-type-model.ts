@@ -124,7 +124,17 @@ export const FLOAT: FloatType = { k: 'float', name: 'float' };
 export const VOID_PTR: PtrType = { k: 'ptr', to: VOID };
 export const CHAR_PTR: PtrType = { k: 'ptr', to: CHAR };
 
-const HANDLE_TYPEDEFS = ['aclrtStream', 'aclrtContext', 'aclrtEvent', 'aclrtDrvMemHandle'];
+/**
+ * The runtime's handle types, each `typedef void* …` in CANN's headers (hicann/runtime 681ef76,
+ * include/external/acl/acl_base_rt.h and acl_rt.h): the first four are the catalogue's; the others
+ * reach only calls PageLens does not model (notify, labels, allocators, kernel binaries), as notes.
+ */
+const HANDLE_TYPEDEFS = [
+  ...['aclrtStream', 'aclrtContext', 'aclrtEvent', 'aclrtDrvMemHandle'],
+  ...['aclrtNotify', 'aclrtCntNotify', 'aclrtLabel', 'aclrtLabelList', 'aclrtMbuf', 'aclrtTaskGrp', 'aclrtMemPool'],
+  ...['aclrtAllocatorDesc', 'aclrtAllocator', 'aclrtAllocatorBlock', 'aclrtAllocatorAddr'],
+  ...['aclrtBinary', 'aclrtBinHandle', 'aclrtFuncHandle', 'aclrtArgsHandle', 'aclrtParamHandle'],
+];
 
 const NAMED: ReadonlyMap<string, CType> = new Map<string, CType>([
   ['int8_t', int('int8_t', 8, true)],

@@ -11,7 +11,7 @@ import { InterpError } from './exec-errors.ts';
 import { type LValue, resolveLValue } from './lvalue.ts';
 import { MAX_CALL_DEPTH, type Machine, Scope } from './machine.ts';
 import { construct, definedClass, hasLifecycle } from './objects.ts';
-import { memberFunction, resolveFunction } from './resolve-function.ts';
+import { acceptsArgs, memberFunction, resolveFunction } from './resolve-function.ts';
 import { runFunction } from './run-stmt.ts';
 import { type Cell, type Value, zeroValue } from './values.ts';
 
@@ -54,13 +54,14 @@ async function referenceTarget(m: Machine, arg: CallExpr['args'][number], scope:
 
 /** The cells of `fn`'s parameters for `args`: a reference parameter is the caller's object, any other a converted copy. */
 async function argumentCells(m: Machine, fn: FunctionDef, args: readonly Expr[], scope: Scope, span: Span): Promise<Cell[]> {
-  if (args.length !== fn.params.length) {
+  if (!acceptsArgs(fn, args.length)) {
     throw new InterpError('type', `${fn.name} takes ${fn.params.length} argument(s), not ${args.length}`, span);
   }
   if (m.depth >= MAX_CALL_DEPTH) throw new InterpError('runtime', `calls nest deeper than ${MAX_CALL_DEPTH}: runaway recursion?`, span);
   const cells: Cell[] = [];
   for (const [index, param] of fn.params.entries()) {
-    const arg = args[index];
+    // A parameter the call leaves out takes its default argument (C++ [dcl.fct.default]).
+    const arg = args[index] ?? param.default;
     if (arg === undefined) continue;
     if (param.ref === true) {
       // `T& p`: the parameter is the caller's object itself.

@@ -6,7 +6,7 @@ import { baseType, fieldsOf } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './exec-errors.ts';
 import { LIBRARY_NAMES } from './library-names.ts';
-import { memberFunction, resolveFunction } from './resolve-function.ts';
+import { acceptsArgs, memberFunction, resolveFunction } from './resolve-function.ts';
 
 /**
  * Static checks before anything runs: every name is declared (in scope, in order), an ACL
@@ -52,7 +52,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
             : isAclFunctionName(e.callee)
               ? catalogueArity(e.callee)
               : undefined;
-        if (arity !== undefined && arity.count !== e.args.length) {
+        if (arity !== undefined && arity.count !== e.args.length && (defined === undefined || !acceptsArgs(defined, e.args.length))) {
           const names = arity.names.join(', ') || 'none';
           report(diagnostic('error', 'arity', e.span, `${e.callee} takes ${arity.count} argument(s) (${names}), not ${e.args.length}`));
         }

@@ -1,5 +1,6 @@
 import { C_LIBRARY_NAMES, GETOPT_CONSTANTS } from './c-library.ts';
 import { CHAR_PTR, INT, NULLOPT_T, VOID_PTR } from './c-type-model.ts';
+import { FILE_CONSTANTS } from './file-constants.ts';
 import { intValue, type Value } from './values.ts';
 
 /**
@@ -21,7 +22,9 @@ export function libraryName(name: string, fn: string | undefined): Value | undef
       return { k: 'str', type: CHAR_PTR, text: fn ?? '' };
     default: {
       const constant =
-        GETOPT_CONSTANTS.get(name) ?? STREAM_FLAGS.get(name.replace(/^std::/, '').replace(/^(?:[io]?f?stream|ios_base)::/, 'ios::'));
+        GETOPT_CONSTANTS.get(name) ??
+        FILE_CONSTANTS.get(name) ??
+        STREAM_FLAGS.get(name.replace(/^std::/, '').replace(/^(?:[io]?f?stream|ios_base)::/, 'ios::'));
       return constant === undefined ? undefined : intValue(INT, constant);
     }
   }
@@ -63,5 +66,6 @@ export const LIBRARY_NAMES: ReadonlySet<string> = new Set([
   'endl',
   ...OUTPUT_STREAMS,
   ...C_LIBRARY_NAMES,
+  ...FILE_CONSTANTS.keys(),
   ...STREAM_FLAG_NAMES,
 ]);

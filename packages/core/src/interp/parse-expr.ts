@@ -351,6 +351,8 @@ function callAtom(ctx: ParseContext, node: SyntaxNode, span: Span): Expr {
   else if ((callee.name === 'PrimitiveType' || callee.name === 'SizedTypeSpecifier') && args.length === 1 && args[0] !== undefined)
     // `int(npu_id / 2)`, `size_t(n)`: a functional cast, as `(int)(npu_id / 2)`.
     return castTo(baseOf(ctx, callee), 'c', args[0], span);
+  // `[&]() -> int32_t { … }()`: a lambda called where it is written is still a lambda.
+  else if (callee.name === 'LambdaExpression') return ctx.outOfScope(callee, 'A lambda');
   else return ctx.unsupported(callee, `Calling "${ctx.slice(callee)}" (only named functions can be called)`);
   const outOfScope = OUT_OF_SCOPE_CALLS.get(name);
   if (outOfScope !== undefined) return ctx.outOfScope(callee, outOfScope);

@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { Declarator, Expr, FunctionDef, MemberInit, Param, Stmt } from './ast.ts';
 import { type CType, pointerTo, type StructType, VOID } from './c-type-model.ts';
+import { utf8 } from './char-array-init.ts';
 import { foldConstant } from './const-fold.ts';
 import type { Span } from './diagnostics.ts';
 import { child, hasQualifier, kids, type ParseContext } from './parse-context.ts';
@@ -71,7 +72,9 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
     let type: CType | undefined = base === undefined ? undefined : declared.type;
     const ctorArgs = init?.name === 'ArgumentList' ? kids(init).map((arg) => convertExpr(ctx, arg)) : undefined;
     const initExpr: Expr | undefined = init === undefined || ctorArgs !== undefined ? undefined : convertExpr(ctx, init);
-    if (type?.k === 'array' && type.length === -1) {
+    if (type?.k === 'array' && type.length === -1 && initExpr?.kind === 'string')
+      type = { ...type, length: utf8(initExpr.value).length + 1 };
+    else if (type?.k === 'array' && type.length === -1) {
       if (initExpr?.kind !== 'initList') return ctx.fail(part, 'type', `the array "${declared.name}" needs a size or an initialiser list`);
       type = { ...type, length: initExpr.items.length };
     }
@@ -307,8 +310,10 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
     return ctx.unsupported(node, `The function ${short} without a return type`);
   const params: Param[] = [];
   for (const param of kids(list)) {
-    if (param.name !== 'ParameterDeclaration') return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
+    const optional = param.name === 'OptionalParameterDeclaration';
+    if (param.name !== 'ParameterDeclaration' && !optional) return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
     const pieces = kids(param);
+    const defaultNode = optional ? pieces.at(-1) : undefined;
     const paramType = pieces.find(isTypeNode);
     const paramDeclarator = pieces.find((p) => p !== paramType && DECLARATOR_NODES.has(p.name));
     if (paramType === undefined) return ctx.unsupported(param, `The parameter "${ctx.slice(param)}"`);
@@ -320,7 +325,8 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
     const declared = declare(ctx, paramDeclarator, base);
     // An array parameter is a pointer (C11 6.7.6.3).
     const type = declared.type.k === 'array' ? pointerTo(declared.type.of) : declared.type;
-    params.push(declared.ref ? { name: declared.name, type, ref: true } : { name: declared.name, type });
+    const fallback = defaultNode === undefined ? {} : { default: convertExpr(ctx, defaultNode) };
+    params.push(declared.ref ? { name: declared.name, type, ref: true, ...fallback } : { name: declared.name, type, ...fallback });
   }
   const span = ctx.span(node);
   if (owner === undefined) return { name: qualified ?? short, returnType, params, body: convertStatement(ctx, body), span };

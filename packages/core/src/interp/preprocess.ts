@@ -1,5 +1,6 @@
 import { LineIndex } from './diagnostics.ts';
 import { type BuildDefines, expandMacros, type MacroDiagnostic } from './macros.ts';
+import { blankKernels } from './preprocess-kernels.ts';
 
 /**
  * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
@@ -15,6 +16,8 @@ import { type BuildDefines, expandMacros, type MacroDiagnostic } from './macros.
  * - The identifier `module` reaches the parser as MODULE_STAND_IN (@lezer/cpp reads it as a keyword).
  * - A kernel launch `k<<<cfg>>>(args)` becomes the call `k(cfg, args)`; the launch is recorded so
  *   the interpreter can tell it apart from an ordinary call.
+ * - A kernel's own definition (`__global__ __aicore__`, device code) is blanked, with a note
+ *   (preprocess-kernels.ts).
  */
 
 export interface Placeholder {
@@ -232,7 +235,20 @@ export function preprocess(source: string, defines: BuildDefines = {}): Preproce
   const lines = new LineIndex(source);
   const expanded = expandMacros(blanked.text, (offset) => lines.lineOf(offset), defines);
   const { placeholders } = blanked;
-  const text = expanded.text;
+  const { text, kernels } = blankKernels(expanded.text);
+  const kernelNotes = kernels.map((kernel): MacroDiagnostic => {
+    const from = expanded.origin[kernel.from] ?? source.length;
+    const to = expanded.origin[Math.max(kernel.from, kernel.to - 1)] ?? source.length;
+    const what = kernel.defined ? 'is a kernel, device code for the AI Core' : 'declares a kernel (device code)';
+    const [first, last] = [lines.lineOf(from), lines.lineOf(to)];
+    const where = first === last ? `line ${first}` : `lines ${first}–${last}`;
+    return {
+      severity: 'note',
+      from,
+      to,
+      message: `${kernel.name} (${where}) ${what}: PageLens runs the host's code, not kernels, so it skips it; a launch of it (${kernel.name}<<<…>>>) is a not-modeled note`,
+    };
+  });
   const chars: string[] = [];
   const origin: number[] = [];
   const launches: KernelLaunch[] = [];
@@ -316,5 +332,11 @@ export function preprocess(source: string, defines: BuildDefines = {}): Preproce
     i += 1;
   }
   origin.push(source.length);
-  return { text: chars.join(''), origin: Int32Array.from(origin), placeholders, launches, directives: expanded.diagnostics };
+  return {
+    text: chars.join(''),
+    origin: Int32Array.from(origin),
+    placeholders,
+    launches,
+    directives: [...expanded.diagnostics, ...kernelNotes],
+  };
 }

@@ -22,10 +22,16 @@ export function resolveFunction(
   return candidates.find((fn) => namespace !== undefined && fn.name === `${namespace}${suffix}`) ?? candidates[0];
 }
 
+/** True when a call with `count` arguments fits `fn`: every parameter without a default argument given, no more than all of them. */
+export function acceptsArgs(fn: FunctionDef, count: number): boolean {
+  const required = fn.params.filter((param) => param.default === undefined).length;
+  return count >= required && count <= fn.params.length;
+}
+
 /** `name` itself when its parameters match `argCount` (or no count is given), else its overload `name/argCount`. */
 export function byArity(functions: ReadonlyMap<string, FunctionDef>, name: string, argCount?: number): FunctionDef | undefined {
   const plain = functions.get(name);
-  if (plain === undefined || argCount === undefined || plain.params.length === argCount) return plain;
+  if (plain === undefined || argCount === undefined || acceptsArgs(plain, argCount)) return plain;
   return functions.get(`${name}/${argCount}`) ?? plain;
 }
 

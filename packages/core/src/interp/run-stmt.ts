@@ -1,5 +1,6 @@
 import type { Declarator, Expr, FunctionDef, Stmt } from './ast.ts';
 import { type CType, typeName } from './c-type-model.ts';
+import { charArrayFromString } from './char-array-init.ts';
 import { convert } from './convert.ts';
 import type { Span } from './diagnostics.ts';
 import { evaluate, evaluateAll, evaluatePairs } from './eval.ts';
@@ -162,10 +163,14 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
     cell = newCell(d.type, true);
     await fillInitList(m, cell, init, scope, d.name);
   } else if (init !== undefined) {
-    if (d.type.k === 'array')
+    const text = d.type.k === 'array' && init.kind === 'string' ? charArrayFromString(d.type, init.value, d.name, init.span) : undefined;
+    if (text !== undefined) cell = text;
+    else if (d.type.k === 'array')
       throw new InterpError('unsupported', `initialising the array ${d.name} from an expression: not supported (use {…})`, d.span);
-    const value = await evaluate(m, init, scope);
-    cell = { type: d.type, value: convert(value, d.type, init.span, false, `initialising ${d.name}`), init: true };
+    else {
+      const value = await evaluate(m, init, scope);
+      cell = { type: d.type, value: convert(value, d.type, init.span, false, `initialising ${d.name}`), init: true };
+    }
   } else {
     // Globals are zero-initialised (C11 6.7.9); locals are indeterminate until written.
     cell = newCell(d.type, kind === 'global' || d.type.k === 'string');
