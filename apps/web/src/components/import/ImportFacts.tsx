@@ -35,7 +35,7 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
                 <li key={item.reason} data-reason={item.reason}>
                   {t(`fileImport.facts.unplaced.${item.reason}`)}:{' '}
                   <span className="mono">
-                    {t('fileImport.facts.unplacedLine', { count: item.count.toLocaleString('en-US'), line: item.firstLine })}
+                    {t('fileImport.facts.unplacedLine', { rows: item.count.toLocaleString('en-US'), line: item.firstLine })}
                   </span>
                 </li>
               ))}

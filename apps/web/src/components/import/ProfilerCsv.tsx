@@ -10,6 +10,7 @@ import { type CounterSeries, counterSeries, largestOperators, linePath } from '.
 
 /** Operators listed at most: a profile can hold a million rows, and a table that long helps nobody. */
 const OPERATOR_ROWS = 200;
+const MiB = 1024 * 1024;
 const WIDTH = 720;
 const HEIGHT = 220;
 const PAD = { left: 64, right: 12, top: 10, bottom: 24 };
@@ -115,8 +116,9 @@ function CounterChart({ series }: { series: readonly CounterSeries[] }) {
       x: scaleLinear()
         .domain([0, Math.max(1, high - low)])
         .range([PAD.left, WIDTH - PAD.right]),
+      // In MiB, so the ticks fall on round MiB (the profiler's own unit) rather than on round byte counts.
       y: scaleLinear()
-        .domain([0, Math.max(1, top)])
+        .domain([0, Math.max(1, top / MiB)])
         .nice()
         .range([HEIGHT - PAD.bottom, PAD.top]),
     };
@@ -133,7 +135,7 @@ function CounterChart({ series }: { series: readonly CounterSeries[] }) {
           <g key={tick}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} stroke="var(--border)" />
             <text x={PAD.left - 4} y={y(tick) + 4} textAnchor="end" fontSize="10" fill="var(--muted)">
-              {bytes(tick, format)}
+              {bytes(tick * MiB, format)}
             </text>
           </g>
         ))}
@@ -148,7 +150,7 @@ function CounterChart({ series }: { series: readonly CounterSeries[] }) {
               key={`${s.key}-${field}`}
               d={linePath(
                 s.t.map((time) => x(time - t0)),
-                s[field].map((value) => (Number.isNaN(value) ? value : y(value))),
+                s[field].map((value) => (Number.isNaN(value) ? value : y(value / MiB))),
               )}
               fill="none"
               stroke={COLOURS[index % COLOURS.length]}

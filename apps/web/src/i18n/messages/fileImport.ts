@@ -36,7 +36,7 @@ export const fileImport = defineMessages(
       inconsistent: 'Entries that contradict the state (shown, ignored)',
       readOnly: 'Nothing here calls a device: this session is a recording.',
       unplacedTitle: 'Rows not placed on the page map',
-      unplacedLine: '{{count}} rows, first at line {{line}}',
+      unplacedLine: 'rows: {{rows}} · first at line {{line}}',
       unplaced: {
         'not-malloc-free': 'not a MALLOC or FREE (SYSTEM, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX…): no memory changes hands',
         host: 'HOST memory: the page map shows device memory',
@@ -162,7 +162,7 @@ export const fileImport = defineMessages(
       inconsistent: '与状态矛盾的条目（显示但忽略）',
       readOnly: '此处不会调用任何设备：这是一段记录。',
       unplacedTitle: '未放入页面图的行',
-      unplacedLine: '{{count}} 行，首次出现在第 {{line}} 行',
+      unplacedLine: '行数：{{rows}} · 首次出现在第 {{line}} 行',
       unplaced: {
         'not-malloc-free': '不是 MALLOC 或 FREE（SYSTEM、ACCESS、OP_LAUNCH、KERNEL_LAUNCH、MSTX…）：没有内存易手',
         host: 'HOST 内存：页面图只显示设备内存',
