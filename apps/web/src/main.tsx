@@ -66,6 +66,7 @@ export function start(early: EarlySocket | undefined): void {
     open: (file: File) => importer.open(file),
     cancel: () => importer.cancel(),
     exportPerfetto: () => exporter.export(),
+    exportProfilerCsv: () => exporter.exportProfilerCsv(),
     cancelExport: () => exporter.cancel(),
   };
   if (agentFile !== undefined) {

@@ -110,8 +110,10 @@ export { type AddressMap, toModelAddress } from './formats/address-map.ts';
 // Imported memory files: snapshot pickles, Ascend CSVs; stats and the Perfetto export
 export {
   type MemoryRecord,
+  type MemoryRecordRow,
   type MemScopeDump,
   type OperatorMemory,
+  type OperatorMemoryRow,
   readMemoryRecord,
   readMemScopeDump,
   readOperatorMemory,
@@ -135,8 +137,15 @@ export {
 export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';
+export {
+  MEMSCOPE_UNPLACED,
+  type MemScopeConversion,
+  type MemScopeUnplaced,
+  memScopeToSnapshot,
+} from './formats/memscope-session.ts';
 export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
 export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
+export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
 export type { PickleValue } from './formats/pickle-values.ts';

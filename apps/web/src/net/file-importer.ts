@@ -28,6 +28,7 @@ export class FileImporter {
   #worker: ImportWorker | undefined;
   #pending: LoadedSource | undefined;
   #loaded: LoadedSource | undefined;
+  #profiler: LoadedSource | undefined;
 
   constructor(store: AppStore, makeWorker: () => ImportWorker, onLoaded: () => void) {
     this.#store = store;
@@ -69,6 +70,11 @@ export class FileImporter {
     return this.#store.getState().imported === undefined ? undefined : this.#loaded;
   }
 
+  /** Where the profiler CSV on show came from (its own Perfetto export); undefined when none is shown. */
+  get profilerSource(): LoadedSource | undefined {
+    return this.#store.getState().profilerCsv === undefined ? undefined : this.#profiler;
+  }
+
   cancel(): void {
     this.#stop();
     this.#store.getState().setImporting(undefined);
@@ -89,9 +95,10 @@ export class FileImporter {
         this.#stop();
         store.setImportProblem({ name: file.name, kind: 'format', message: reply.message, at: reply.at });
         return;
-      case 'not-a-snapshot':
+      case 'profiler-csv':
         this.#stop();
-        store.setImportProblem({ name: file.name, kind: 'not-a-snapshot', fileKind: reply.kind });
+        this.#profiler = this.#pending;
+        store.setProfilerCsv({ name: reply.name, bytes: reply.bytes, table: reply.table });
         return;
       case 'perfetto':
         return;

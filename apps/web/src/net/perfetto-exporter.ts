@@ -20,7 +20,7 @@ export const browserDownload: Download = (json, fileName) => {
 
 /** `job.pickle` → `job.perfetto.json`. */
 export function perfettoName(name: string): string {
-  const base = name.replace(/\.(pickle|pkl)$/i, '');
+  const base = name.replace(/\.(pickle|pkl|csv)$/i, '');
   return `${base === '' ? 'pagelens' : base}.perfetto.json`;
 }
 
@@ -65,6 +65,15 @@ export class PerfettoExporter {
       new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
       perfettoName(`pagelens-session-${session?.backend ?? 'sim'}`),
     );
+  }
+
+  /** The profiler CSV on show (memory_record.csv) as counter tracks, read again in a worker like a file. */
+  exportProfilerCsv(): void {
+    const state = this.#store.getState();
+    const loaded = this.#importer.profilerSource;
+    if (state.exporting !== undefined || loaded === undefined) return;
+    state.setExportProblem(undefined);
+    this.#exportFile(loaded.source, loaded.name, loaded.options);
   }
 
   cancel(): void {

@@ -6,6 +6,8 @@ export interface FileActions {
   cancel(): void;
   /** Downloads what the explorer shows as Chrome trace-event JSON (net/perfetto-exporter.ts). */
   exportPerfetto(): void;
+  /** The profiler CSV on show (memory_record.csv) as Perfetto counter tracks. */
+  exportProfilerCsv(): void;
   cancelExport(): void;
 }
 

@@ -1,6 +1,6 @@
 import { BlockIndex, type ImportedBlock, type MemoryEvent, NO_STACK, type Snapshot, type StackTable } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
-import type { ImportedFacts } from '../model/import/import-protocol.ts';
+import type { ImportedFacts, ProfilerTable } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
 import type { ReplicaSlice } from './replica-slice.ts';
 import type { SelectionSlice } from './selection-slice.ts';
@@ -13,10 +13,15 @@ export interface ImportProgress {
   readonly total: number;
 }
 
-/** Why the last file did not open: the reader's message (English, from core), or a kind PageLens reads only in `pagelens stats`. */
-export type ImportProblem =
-  | { readonly name: string; readonly kind: 'format'; readonly message: string; readonly at: number | undefined }
-  | { readonly name: string; readonly kind: 'not-a-snapshot'; readonly fileKind: string };
+/** Why the last file did not open: the reader's message (English, from core). */
+export type ImportProblem = { readonly name: string; readonly kind: 'format'; readonly message: string; readonly at: number | undefined };
+
+/** A profiler CSV shown as it is (components/import/ProfilerCsv.tsx): it has no addresses, so no session. */
+export interface OpenedProfilerCsv {
+  readonly name: string;
+  readonly bytes: number;
+  readonly table: ProfilerTable;
+}
 
 export interface ImportSlice {
   /** The recorded file the explorer shows, read-only; undefined for a live agent session. */
@@ -27,6 +32,9 @@ export interface ImportSlice {
   importedStacks: { readonly table: StackTable; readonly stackOf: (block: ImportedBlock) => number } | undefined;
   importing: ImportProgress | undefined;
   importProblem: ImportProblem | undefined;
+  /** The profiler CSV last opened, shown above the explorer until closed. */
+  profilerCsv: OpenedProfilerCsv | undefined;
+  setProfilerCsv(csv: OpenedProfilerCsv | undefined): void;
   /** `pagelens open`: the file the agent serves instead of a session; the page joins none. */
   agentFile: string | undefined;
   setAgentFile(name: string | undefined): void;
@@ -74,6 +82,8 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   importedStacks: undefined,
   importing: undefined,
   importProblem: undefined,
+  profilerCsv: undefined,
+  setProfilerCsv: (profilerCsv) => set({ profilerCsv, importing: undefined, importProblem: undefined }),
   agentFile: undefined,
   setAgentFile: (agentFile) => set({ agentFile }),
   exporting: undefined,

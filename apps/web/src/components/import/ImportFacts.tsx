@@ -27,6 +27,21 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
             </>
           )}
         </dl>
+        {facts.unplaced !== undefined && facts.unplaced.length > 0 && (
+          <>
+            <h3>{t('fileImport.facts.unplacedTitle')}</h3>
+            <ul className="unplaced" data-testid="import-unplaced">
+              {facts.unplaced.map((item) => (
+                <li key={item.reason} data-reason={item.reason}>
+                  {t(`fileImport.facts.unplaced.${item.reason}`)}:{' '}
+                  <span className="mono">
+                    {t('fileImport.facts.unplacedLine', { rows: item.count.toLocaleString('en-US'), line: item.firstLine })}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
         <p className="muted" role="note">
           {t('fileImport.facts.readOnly')}
         </p>

@@ -6,6 +6,11 @@ import { selectImporting, selectImportProblem } from '../../store/import-slice.t
 import { useAppStore } from '../../store/useAppStore.ts';
 import './import.css';
 
+/** Where a reader broke: a byte of a pickle, a line of a CSV (the CSV readers' `at` is the 1-based line). */
+function atKey(name: string): 'fileImport.at' | 'fileImport.atLine' {
+  return /\.csv$/i.test(name) ? 'fileImport.atLine' : 'fileImport.at';
+}
+
 /** While a file is read: its progress (bytes read) and Cancel. After a failure: the reader's message. */
 export function ImportStatus() {
   const { t } = useTranslation();
@@ -54,16 +59,10 @@ export function ImportStatus() {
   return (
     <section className="panel import-status state-error" role="alert" data-testid="import-error">
       <h2>{t('fileImport.failed', { name: problem.name })}</h2>
-      {problem.kind === 'format' ? (
-        <>
-          <p>
-            <code data-testid="import-error-message">{problem.message}</code>
-          </p>
-          {problem.at !== undefined && <p className="muted">{t('fileImport.at', { at: problem.at.toLocaleString('en-US') })}</p>}
-        </>
-      ) : (
-        <p>{t('fileImport.notSnapshot', { name: problem.name, kind: problem.fileKind })}</p>
-      )}
+      <p>
+        <code data-testid="import-error-message">{problem.message}</code>
+      </p>
+      {problem.at !== undefined && <p className="muted">{t(atKey(problem.name), { at: problem.at.toLocaleString('en-US') })}</p>}
       <button type="button" onClick={() => setProblem(undefined)}>
         {t('fileImport.dismiss')}
       </button>

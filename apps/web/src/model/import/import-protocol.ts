@@ -1,4 +1,4 @@
-import type { ImportedBlock, MemoryEvent, Snapshot, StackTable } from '@pagelens/core';
+import type { ImportedBlock, MemoryEvent, MemoryRecord, MemScopeUnplaced, OperatorMemory, Snapshot, StackTable } from '@pagelens/core';
 
 /**
  * Messages between the page and the import worker (import-worker.ts): the page sends a File; the
@@ -23,7 +23,8 @@ export type ImportSource = { readonly file: File } | { readonly url: string; rea
 export interface ImportedFacts {
   readonly name: string;
   readonly bytes: number;
-  readonly format: 'torch_npu' | 'pytorch_cuda' | 'unknown';
+  /** 'msmemscope': a memscope_dump CSV, read as a snapshot's trace (core formats/memscope-session.ts). */
+  readonly format: 'torch_npu' | 'pytorch_cuda' | 'unknown' | 'msmemscope';
   readonly formatEvidence: string;
   readonly profile: string;
   readonly pageSize1g: boolean;
@@ -33,7 +34,12 @@ export interface ImportedFacts {
   readonly inconsistent: number;
   readonly finalMismatch: number;
   readonly devices: number;
+  /** msMemScope dumps: the rows the model did not place, by why (MEMSCOPE_UNPLACED), with the first one's line. */
+  readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
 }
+
+/** A profiler CSV with no addresses: shown as it is (counters over time, or operators), not as a session. */
+export type ProfilerTable = MemoryRecord | OperatorMemory;
 
 export type ImportReply =
   | { readonly type: 'progress'; readonly bytesRead: number; readonly total: number }
@@ -52,5 +58,5 @@ export type ImportReply =
   | { readonly type: 'perfetto'; readonly json: Blob; readonly events: number }
   /** The reader's own message (English, from core): what was expected and where it broke. */
   | { readonly type: 'error'; readonly message: string; readonly at: number | undefined }
-  /** A file PageLens reads, but not as a session (the Ascend CSVs). */
-  | { readonly type: 'not-a-snapshot'; readonly kind: string };
+  /** torch_npu profiler memory_record.csv / operator_memory.csv: a table, not a session (no addresses to place). */
+  | { readonly type: 'profiler-csv'; readonly name: string; readonly bytes: number; readonly table: ProfilerTable };

@@ -23,22 +23,3 @@ export async function openSource(source: ImportSource): Promise<OpenedSource> {
   const total = Number(response.headers.get('Content-Length') ?? 0);
   return { name, total: Number.isFinite(total) ? total : 0, reader: response.body.getReader() };
 }
-
-/** The rest of a stream, after `first`, as one array (the CSVs and foreign files, which are small). */
-export async function readRest(first: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Uint8Array> {
-  const chunks = [first];
-  let length = first.length;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    length += value.length;
-  }
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
-}

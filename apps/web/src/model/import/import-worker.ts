@@ -9,12 +9,12 @@ import {
   findProfile,
   importSnapshot,
   internStacks,
-  openMemoryFile,
   SnapshotLoader,
   toChromeTrace,
 } from '@pagelens/core';
+import { openCsv } from './import-csv.ts';
 import type { ImportReply, ImportRequest } from './import-protocol.ts';
-import { openSource, readRest, SourceError } from './import-source.ts';
+import { openSource, SourceError } from './import-source.ts';
 
 const PROTO = 0x80;
 /** At most this many progress messages per second's worth of chunks: one per 1 MiB read. */
@@ -31,9 +31,8 @@ async function open(request: ImportRequest): Promise<void> {
   const first = await reader.read();
   const head = first.done ? new Uint8Array(0) : first.value;
   if (head[0] !== PROTO && !/\.(pickle|pkl)$/i.test(name)) {
-    // Not a pickle: the CSVs and foreign files are small enough to read whole, and the reader names what it found.
-    const result = openMemoryFile(await readRest(head, reader), name);
-    reply(result.ok ? { type: 'not-a-snapshot', kind: result.file.kind } : { type: 'error', message: result.message, at: result.at });
+    // Not a pickle: the Ascend CSVs (or a foreign file, which the CSV path names): import-csv.ts.
+    await openCsv({ name, total, head, reader }, request, profile, reply);
     return;
   }
   const loader = new SnapshotLoader(total > 0 ? { totalBytes: total } : {});
