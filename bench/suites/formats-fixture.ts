@@ -75,6 +75,8 @@ export async function baselineLoader(): Promise<{ loader: LoaderClass; commit: s
     const module = (await import(pathToFileURL(entry).href)) as { SnapshotLoader: LoaderClass };
     return { loader: module.SnapshotLoader, commit: BASELINE_COMMIT.slice(0, 7) };
   } catch (error) {
-    return { why: `no baseline (commit ${BASELINE_COMMIT.slice(0, 7)}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})` };
+    return {
+      why: `no baseline (commit ${BASELINE_COMMIT.slice(0, 7)}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    };
   }
 }
