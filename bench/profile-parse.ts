@@ -1,23 +1,13 @@
 // Profiling aid (not a suite): writes a generated torch_npu snapshot and parses it once, so that
 // `node --cpu-prof --import tsx bench/profile-parse.ts EVENTS [import]` shows where the reader (and
 // with `import`, importSnapshot) spends its time.
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { ASCEND_910B2, importSnapshot, SnapshotLoader } from '@pagelens/core';
-import { writePickleChunks } from '../packages/core/test/formats/pickle-writer.ts';
-import { makeSnapshot } from '../packages/core/test/formats/snapshot-fixtures.ts';
+import { snapshotFile } from './suites/formats-fixture.ts';
 
 const events = Number(process.argv[2] ?? 200_000);
-const path = join(tmpdir(), `pagelens-profile-${events}.pickle`);
-try {
-  statSync(path);
-} catch {
-  const fixture = makeSnapshot({ flavour: 'torch_npu', events, devices: 1, framePool: 200_000, stackDepth: 56, liveTarget: 2000 });
-  const fd = openSync(path, 'w');
-  for (const chunk of writePickleChunks(fixture.data)) writeSync(fd, chunk);
-  closeSync(fd);
-}
+// The formats suite's file when EVENTS is 1,000,000 (written once, then reused).
+const { path } = snapshotFile({ flavour: 'torch_npu', events, devices: 1, framePool: 200_000, stackDepth: 56, liveTarget: 2000 });
 const started = performance.now();
 const cpu0 = process.cpuUsage();
 const loader = new SnapshotLoader({ totalBytes: statSync(path).size });

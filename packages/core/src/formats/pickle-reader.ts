@@ -1,4 +1,5 @@
 import { FormatError } from './format-error.ts';
+import { MAX_DEPTH_LIMIT, Memo, metaDepth, metaShared, metaSlot, packMeta } from './pickle-memo.ts';
 import { opcodeName, refusalOf } from './pickle-opcodes.ts';
 import {
   decodeLong,
@@ -40,7 +41,7 @@ import { decodeUtf8 } from './utf8.ts';
  * object); 200,000 nested lists parse, and the result overflows the stack of JSON.stringify.
  */
 export interface PickleLimits {
-  /** Deepest container nesting accepted (a snapshot needs about 8). Default 64. */
+  /** Deepest container nesting accepted (a snapshot needs about 8). Default 64; at most 2^19 − 1 (pickle-memo.ts). */
   readonly maxDepth?: number;
   /** Longest str/bytes item in bytes. Default 64 MiB. */
   readonly maxItemBytes?: number;
@@ -94,18 +95,13 @@ export class PickleReader {
   /** Per stack slot: FRESH, SHARED, or the memo index of a fresh container stored there. */
   private readonly tags: number[] = [];
   private readonly marks: number[] = [];
-  private readonly memo: PickleValue[] = [];
-  private readonly memoDepth: number[] = [];
-  /** Per memo index: 1 when the value is a container, so BINGET need not touch the value itself (a cache miss per frame dict). */
-  private readonly memoIsContainer: number[] = [];
-  /** Per memo index: the stack slot of its container while that is fresh on the stack, else -1. */
-  private readonly memoSlot: number[] = [];
+  private readonly memo = new Memo();
   private protocol = 0;
   private finished = false;
   private result: PickleValue = null;
 
   constructor(options: PickleReaderOptions = {}) {
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxDepth = Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT);
     this.maxItemBytes = options.maxItemBytes ?? DEFAULT_MAX_ITEM;
     this.maxLongBytes = options.maxLongBytes ?? DEFAULT_MAX_LONG;
     this.totalBytes = options.totalBytes;
@@ -209,7 +205,7 @@ export class PickleReader {
   /** Closes the memo entry of a container that now sits inside another, and answers its depth. */
   private settle(slot: number): number {
     const tag = this.tags[slot] ?? FRESH;
-    if (tag >= 0) this.memoSlot[tag] = -1;
+    if (tag >= 0) this.memo.close(tag);
     return this.depths[slot] ?? 0;
   }
 
@@ -220,7 +216,7 @@ export class PickleReader {
       if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, start);
       this.depths[target] = depth;
       const tag = this.tags[target] ?? FRESH;
-      if (tag >= 0) this.memoDepth[tag] = depth;
+      if (tag >= 0) this.memo.deepen(tag, depth);
     }
   }
 
@@ -260,10 +256,14 @@ export class PickleReader {
     const container = this.target(slot, start, what);
     if (!Array.isArray(container)) this.fail(`${what} needs a list or set below its MARK, found ${kindOf(container)}`, start);
     const stack = this.stack;
+    // A new list takes exactly its items: pushed one by one, a 56-frame stack leaves room for 76.
+    const fresh = container.length === 0;
+    if (fresh) container.length = stack.length - from;
     for (let i = from; i < stack.length; i += 1) {
       this.place(i, slot, start, what);
       this.deepen(slot, this.settle(i), start);
-      container.push(stack[i] ?? null);
+      if (fresh) container[i - from] = stack[i] ?? null;
+      else container.push(stack[i] ?? null);
     }
     stack.length = from;
     this.depths.length = from;
@@ -290,29 +290,32 @@ export class PickleReader {
     this.tags.length = from;
   }
 
-  private memoPut(index: number, start: number): void {
+  private memoPut(index: number, start: number, what: string): void {
     const top = this.stack.length - 1;
-    if (top < 0) this.fail('PUT with an empty stack', start);
+    if (top < 0) this.fail(`${what} with an empty stack`, start);
     const value = this.stack[top] ?? null;
-    this.memo[index] = value;
-    this.memoDepth[index] = this.depths[top] ?? 0;
+    const depth = this.depths[top] ?? 0;
     const container = typeof value === 'object' && value !== null && !(value instanceof Uint8Array);
-    this.memoIsContainer[index] = container || value instanceof Uint8Array ? 1 : 0;
-    if (container && this.tags[top] === FRESH) {
+    const shared = container || value instanceof Uint8Array ? 1 : 0;
+    const tag = this.tags[top] ?? FRESH;
+    // A second entry for a container still open would let a reference through it close a cycle.
+    if (container && tag >= 0) this.fail(`${what} stores a container the memo already holds; a data pickle stores each once`, start);
+    if (container && tag === FRESH) {
       this.tags[top] = index;
-      this.memoSlot[index] = top;
+      this.memo.put(index, value, packMeta(top, depth, shared));
     } else {
-      this.memoSlot[index] = -1;
+      this.memo.put(index, value, packMeta(-1, depth, shared));
     }
   }
 
   private memoGet(index: number, start: number, what: string): void {
-    const value = this.memo[index];
+    const value = this.memo.value(index);
     if (value === undefined) this.fail(`${what} ${index} names a memo entry never stored`, start);
-    const open = this.memoSlot[index] ?? -1;
+    const meta = this.memo.meta(index);
+    const open = metaSlot(meta);
     this.stack.push(value);
-    this.depths.push(this.memoDepth[index] ?? 0);
-    this.tags.push(this.memoIsContainer[index] !== 1 ? FRESH : open >= 0 ? OPEN_REF - open : SHARED);
+    this.depths.push(metaDepth(meta));
+    this.tags.push(!metaShared(meta) ? FRESH : open >= 0 ? OPEN_REF - open : SHARED);
   }
 
   /** Reads opcodes while bytes last: false when waiting for more input, true when all was read or STOP reached. */
@@ -584,16 +587,16 @@ export class PickleReader {
           break;
         case 0x71: // BINPUT
           if (pos + 1 > end) return this.suspend(start, 2, 'BINPUT');
-          this.memoPut(buf[pos] ?? 0, start);
+          this.memoPut(buf[pos] ?? 0, start, 'BINPUT');
           pos += 1;
           break;
         case 0x72: // LONG_BINPUT
           if (pos + 4 > end) return this.suspend(start, 5, 'LONG_BINPUT');
-          this.memoPut(view.getUint32(pos, true), start);
+          this.memoPut(view.getUint32(pos, true), start, 'LONG_BINPUT');
           pos += 4;
           break;
         case 0x94: // MEMOIZE
-          this.memoPut(this.memo.length, start);
+          this.memoPut(this.memo.length, start, 'MEMOIZE');
           break;
         case 0x68: // BINGET
           if (pos + 1 > end) return this.suspend(start, 2, 'BINGET');

@@ -170,6 +170,12 @@ describe('restricted pickle reader', () => {
       expect(error.message).toContain('APPEND changes a container taken from the memo');
     });
 
+    it('a container stored in the memo twice while it is open, which would let a reference through the second entry close a cycle', () => {
+      // [] PUT0 PUT1 GET1 APPEND: the list would hold itself.
+      const error = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x71, 1, 0x68, 1, 'a.')));
+      expect(error.message).toContain('BINPUT stores a container the memo already holds');
+    });
+
     it('a memo reference never stored', () => {
       expect(errorOf(() => readPickle(rawPickle(0x80, 2, 0x68, 9, '.'))).message).toContain('BINGET 9 names a memo entry never stored');
     });
