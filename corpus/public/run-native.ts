@@ -33,6 +33,8 @@ interface EntryRun {
   readonly argv?: readonly string[];
   readonly expect?: Expectation;
   readonly defines?: Readonly<Record<string, string>>;
+  /** Simulated devices the program needs (a peer-access sample returns at once on one). */
+  readonly devices?: number;
 }
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -99,11 +101,15 @@ function runEntry(entry: Entry): string {
     return `build      ${entry.id.padEnd(40)} ${first.replace(`${dir}/`, '')}`;
   }
   const argv = run.argv?.slice(1) ?? [];
-  const ran = spawnSync(process.execPath, [CLI, 'run', '--check', '--quiet', '--', binary, ...argv], {
-    encoding: 'utf8',
-    cwd: out,
-    timeout: 120_000,
-  });
+  const ran = spawnSync(
+    process.execPath,
+    [CLI, 'run', '--check', '--quiet', '--devices', String(run.devices ?? 1), '--', binary, ...argv],
+    {
+      encoding: 'utf8',
+      cwd: out,
+      timeout: 120_000,
+    },
+  );
   const text = ran.stdout;
   const ended = /exited with code (\d+)/.exec(text);
   const code = ended === null ? undefined : Number(ended[1]);

@@ -42,6 +42,7 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     called.add('aclInit').add('aclrtSetDevice');
     expect(await run('aclrtGetDevice')).toEqual({ deviceId: 0 });
     expect(await run('aclrtGetDeviceCount')).toEqual({ count: 2 });
+    expect(await run('aclrtGetRunMode')).toEqual({ runMode: 1 });
     expect(await run('aclrtGetSocName')).toEqual({ socName: 'Ascend910B2' });
     const { stream } = await run('aclrtCreateStream');
     const { devPtr } = await run('aclrtMalloc', { size: 3 * 1024 * 1024, policy: 'ACL_MEM_MALLOC_HUGE_FIRST' });
@@ -210,6 +211,8 @@ describe('a scripted client can drive every AclRuntime function over the protoco
     await run('aclrtIpcMemClose', { key });
     expect(harness.backend.state().ipcKeys.size + harness.backend.state().ipcImports.size).toBe(0);
     expect(await run('aclrtDeviceCanAccessPeer', { deviceId: 0, peerDeviceId: 1 })).toEqual({ canAccessPeer: 1 });
+    await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
+    await run('aclrtDeviceDisablePeerAccess', { peerDeviceId: 1 });
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });
     await run('aclrtReleaseMemAddress', { virPtr });

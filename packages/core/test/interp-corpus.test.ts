@@ -496,6 +496,17 @@ aclrtMemSetPidToShareableHandle(shareable, pids, 1);`,
     expect(exporter.ex.calls.filter((c) => c.ret !== 0)).toEqual([]);
     expect(shown(exporter.ex, 'canAccess')).toBe('1');
     expect([...(host.state.devices[0]?.peers ?? [])]).toEqual([1]);
+    // Disabling what is enabled ends it (an event the log shows); a second disable is refused (DM-8).
+    const peers = await run(
+      `
+aclrtDeviceEnablePeerAccess(1, 0);
+aclError off = aclrtDeviceDisablePeerAccess(1);
+aclError again = aclrtDeviceDisablePeerAccess(1);`,
+      { setup: DEVICE, devices: [ASCEND_910B2, ASCEND_910B2] },
+    );
+    expect(values(peers, 'off', 'again')).toEqual(['0', '100000']);
+    expect(peers.events.filter((e) => e.kind === 'peerAccessOff')).toMatchObject([{ device: 0, peer: 1 }]);
+    expect([...(peers.host.state.devices[0]?.peers ?? [])]).toEqual([]);
     const shareable = exporter.host.state.shares.values().next().value?.shareable ?? 0;
     expect(shown(exporter.ex, 'shareable')).toBe(String(shareable));
 

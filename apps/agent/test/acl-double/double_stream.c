@@ -178,3 +178,17 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   pthread_mutex_unlock(&g_lock);
   return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "cannot enable peer access to %d", peerDeviceId);
 }
+
+aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  call_t c;
+  call_begin(&c, "aclrtDeviceDisablePeerAccess");
+  arg_i64(&c, "peerDeviceId", peerDeviceId);
+  pthread_mutex_lock(&g_lock);
+  int d = -1;
+  aclError ret = need_context(&d);
+  if (ret == 0 && (peerDeviceId < 0 || peerDeviceId >= g.devices)) ret = 107001;
+  if (ret == 0 && !g.dev[d].peers[peerDeviceId]) ret = 100000;
+  if (ret == 0) g.dev[d].peers[peerDeviceId] = 0;
+  pthread_mutex_unlock(&g_lock);
+  return ret == 0 ? call_end(&c, 0) : call_fail(&c, ret, "no peer access to %d to disable", peerDeviceId);
+}

@@ -228,6 +228,9 @@ describe('the contract session on the acl backend + C double', () => {
     expect(harness.backend.state().ipcKeys.has(String(left))).toBe(true);
     expect(await run('aclrtDeviceCanAccessPeer', { deviceId: 0, peerDeviceId: 1 })).toEqual({ canAccessPeer: 1 });
     await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
+    await run('aclrtDeviceDisablePeerAccess', { peerDeviceId: 1 });
+    expect([...(harness.backend.state().devices[0]?.peers ?? [])]).toEqual([]);
+    await run('aclrtDeviceEnablePeerAccess', { peerDeviceId: 1, flags: 0 });
     await run('aclrtUnmapMem', { virPtr });
     await run('aclrtReleaseMemAddress', { virPtr });
     // The two references first (the handle stays), then the handle itself.

@@ -683,6 +683,10 @@ describe('marshalling: the double receives the intended C arguments', () => {
     expect(can.record.args).toEqual({ canAccessPeer: POINTER, deviceId: 0, peerDeviceId: 1 });
     const enable = await recorded('aclrtDeviceEnablePeerAccess', () => runtime.aclrtDeviceEnablePeerAccess({ peerDeviceId: 1, flags: 0 }));
     expect(enable.record.args).toEqual({ peerDeviceId: 1, flags: 0 });
+    const disable = await recorded('aclrtDeviceDisablePeerAccess', () => runtime.aclrtDeviceDisablePeerAccess({ peerDeviceId: 1 }));
+    expect(disable.record).toMatchObject({ args: { peerDeviceId: 1 }, ret: 0 });
+    // Enabled again: later calls of this file copy between the devices.
+    await runtime.aclrtDeviceEnablePeerAccess({ peerDeviceId: 1, flags: 0 });
   });
 
   it('the releasing calls receive exactly the pointers and handles they were given', async () => {

@@ -604,6 +604,7 @@ export const ACL_FUNCTIONS = {
     [output('canAccessPeer', 'int32_t*', INT), input('deviceId', 'int32_t', INT), input('peerDeviceId', 'int32_t', INT)],
   ),
   aclrtDeviceEnablePeerAccess: fn('peer', ['DM-8'], [input('peerDeviceId', 'int32_t', INT), input('flags', 'uint32_t', UINT)], M),
+  aclrtDeviceDisablePeerAccess: fn('peer', ['DM-8'], [input('peerDeviceId', 'int32_t', INT)], M),
   aclGetRecentErrMsg: fn('error', [], [output('errMsg', 'const char*', STRING)], { returns: 'const char*' }),
   malloc: fn('host-memory', ['HM-1'], [input('size', 'size_t', SIZE), output('ptr', 'void*', PTR)], {
     returns: 'void*',

@@ -235,6 +235,8 @@ export const EVENT_TABLE = {
   }),
   sharePids: event({ kind: oneOf('sharePids'), shareable: addr, pids: arrayOf(int, { max: 1024 }) }),
   peerAccess: event({ kind: oneOf('peerAccess'), pid: count, device: count, peer: count }),
+  /** aclrtDeviceDisablePeerAccess: device `device` gives up its access to `peer` (DM-8). */
+  peerAccessOff: event({ kind: oneOf('peerAccessOff'), pid: count, device: count, peer: count }),
   /** aclrtIpcMemGetExportKey: allocation `id` (its first `size` bytes) may be imported by `key` (IP-1). */
   ipcExport: event({ kind: oneOf('ipcExport'), pid: count, key: text(128), id, size: count, flags: count }),
   /** aclrtIpcMemSetImportPid: the key's allow-list is now `pids` (IP-2). */

@@ -309,6 +309,9 @@ export function reduce(state: HostState, event: MemoryEvent): HostState {
     case 'peerAccess':
       deviceOf(state, event, event.device).peers.add(event.peer);
       return state;
+    case 'peerAccessOff':
+      deviceOf(state, event, event.device).peers.delete(event.peer);
+      return state;
     case 'poolSample':
       deviceOf(state, event, event.device).lastSample = event;
       return state;

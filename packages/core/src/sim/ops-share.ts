@@ -89,3 +89,17 @@ export const aclrtDeviceEnablePeerAccess: Op<'aclrtDeviceEnablePeerAccess'> = (c
   if (!device.peers.has(peerDeviceId)) context.emit({ kind: 'peerAccess', pid: context.pid, device: device.id, peer: peerDeviceId });
   return done();
 };
+
+/**
+ * The reverse of aclrtDeviceEnablePeerAccess, from the current device. Disabling what was never
+ * enabled is refused, as CUDA's cudaDeviceDisablePeerAccess refuses it (inferred: the ACL guide is silent).
+ */
+export const aclrtDeviceDisablePeerAccess: Op<'aclrtDeviceDisablePeerAccess'> = (context, { peerDeviceId }) => {
+  const device = currentDevice(context);
+  if (isResult(device)) return device;
+  if (context.state.devices[peerDeviceId] === undefined)
+    return fail(ACL_ERROR_RT_INVALID_DEVICEID, text('device-absent', { device: peerDeviceId }));
+  if (!device.peers.has(peerDeviceId)) return invalid(text('peer-not-enabled', { device: device.id, peer: peerDeviceId }));
+  context.emit({ kind: 'peerAccessOff', pid: context.pid, device: device.id, peer: peerDeviceId });
+  return done();
+};

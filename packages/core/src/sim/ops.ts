@@ -103,6 +103,7 @@ export const SIM_OPS: { readonly [F in AclFunctionName]: Op<F> } = {
   aclrtIpcMemClose: ipc.aclrtIpcMemClose,
   aclrtDeviceCanAccessPeer: share.aclrtDeviceCanAccessPeer,
   aclrtDeviceEnablePeerAccess: share.aclrtDeviceEnablePeerAccess,
+  aclrtDeviceDisablePeerAccess: share.aclrtDeviceDisablePeerAccess,
   aclGetRecentErrMsg: info.aclGetRecentErrMsg,
   malloc: host.malloc,
   free: host.free,

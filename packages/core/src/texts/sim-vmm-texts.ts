@@ -57,6 +57,8 @@ export const SIM_VMM_TEXTS_EN = {
   'peer-same-device': 'deviceId and peerDeviceId must differ',
   'peer-self': 'a device cannot enable peer access to itself',
   'peer-no-p2p': 'these devices have no P2P (DM-8)',
+  'peer-not-enabled':
+    'device {{device}} has no peer access to device {{peer}} to disable: aclrtDeviceEnablePeerAccess was not called (DM-8)',
   // IPC memory (IP)
   'ipc-export-args': 'size and len must be above 0 and flags 0 or 1 (size {{size}}, len {{len}}, flags {{flags}}) (IP-1)',
   'ipc-key-len': 'len {{len}} is too short: the key takes {{needed}} bytes with its NUL (IP-1)',

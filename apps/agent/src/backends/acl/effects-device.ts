@@ -194,6 +194,11 @@ export function recordSync(context: EffectContext, streamHandle: number | undefi
   context.emit(id === undefined ? base : { ...base, stream: id });
 }
 
+export function recordPeerAccessOff(context: EffectContext, peer: number): void {
+  const device = context.state.devices[context.process.currentDevice];
+  if (device?.peers.has(peer) === true) context.emit({ kind: 'peerAccessOff', pid: context.pid, device: device.id, peer });
+}
+
 export function recordPeerAccess(context: EffectContext, peer: number): void {
   const device = context.state.devices[context.process.currentDevice];
   if (device === undefined || context.state.devices[peer] === undefined) return;

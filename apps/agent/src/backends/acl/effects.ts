@@ -18,6 +18,7 @@ import {
   recordFinalize,
   recordInit,
   recordPeerAccess,
+  recordPeerAccessOff,
   recordResetDevice,
   recordSetCurrentContext,
   recordSetDevice,
@@ -343,6 +344,7 @@ const EFFECTS: { readonly [F in AclFunctionName]?: Effect<F> } = {
     return NONE;
   },
   aclrtDeviceEnablePeerAccess: (context, { peerDeviceId }) => void recordPeerAccess(context, peerDeviceId),
+  aclrtDeviceDisablePeerAccess: (context, { peerDeviceId }) => void recordPeerAccessOff(context, peerDeviceId),
 };
 
 /**

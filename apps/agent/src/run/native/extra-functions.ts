@@ -34,7 +34,6 @@ export const EXTRA_FUNCTIONS: readonly ExtraFunction[] = [
     source: ACL_API,
   },
   { name: 'aclrtGetDeviceInfo', params: [p('uint32_t', 'deviceId'), p('aclrtDevAttr', 'attr'), p('int64_t*', 'value')], source: ACL_API },
-  { name: 'aclrtDeviceDisablePeerAccess', params: [p('int32_t', 'peerDeviceId')], source: ACL_API },
   { name: 'aclrtDeviceGetBareTgid', params: [p('int32_t*', 'pid')], source: ACL_API },
   { name: 'aclrtFreeWithDevSync', params: [p('void*', 'devPtr')], source: ACL_API },
   { name: 'aclrtFreeHostWithDevSync', params: [p('void*', 'hostPtr')], source: ACL_API },

@@ -49,6 +49,7 @@ export const SIM_VMM_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.simVmm, s
   'peer-same-device': 'deviceId 与 peerDeviceId 必须不同',
   'peer-self': 'Device 不能对自身启用对等访问',
   'peer-no-p2p': '这些 Device 没有 P2P（DM-8）',
+  'peer-not-enabled': 'Device {{device}} 对 Device {{peer}} 没有可关闭的对等访问：未曾调用 aclrtDeviceEnablePeerAccess（DM-8）',
   'ipc-export-args': 'size 和 len 必须大于 0，flags 必须为 0 或 1（size {{size}}，len {{len}}，flags {{flags}}）（IP-1）',
   'ipc-key-len': 'len {{len}} 太短：密钥连同结尾的 NUL 需要 {{needed}} 字节（IP-1）',
   'ipc-export-not-live': 'devPtr {{devPtr}} 不是本进程一个有效 Device 分配的起始地址（IP-1）',

@@ -119,6 +119,7 @@ function paramsOf(event: MemoryEvent, prefs: FormatPrefs): Record<string, string
     case 'process':
       return { name: event.name, pid: event.pid };
     case 'peerAccess':
+    case 'peerAccessOff':
       return { device: event.device, peer: event.peer };
     case 'physRetain':
       return { retains: event.retains };
