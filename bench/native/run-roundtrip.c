@@ -3,6 +3,8 @@
  * clock's own cost is visible. Prints the sorted samples' quantiles in nanoseconds. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +36,20 @@ static void report(const char *name, long *samples, int n) {
   printf("%s p50_ns=%ld p99_ns=%ld\n", name, samples[n / 2], samples[(n * 99) / 100]);
 }
 
+/* recv() as the interposer's pl_core.c does it: polled (yielding between polls) for up to 30 µs,
+ * then blocking; the floor must read the way the interposer reads. */
+static ssize_t receive(int fd, char *buf, size_t cap) {
+  long start = now_ns();
+  do {
+    ssize_t got = recv(fd, buf, cap, MSG_DONTWAIT);
+    if (got >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return got;
+    sched_yield();
+  } while (now_ns() - start < 30000);
+  return recv(fd, buf, cap, 0);
+}
+
 /* The transport's floor: the same-sized line to a plain echo server on a Unix socket, answered
- * with a reply-sized line, through the same blocking write and read the interposer uses. */
+ * with a reply-sized line, through the same write and read the interposer uses. */
 static int echo_floor(const char *path, int n) {
   int fd = socket(AF_UNIX, SOCK_STREAM, 0);
   struct sockaddr_un addr;
@@ -51,7 +65,7 @@ static int echo_floor(const char *path, int n) {
     if (write(fd, line, strlen(line)) < 0) return 4;
     size_t got = 0;
     do {
-      ssize_t r = read(fd, buf + got, sizeof buf - got);
+      ssize_t r = receive(fd, buf + got, sizeof buf - got);
       if (r <= 0) return 5;
       got += (size_t)r;
     } while (buf[got - 1] != '\n');

@@ -34,17 +34,48 @@ static pt_slot g_ring[PT_CAP];
 static _Atomic uint64_t g_head = 0;
 static uint64_t g_tail = 0; /* consumer side, under g_drain */
 
-/* Dropped records, counted in stripes by thread: when the ring is full every call of every thread
- * drops, and one shared counter's cache line then moved between the cores on each call. */
-#define PT_STRIPES 64
-typedef struct pt_stripe {
+/* Dropped records, counted per thread: when the ring is full every call of every thread drops, and
+ * one shared counter (even a locked add on a striped one) cost each call a cache-line transfer or a
+ * locked instruction. A thread takes a counter on its first drop (a free one, left by a thread that
+ * ended, or a new one), and only it writes it; counts are never reset, so a reused counter keeps
+ * its old count and the sum stays exact. The reporter's own drops go to g_dropped_shared. */
+typedef struct pt_counter {
   _Alignas(64) _Atomic uint64_t count;
-} pt_stripe;
-static pt_stripe g_dropped[PT_STRIPES];
+  _Atomic int owned;
+  struct pt_counter *next;
+} pt_counter;
+static _Atomic(pt_counter *) g_counters = NULL;
+static _Atomic uint64_t g_dropped_shared = 0;
+static __thread pt_counter *t_counter = NULL;
+static pthread_key_t g_counter_key;
+static pthread_once_t g_key_once = PTHREAD_ONCE_INIT;
+
+static void release_counter(void *counter) { atomic_store_explicit(&((pt_counter *)counter)->owned, 0, memory_order_release); }
+static void make_key(void) { pthread_key_create(&g_counter_key, release_counter); }
+
+static pt_counter *own_counter(void) {
+  pthread_once(&g_key_once, make_key);
+  pt_counter *c = atomic_load_explicit(&g_counters, memory_order_acquire);
+  for (; c != NULL; c = c->next) {
+    int free_counter = 0;
+    if (atomic_compare_exchange_strong_explicit(&c->owned, &free_counter, 1, memory_order_acquire, memory_order_relaxed)) break;
+  }
+  if (c == NULL) {
+    c = aligned_alloc(64, sizeof *c);
+    if (c == NULL) return NULL;
+    memset(c, 0, sizeof *c);
+    atomic_init(&c->owned, 1);
+    pt_counter *head = atomic_load_explicit(&g_counters, memory_order_relaxed);
+    do c->next = head;
+    while (!atomic_compare_exchange_weak_explicit(&g_counters, &head, c, memory_order_release, memory_order_relaxed));
+  }
+  pthread_setspecific(g_counter_key, c);
+  return c;
+}
 
 static uint64_t dropped_total(void) {
-  uint64_t total = 0;
-  for (int i = 0; i < PT_STRIPES; i++) total += atomic_load_explicit(&g_dropped[i].count, memory_order_relaxed);
+  uint64_t total = atomic_load(&g_dropped_shared);
+  for (pt_counter *c = atomic_load(&g_counters); c != NULL; c = c->next) total += atomic_load_explicit(&c->count, memory_order_relaxed);
   return total;
 }
 static _Atomic int g_ready = 0;
@@ -137,11 +168,11 @@ static size_t drain(uint64_t deadline) {
     taken++;
     if (deadline != 0 && !late && (taken & 255) == 0) late = pt_now() > deadline;
     if (g_fd < 0 || late) {
-      atomic_fetch_add(&g_dropped[0].count, 1);
+      atomic_fetch_add(&g_dropped_shared, 1);
       continue;
     }
     if (used > sizeof out - 512) {
-      if (send_all(out, used) != 0) atomic_fetch_add(&g_dropped[0].count, batch);
+      if (send_all(out, used) != 0) atomic_fetch_add(&g_dropped_shared, batch);
       used = 0;
       batch = 0;
     }
@@ -151,7 +182,7 @@ static size_t drain(uint64_t deadline) {
     for (int i = 0; i < e.words; i++) used += (size_t)snprintf(out + used, sizeof out - used, " 0x%llx", (unsigned long long)e.word[i]);
     out[used++] = '\n';
   }
-  if (used > 0 && send_all(out, used) != 0) atomic_fetch_add(&g_dropped[0].count, batch);
+  if (used > 0 && send_all(out, used) != 0) atomic_fetch_add(&g_dropped_shared, batch);
   return taken;
 }
 
@@ -182,7 +213,14 @@ static void start(void) {
 }
 
 void pt_drop(void) {
-  atomic_fetch_add_explicit(&g_dropped[pt_tid() % PT_STRIPES].count, 1, memory_order_relaxed);
+  pt_counter *c = t_counter;
+  if (c == NULL) c = t_counter = own_counter();
+  if (c == NULL) {
+    atomic_fetch_add_explicit(&g_dropped_shared, 1, memory_order_relaxed);
+    return;
+  }
+  /* Only this thread writes its counter: a plain load and store, no locked instruction. */
+  atomic_store_explicit(&c->count, atomic_load_explicit(&c->count, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
 int pt_full(void) {

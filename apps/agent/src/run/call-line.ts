@@ -47,9 +47,14 @@ function fastRead(line: string): CallLine | undefined {
   const site = line.slice(siteStart, siteEnd);
   // Escapes, control characters and numbers JSON reads otherwise (exponents, fractions) go to JSON.parse.
   if (!plain(fn) || !plain(site) || !DECIMAL.test(tid)) return undefined;
+  const argsStart = siteEnd + ARGS.length;
+  // Most calls that change nothing (queries) carry no arguments: "{}" needs no parser.
+  if (line.length - argsStart === 3 && line.charCodeAt(argsStart) === 0x7b && line.charCodeAt(argsStart + 1) === 0x7d) {
+    return { fn, thread: Number(tid), site, args: {} };
+  }
   let args: unknown;
   try {
-    args = JSON.parse(line.slice(siteEnd + ARGS.length, -1));
+    args = JSON.parse(line.slice(argsStart, -1));
   } catch {
     return undefined;
   }

@@ -54,6 +54,21 @@ describe('pagelens run --trace, with the C double as the real library', () => {
     expect(run.stdout).toContain('ACL errors: none');
   });
 
+  it('a flood of calls overflows the ring: every record is observed or counted as dropped, none lost', async () => {
+    // No double log: the double then formats nothing, so 2 threads make calls far faster than the agent reads them.
+    const calls = 1_000_000;
+    const run = await pagelens(['run', '--trace', '--check', '--acl-lib', freshDouble().dir, '--', program, String(calls)], {
+      ...TEST_ENV,
+      ACL_DOUBLE_LOG: '',
+    });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const total = Number(/ACL calls observed: (\d+) from/.exec(run.stdout)?.[1]);
+    const dropped = Number(/Dropped records: (\d+)/.exec(run.stdout)?.[1]);
+    expect(dropped).toBeGreaterThan(0);
+    // traced_app.c: aclInit, aclrtResetDevice, aclFinalize, and per worker 9 calls besides its aclrtGetDevice loop.
+    expect(total + dropped).toBe(3 + 2 * (9 + calls));
+  });
+
   it('a program whose agent is gone runs on, every call still reaching the real library', () => {
     const double = freshDouble();
     const native = buildNative(TEST_ENV);
