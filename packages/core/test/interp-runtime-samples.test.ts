@@ -224,3 +224,42 @@ describe('out of scope, with the designed message', () => {
     ]);
   });
 });
+
+describe('function pointers are out of scope, with the designed message (allocator, stream config, callbacks)', () => {
+  const errorsOf = (code: string) =>
+    compile(code)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.message);
+
+  it('a function pointer type', () => {
+    expect(errorsOf('using DestroyFunc = aclError (*)(aclrtStream*);\nint main() { return 0; }')).toEqual([
+      'A function pointer type ("aclError (*)(aclrtStream*)") at line 1, column 21 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ]);
+  });
+
+  it('a call through a variable', () => {
+    const code = `int main() {
+    void* allocFunc = nullptr;
+    void* block = allocFunc(nullptr, 256);
+    return 0;
+}`;
+    expect(errorsOf(code)).toEqual([
+      'A call through the function pointer allocFunc at line 3, column 19 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ]);
+  });
+
+  it('a function passed as a value stops the run where it is used', async () => {
+    const code = `void StreamStateCallback(aclrtStream stream, int state, void* args) {}
+int main() {
+    aclInit(nullptr);
+    aclrtRegStreamStateCallback("sample", StreamStateCallback, nullptr);
+    return 0;
+}`;
+    const h = harness(code);
+    const outcome = await h.ex.run();
+    expect(outcome.error?.message).toBe(
+      'The function StreamStateCallback used as a value (a function pointer, such as a callback) at line 4, column 43 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    );
+    expect(h.ex.calls.map((c) => [c.fn, c.ret])).toEqual([['aclInit', 0]]);
+  });
+});

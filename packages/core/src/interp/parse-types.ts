@@ -271,6 +271,9 @@ export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
       type = { k: 'array', of: type, length: arrayLength(ctx, size) };
     } else if (part.name === 'AbstractReferenceDeclarator') {
       // `const T&` in a template argument or cast reads as T.
+    } else if (part.name === 'AbstractFunctionDeclarator') {
+      // `using F = aclError (*)(aclrtStreamConfigHandle*)`: functions as values (callbacks, dlsym'd entry points).
+      return ctx.outOfScope(node, `A function pointer type ("${ctx.slice(node)}")`);
     } else if (part !== base && !QUALIFIERS.has(part.name)) {
       return ctx.unsupported(part, `The type form "${ctx.slice(part)}"`);
     }
