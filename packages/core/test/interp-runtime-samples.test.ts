@@ -263,3 +263,16 @@ int main() {
     expect(h.ex.calls.map((c) => [c.fn, c.ret])).toEqual([['aclInit', 0]]);
   });
 });
+
+describe('network sockets are out of scope (hicann/runtime memory/12, cross-server sharing)', () => {
+  it('a socket address type is named, with its line and column', () => {
+    const code = 'int main() {\n    struct sockaddr_in server_addr;\n    return 0;\n}';
+    expect(
+      compile(code)
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => d.message),
+    ).toEqual([
+      'A network socket ("sockaddr_in") at line 2, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ]);
+  });
+});
