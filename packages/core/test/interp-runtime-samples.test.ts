@@ -123,6 +123,28 @@ describe('two-process samples: what the other process wrote to a file (hicann/ru
     expect(h.ex.calls.filter((c) => c.ret !== 0)).toEqual([]);
   });
 
+  it('a host buffer filled from the file is still copied: only values the runtime reads (keys, pid lists) stop', async () => {
+    const code = `${readFile}int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    uint32_t num = 0;
+    ReadFile("input/num.bin", &num, sizeof(num));
+    void* dev = nullptr;
+    aclrtMalloc(&dev, sizeof(num), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dev, sizeof(num), &num, sizeof(num), ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtFree(dev);
+    return 0;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.calls.filter((c) => c.fn.startsWith('acl')).map((c) => [c.fn, c.ret])).toEqual([
+      ['aclInit', 0],
+      ['aclrtSetDevice', 0],
+      ['aclrtMalloc', 0],
+      ['aclrtMemcpy', 0],
+      ['aclrtFree', 0],
+    ]);
+  });
+
   it('an IPC key or a pid list read from the file stops the call too (the check looks through the pointer)', async () => {
     const code = `${readFile}int main() {
     aclInit(nullptr);
