@@ -123,6 +123,28 @@ describe('two-process samples: what the other process wrote to a file (hicann/ru
     expect(h.ex.calls.filter((c) => c.ret !== 0)).toEqual([]);
   });
 
+  it('a host buffer filled from the file is still copied: only values the runtime reads (keys, pid lists) stop', async () => {
+    const code = `${readFile}int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    uint32_t num = 0;
+    ReadFile("input/num.bin", &num, sizeof(num));
+    void* dev = nullptr;
+    aclrtMalloc(&dev, sizeof(num), ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemcpy(dev, sizeof(num), &num, sizeof(num), ACL_MEMCPY_HOST_TO_DEVICE);
+    aclrtFree(dev);
+    return 0;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.calls.filter((c) => c.fn.startsWith('acl')).map((c) => [c.fn, c.ret])).toEqual([
+      ['aclInit', 0],
+      ['aclrtSetDevice', 0],
+      ['aclrtMalloc', 0],
+      ['aclrtMemcpy', 0],
+      ['aclrtFree', 0],
+    ]);
+  });
+
   it('an IPC key or a pid list read from the file stops the call too (the check looks through the pointer)', async () => {
     const code = `${readFile}int main() {
     aclInit(nullptr);
@@ -221,6 +243,58 @@ describe('out of scope, with the designed message', () => {
         28,
         'A lambda at line 2, column 28 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
       ],
+    ]);
+  });
+});
+
+describe('function pointers are out of scope, with the designed message (allocator, stream config, callbacks)', () => {
+  const errorsOf = (code: string) =>
+    compile(code)
+      .diagnostics.filter((d) => d.severity === 'error')
+      .map((d) => d.message);
+
+  it('a function pointer type', () => {
+    expect(errorsOf('using DestroyFunc = aclError (*)(aclrtStream*);\nint main() { return 0; }')).toEqual([
+      'A function pointer type ("aclError (*)(aclrtStream*)") at line 1, column 21 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ]);
+  });
+
+  it('a call through a variable', () => {
+    const code = `int main() {
+    void* allocFunc = nullptr;
+    void* block = allocFunc(nullptr, 256);
+    return 0;
+}`;
+    expect(errorsOf(code)).toEqual([
+      'A call through the function pointer allocFunc at line 3, column 19 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ]);
+  });
+
+  it('a function passed as a value stops the run where it is used', async () => {
+    const code = `void StreamStateCallback(aclrtStream stream, int state, void* args) {}
+int main() {
+    aclInit(nullptr);
+    aclrtRegStreamStateCallback("sample", StreamStateCallback, nullptr);
+    return 0;
+}`;
+    const h = harness(code);
+    const outcome = await h.ex.run();
+    expect(outcome.error?.message).toBe(
+      'The function StreamStateCallback used as a value (a function pointer, such as a callback) at line 4, column 43 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    );
+    expect(h.ex.calls.map((c) => [c.fn, c.ret])).toEqual([['aclInit', 0]]);
+  });
+});
+
+describe('network sockets are out of scope (hicann/runtime memory/12, cross-server sharing)', () => {
+  it('a socket address type is named, with its line and column', () => {
+    const code = 'int main() {\n    struct sockaddr_in server_addr;\n    return 0;\n}';
+    expect(
+      compile(code)
+        .diagnostics.filter((d) => d.severity === 'error')
+        .map((d) => d.message),
+    ).toEqual([
+      'A network socket ("sockaddr_in") at line 2, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ]);
   });
 });

@@ -103,7 +103,9 @@ export async function callCatalogue(m: Machine, fn: AclFunctionName, call: CallE
     if (evaluated.k === 'int' && evaluated.unmodeled !== undefined)
       unmodeledArgument(fn, index + 1, label(expr), evaluated.unmodeled, expr.span);
     // A key or a pid list the code read from a file (what another process wrote there) is not known either.
-    const pointee = param.dir === 'in' && evaluated.k === 'ref' ? evaluated.target.cells[evaluated.index]?.value : undefined;
+    // A host buffer's contents (`aclrtMemcpy(dev, n, &num, n, …)`) are not modeled anyway and stay free to pass.
+    const readsValues = param.value.t === 'string' || param.value.t === 'list';
+    const pointee = param.dir === 'in' && readsValues && evaluated.k === 'ref' ? evaluated.target.cells[evaluated.index]?.value : undefined;
     if (pointee?.k === 'int' && pointee.unmodeled !== undefined)
       unmodeledArgument(fn, index + 1, label(expr), pointee.unmodeled, expr.span);
     // A C object given as memory (`&num`, `float a[8]`) is host memory of the process (HM-1).

@@ -6,6 +6,7 @@ import { baseType, fieldsOf } from './c-type-model.ts';
 import { type Diagnostic, diagnostic } from './diagnostics.ts';
 import { undeclaredMessage } from './exec-errors.ts';
 import { LIBRARY_NAMES } from './library-names.ts';
+import { outOfScopeMessage } from './parse-context.ts';
 import { acceptsArgs, memberFunction, resolveFunction } from './resolve-function.ts';
 
 /**
@@ -18,6 +19,8 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
   const scopes: Set<string>[] = [new Set(inputs), new Set()];
   const declared = (name: string) => scopes.some((s) => s.has(name));
   const add = (name: string) => scopes.at(-1)?.add(name);
+  /** Variables whose type can hold a function: a pointer, or an opaque type (`aclrtAllocatorAllocFunc`, a typedef PageLens does not see). */
+  const mayHoldFunction = new Set<string>();
   const report = (d: Diagnostic) => {
     const key = `${d.kind}:${d.name ?? d.message}:${d.line}`;
     if (!seen.has(key)) found.push(d);
@@ -42,6 +45,18 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
         return;
       case 'call': {
         e.args.forEach(expr);
+        if (
+          declared(e.callee) &&
+          mayHoldFunction.has(e.callee) &&
+          e.launch === undefined &&
+          resolveFunction(program.functions, e.callee, current, e.args.length) === undefined
+        ) {
+          // `allocFunc(allocator, 256)`: a variable called as a function holds a function pointer.
+          const at = e.calleeSpan;
+          const what = `A call through the function pointer ${e.callee}`;
+          report(diagnostic('error', 'unsupported', at, outOfScopeMessage(what, at.line, at.column)));
+          return;
+        }
         if (declared(e.callee) || e.launch !== undefined) return;
         const defined =
           (owner === undefined ? undefined : memberFunction(program.functions, owner, e.callee, e.args.length)) ??
@@ -116,6 +131,7 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
           if (d.init !== undefined) expr(d.init);
           d.ctorArgs?.forEach(expr);
           add(d.name);
+          if (d.type?.k === 'ptr' || (d.type?.k === 'struct' && d.type.members === undefined)) mayHoldFunction.add(d.name);
         }
         return;
       case 'rangeFor':

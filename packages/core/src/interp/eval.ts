@@ -25,6 +25,7 @@ import { libraryName, OUTPUT_STREAMS } from './library-names.ts';
 import { type LValue, label, pointee, resolveLValue, staticType } from './lvalue.ts';
 import type { Machine, Scope } from './machine.ts';
 import { construct, definedClass, deleteHeapObject } from './objects.ts';
+import { outOfScopeMessage } from './parse-context.ts';
 import { memberFunction } from './resolve-function.ts';
 import { assignSmart } from './smart-pointers.ts';
 import { boolValue, type Cell, describeValue, floatValue, intValue, newCell, showValue, truthy, type Value } from './values.ts';
@@ -209,7 +210,15 @@ export async function evaluate(m: Machine, expr: Expr, scope: Scope): Promise<Va
       const value = constant(expr.name) ?? libraryName(expr.name, m.frames.at(-1)?.name);
       if (value !== undefined) return value;
       if (m.functions.has(expr.name))
-        throw new InterpError('unsupported', `the function ${expr.name} used as a value (a function pointer): not supported`, expr.span);
+        throw new InterpError(
+          'unsupported',
+          outOfScopeMessage(
+            `The function ${expr.name} used as a value (a function pointer, such as a callback)`,
+            expr.span.line,
+            expr.span.column,
+          ),
+          expr.span,
+        );
       throw new InterpError('undeclared', undeclaredMessage(expr.name), expr.span, expr.name);
     }
     case 'paren':

@@ -3,9 +3,12 @@
  * O_CREAT | O_TRUNC, S_IRUSR | S_IWUSR)`. File I/O is not modeled (builtins.ts answers as if the
  * file opened), so these only have to be the names with their values.
  *
+ * The buffering modes and BUFSIZ of <stdio.h> are there for `setvbuf(stdout, nullptr, _IOLBF, BUFSIZ)`
+ * (a note: output is not modeled).
+ *
  * Sources: the permission bits are POSIX's own octal values (<sys/stat.h>, IEEE Std 1003.1); the
  * open flags are Linux's (include/uapi/asm-generic/fcntl.h, as on the aarch64 and x86-64 hosts of
- * Ascend cards).
+ * Ascend cards); the buffering modes and BUFSIZ are glibc's (libio/stdio.h).
  */
 export const FILE_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['O_RDONLY', 0o0n],
@@ -27,4 +30,8 @@ export const FILE_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['S_IROTH', 0o4n],
   ['S_IWOTH', 0o2n],
   ['S_IXOTH', 0o1n],
+  ['_IOFBF', 0n],
+  ['_IOLBF', 1n],
+  ['_IONBF', 2n],
+  ['BUFSIZ', 8192n],
 ]);

@@ -264,12 +264,24 @@ export function baseOf(ctx: ParseContext, node: SyntaxNode): CType {
     if (/^acl[a-zA-Z]/.test(name)) return opaqueAclType(ctx, node, name);
     const library = C_LIBRARY_STRUCTS.get(name);
     if (library !== undefined) return library;
+    // Two processes on two servers talking over TCP (hicann/runtime memory/12): networking is not the playground's.
+    if (SOCKET_TYPES.has(name.replace(/^struct\s+/, ''))) return ctx.outOfScope(node, `A network socket ("${name}")`);
     ctx.failIfTypeFailed(node, name, `The type ${name}`);
     const at = ctx.span(node);
     return ctx.fail(node, 'unsupported', unknownTypeMessage(name, at.line, at.column));
   }
   return type;
 }
+
+/** The socket address types of <sys/socket.h>, <netinet/in.h> and <sys/un.h>. */
+const SOCKET_TYPES: ReadonlySet<string> = new Set([
+  'sockaddr',
+  'sockaddr_in',
+  'sockaddr_in6',
+  'sockaddr_storage',
+  'sockaddr_un',
+  'socklen_t',
+]);
 
 /** `T`, `T*`, `T**`, `T[4]` as written in a cast, template argument or sizeof. */
 export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
@@ -287,6 +299,9 @@ export function typeDescriptor(ctx: ParseContext, node: SyntaxNode): CType {
       type = { k: 'array', of: type, length: arrayLength(ctx, size) };
     } else if (part.name === 'AbstractReferenceDeclarator') {
       // `const T&` in a template argument or cast reads as T.
+    } else if (part.name === 'AbstractFunctionDeclarator') {
+      // `using F = aclError (*)(aclrtStreamConfigHandle*)`: functions as values (callbacks, dlsym'd entry points).
+      return ctx.outOfScope(node, `A function pointer type ("${ctx.slice(node)}")`);
     } else if (part !== base && !QUALIFIERS.has(part.name)) {
       return ctx.unsupported(part, `The type form "${ctx.slice(part)}"`);
     }

@@ -6,6 +6,8 @@
  * next to the host code (`example/kernel_func/*.cpp`), compiled into the same program.
  */
 
+import { skipNonCode } from './skip-non-code.ts';
+
 /** A kernel definition or declaration taken out of the text; offsets are those of the text given. */
 export interface KernelDefinition {
   readonly name: string;
@@ -16,25 +18,6 @@ export interface KernelDefinition {
 
 /** The qualifiers that make a function device code (either one alone is enough). */
 const QUALIFIER = /(?:__global__|__aicore__)\b/y;
-
-/** Index just past a comment or a string/character literal at `i`, or `i`. */
-function skipNonCode(text: string, i: number): number {
-  if (text.startsWith('//', i)) {
-    const end = text.indexOf('\n', i);
-    return end === -1 ? text.length : end;
-  }
-  if (text.startsWith('/*', i)) {
-    const end = text.indexOf('*/', i + 2);
-    return end === -1 ? text.length : end + 2;
-  }
-  const c = text[i];
-  if (c === '"' || c === "'") {
-    let j = i + 1;
-    while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-    return Math.min(j + 1, text.length);
-  }
-  return i;
-}
 
 /** Index of the bracket closing the one at `open` (comments and literals passed over), or undefined. */
 function closing(text: string, open: number): number | undefined {

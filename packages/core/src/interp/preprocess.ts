@@ -1,6 +1,7 @@
 import { LineIndex } from './diagnostics.ts';
 import { type BuildDefines, expandMacros, type MacroDiagnostic } from './macros.ts';
 import { blankKernels } from './preprocess-kernels.ts';
+import { skipNonCode } from './skip-non-code.ts';
 
 /**
  * Text fixes made before @lezer/cpp sees the source, each one keeping a map back to the original
@@ -66,26 +67,6 @@ function blankPlaceholders(source: string): { text: string; placeholders: Placeh
 
 const isIdentStart = (c: string) => /[A-Za-z_]/.test(c);
 const isIdentPart = (c: string) => /[A-Za-z0-9_]/.test(c);
-
-/** Index just past the literal or comment starting at `i`, or `i` when none starts there. */
-function skipNonCode(text: string, i: number): number {
-  const c = text[i];
-  const next = text[i + 1];
-  if (c === '/' && next === '/') {
-    const end = text.indexOf('\n', i);
-    return end === -1 ? text.length : end;
-  }
-  if (c === '/' && next === '*') {
-    const end = text.indexOf('*/', i + 2);
-    return end === -1 ? text.length : end + 2;
-  }
-  if (c === '"' || c === "'") {
-    let j = i + 1;
-    while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-    return Math.min(j + 1, text.length);
-  }
-  return i;
-}
 
 /** Index of the last character at or before `from` that is code: whitespace and comments (a doc comment above a destructor) are passed over. */
 function previousCode(text: string, from: number): number {
