@@ -55,6 +55,7 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
       const isObject =
         base?.k === 'vector' ||
         base?.k === 'string' ||
+        base?.k === 'smart' ||
         (base?.k === 'ptr' && base.name?.startsWith('std::') === true) ||
         (base?.k === 'struct' && base.members !== undefined);
       const vexing = isObject ? constructorCall(ctx, part) : undefined;
