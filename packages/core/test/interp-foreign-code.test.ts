@@ -118,6 +118,11 @@ describe('types of other libraries name themselves (issue 15)', () => {
       'Timing with std::chrono ("chrono::steady_clock::time_point": PageLens keeps no clock) at line 3, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
     ],
     [
+      'an over-aligned member (torch_npu keeps its event pools off one cache line)',
+      'struct Pool {\n    alignas(64) int count_;\n};',
+      'An alignment specifier (alignas) at line 2, column 5 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',
+    ],
+    [
       'a reader-writer lock',
       'std::shared_mutex g_lock;',
       'Thread synchronisation (std::shared_mutex) at line 1, column 1 is outside what the playground runs: build the program and run it with `pagelens run`, which records the memory calls of the real process',

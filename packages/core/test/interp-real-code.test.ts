@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from '../src/interp/compile.ts';
-import { lineOf, runToEnd, shown } from './interp-helpers.ts';
+import { harness, lineOf, runToEnd, shown } from './interp-helpers.ts';
 
 /*
  * Programs written as engineers write ACL code (issue 15): helpers in namespaces, structs of
@@ -99,6 +99,34 @@ int main() {
 }`);
     expect(shown(h.ex, 'status')).toBe('{code_ = 3, layers = 32, protocol = "tcp", name = "ascend", view = ""}');
     expect(shown(h.ex, 'length')).toBe('3');
+  });
+});
+
+describe('functions returning a reference (issue 15)', () => {
+  it("a getter returning const T& and a function returning T& read as the object's value; a write through one is refused", async () => {
+    const h = await runToEnd(`struct Options {
+    int layers_ = 32;
+    std::vector<int> sizes_;
+    const int& layers() const { return layers_; }
+    const std::vector<int>& sizes() const { return sizes_; }
+};
+int g_count = 3;
+int& Count() { return g_count; }
+int main() {
+    Options opts;
+    opts.sizes_.push_back(7);
+    int layers = opts.layers();
+    const int& view = opts.layers();
+    size_t n = opts.sizes().size();
+    return layers + Count() + view;
+}`);
+    expect(h.ex.exitCode).toBe(67);
+    expect(shown(h.ex, 'n')).toBe('1');
+    const refused = harness('int g = 3;\nint& Count() { return g; }\nint main() {\n    Count() = 5;\n    return g;\n}');
+    const outcome = await refused.ex.run();
+    expect(outcome.error?.message).toBe(
+      '"Count(…)" cannot be assigned or pointed to: a call gives a value; writing through a reference a function returns is not supported',
+    );
   });
 });
 

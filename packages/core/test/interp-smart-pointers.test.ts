@@ -52,6 +52,38 @@ int main() {
     expect(h.host.state.allocations.size).toBe(0);
   });
 
+  it("a static member function is the deleter, named plainly inside the class or qualified (the sentiment sample's datasets)", async () => {
+    const code = `class Engine {
+public:
+    static void ReleaseInput(void* p) { aclrtFree(p); }
+    static void ReleaseOutput(void* p) { aclrtFree(p); }
+    int Run();
+};
+int Engine::Run() {
+    void* in = nullptr;
+    void* out = nullptr;
+    aclrtMalloc(&in, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMalloc(&out, 1024, ACL_MEM_MALLOC_HUGE_FIRST);
+    std::shared_ptr<void> input(in, ReleaseInput);
+    std::shared_ptr<void> output(out, Engine::ReleaseOutput);
+    return input && output ? 0 : 1;
+}
+int main() {
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    Engine engine;
+    int ret = engine.Run();
+    return ret;
+}`;
+    const h = await runToEnd(code);
+    expect(h.ex.exitCode).toBe(0);
+    expect(h.ex.calls.filter((c) => c.fn === 'aclrtFree').map((c) => [c.line, c.ret])).toEqual([
+      [4, 0],
+      [3, 0],
+    ]);
+    expect(h.host.state.allocations.size).toBe(0);
+  });
+
   it('make_shared and make_unique take pageable host memory with new and free it when the last owner lets go', async () => {
     const code = `struct Session { aclrtStream stream; };
 int main() {

@@ -129,6 +129,8 @@ export interface FunctionDef {
   readonly isStatic?: boolean;
   /** A constructor's member initialisers, run before its body. */
   readonly inits?: readonly MemberInit[];
+  /** `T& f()`, `const T& f()`: returns the object its return statement names (read by the caller as its value). */
+  readonly returnsRef?: boolean;
 }
 
 /** A compiled snippet: what `compile` hands to `Execution`. */

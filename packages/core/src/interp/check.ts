@@ -35,7 +35,14 @@ export function checkProgram(program: Program, inputs: readonly string[]): Diagn
   const expr = (e: Expr): void => {
     switch (e.kind) {
       case 'name':
-        if (!declared(e.name) && !ACL_CONSTANTS.has(e.name) && !LIBRARY_NAMES.has(e.name) && !program.functions.has(e.name)) {
+        // A function named as a value (a smart pointer's deleter): the program's, or a member of the class being defined.
+        if (
+          !declared(e.name) &&
+          !ACL_CONSTANTS.has(e.name) &&
+          !LIBRARY_NAMES.has(e.name) &&
+          !program.functions.has(e.name) &&
+          !(owner !== undefined && program.functions.has(`${owner}::${e.name}`))
+        ) {
           report(diagnostic('error', 'undeclared', e.span, undeclaredMessage(e.name), e.name));
         }
         return;

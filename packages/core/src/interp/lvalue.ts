@@ -178,8 +178,15 @@ export async function resolveLValue(m: Machine, expr: Expr, scope: Scope, evalua
         : await resolveLValue(m, expr.target, scope, evaluate);
       return member(m, base, expr.name, expr.span);
     }
-    default:
-      throw new InterpError('type', `"${label(expr)}" cannot be assigned or pointed to`, expr.span);
+    default: {
+      // A call's result is a value, also when the function returns a reference (PageLens reads that as the object's value).
+      const call = expr.kind === 'call' || expr.kind === 'method';
+      throw new InterpError(
+        'type',
+        `"${label(expr)}" cannot be assigned or pointed to${call ? ': a call gives a value; writing through a reference a function returns is not supported' : ''}`,
+        expr.span,
+      );
+    }
   }
 }
 

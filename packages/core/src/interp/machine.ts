@@ -40,6 +40,8 @@ export interface Frame {
   scope: Scope;
   /** The object a member function runs on (`this`). */
   readonly self?: Cell;
+  /** The function returns a reference (`const T& Get()`): its return statement names an object. */
+  readonly returnsRef?: boolean;
 }
 
 export interface CallRecord {

@@ -56,6 +56,7 @@ export function convertDeclaration(ctx: ParseContext, node: SyntaxNode): Stmt | 
       const isObject =
         base?.k === 'vector' ||
         base?.k === 'string' ||
+        base?.k === 'smart' ||
         (base?.k === 'ptr' && base.name?.startsWith('std::') === true) ||
         (base?.k === 'struct' && base.members !== undefined);
       const vexing = isObject ? constructorCall(ctx, part) : undefined;
@@ -278,9 +279,10 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
   let declarator = parts.find((p) => p.name === 'FunctionDeclarator' || p.name === 'PointerDeclarator' || p.name === 'ReferenceDeclarator');
   if (body === undefined || declarator === undefined) return ctx.unsupported(node, 'This kind of function definition');
   let returnType = typeNode === undefined ? VOID : baseOf(ctx, typeNode);
+  let returnsRef = false;
   while (declarator?.name === 'PointerDeclarator' || declarator?.name === 'ReferenceDeclarator') {
-    if (declarator.name === 'ReferenceDeclarator') return ctx.unsupported(declarator, 'A function that returns a reference');
-    returnType = pointerTo(returnType);
+    if (declarator.name === 'ReferenceDeclarator') returnsRef = true;
+    else returnType = pointerTo(returnType);
     declarator = kids(declarator)[0];
   }
   const scoped = declarator === undefined ? undefined : child(declarator, 'ScopedIdentifier');
@@ -329,7 +331,8 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
     params.push(declared.ref ? { name: declared.name, type, ref: true, ...fallback } : { name: declared.name, type, ...fallback });
   }
   const span = ctx.span(node);
-  if (owner === undefined) return { name: qualified ?? short, returnType, params, body: convertStatement(ctx, body), span };
+  const ref = returnsRef ? { returnsRef } : {};
+  if (owner === undefined) return { name: qualified ?? short, returnType, params, body: convertStatement(ctx, body), span, ...ref };
   const name = `${owner.name}::${short}`;
   const inits = memberInits(ctx, child(node, 'FieldInitializerList'));
   const isStatic = hasQualifier(node, 'static') || ctx.staticMethods.has(name);
@@ -342,5 +345,6 @@ export function convertFunction(ctx: ParseContext, node: SyntaxNode, inClass?: S
     owner,
     ...(isStatic ? { isStatic } : {}),
     ...(inits.length > 0 ? { inits } : {}),
+    ...ref,
   };
 }

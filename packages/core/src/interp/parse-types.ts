@@ -335,7 +335,7 @@ export function declare(ctx: ParseContext, node: SyntaxNode, type: CType): { nam
     case 'ReferenceDeclarator': {
       const inner = kids(node).find((k) => k.name !== 'const' && k.name !== 'volatile');
       if (inner === undefined) return ctx.fail(node, 'syntax', `cannot read the declarator "${ctx.slice(node)}"`);
-      if (ctx.text.slice(node.from, inner.from).includes('&&')) return ctx.unsupported(node, 'An rvalue reference (T&&)');
+      if (ctx.text.slice(node.from, inner.from).includes('&&')) return ctx.outOfScope(node, 'An rvalue reference (T&&, move semantics)');
       return { ...declare(ctx, inner, type), ref: true };
     }
     case 'ArrayDeclarator': {

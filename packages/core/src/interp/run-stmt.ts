@@ -180,6 +180,16 @@ export async function declare(m: Machine, d: Declarator, scope: Scope, kind: Bin
   if (d.ref !== true && holdsVector(cell.type)) scope.cleanups.push((end) => freeVectors(m, cell.value, end, d.name));
 }
 
+/**
+ * `return member_;` of a function returning a reference: the object itself, read by the caller as
+ * its value. Nothing can write through it (`f() = x`, `T& r = f()` stop with a message), so the
+ * caller's reads are right and no write is lost.
+ */
+async function returnedObject(m: Machine, expr: Expr, scope: Scope): Promise<Value> {
+  const lv = await resolveLValue(m, expr, scope, (e, s) => evaluate(m, e, s));
+  return lv.read();
+}
+
 /** Runs one statement. `gated` is false for a body that sits on its header's line, which runs in the header's step. */
 export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = true): Promise<Completion> {
   const frame = m.frames.at(-1);
@@ -228,7 +238,12 @@ export async function execStmt(m: Machine, stmt: Stmt, scope: Scope, gated = tru
       return switchStatement(m, stmt, scope);
     case 'return': {
       await enter();
-      const value = stmt.value === undefined ? undefined : await evaluate(m, stmt.value, scope);
+      const value =
+        stmt.value === undefined
+          ? undefined
+          : frame?.returnsRef === true
+            ? await returnedObject(m, stmt.value, scope)
+            : await evaluate(m, stmt.value, scope);
       holdReturned(m, value, stmt.span);
       return { k: 'return', value, span: stmt.span };
     }
@@ -357,7 +372,8 @@ export async function runFunction(
   onExit?: (frame: Frame) => void,
   self?: Cell,
 ): Promise<Value> {
-  const frame: Frame = self === undefined ? { name: fn.name, scope } : { name: fn.name, scope, self };
+  const base: Frame = self === undefined ? { name: fn.name, scope } : { name: fn.name, scope, self };
+  const frame: Frame = fn.returnsRef === true ? { ...base, returnsRef: true } : base;
   m.frames.push(frame);
   const done = await execStmt(m, fn.body, scope);
   leftover(done, fn.name);
@@ -375,6 +391,8 @@ export async function runFunction(
     if (fn.name !== 'main') m.marks.warning(span, `${fn.name} ends without returning a value; PageLens uses 0`);
     return zeroValue(fn.returnType, true);
   }
+  // A returned reference is the object's value as it is: no copy (a std::vector or map is not copied either).
+  if (fn.returnsRef === true) return done.value;
   return convert(done.value, fn.returnType, done.span, false, `the return value of ${fn.name}`);
 }
 

@@ -35,6 +35,16 @@ const valid = (state: PlaygroundState) =>
   PublishFollowState.safeParse({ type: 'followState', state: { ...playgroundFollow(state), lesson: null } }).success;
 
 describe('the playground as the follow channel carries it', () => {
+  it("carries main's command line with the code, and the viewer's document has it back", () => {
+    const state = builtin();
+    const edited: PlaygroundState = { ...state, doc: { ...state.doc, args: '--device_id 0 "a b"' } };
+    const sent = playgroundFollow(edited).doc;
+    expect(sent).toMatchObject({ kind: 'code', args: '--device_id 0 "a b"' });
+    expect(valid(edited)).toBe(true);
+    expect(followedDoc(sent, 'en').args).toBe('--device_id 0 "a b"');
+    expect(playgroundFollow(state).doc).toEqual({ kind: 'scenario', id: 'seed-device-memory' });
+  });
+
   it('names an unedited built-in scenario by its id, whatever language the driver reads it in', () => {
     expect(playgroundFollow(builtin()).doc).toEqual({ kind: 'scenario', id: 'seed-device-memory' });
     expect(followedDoc({ kind: 'scenario', id: 'seed-device-memory' }, 'en')).toEqual(docFromScenario(scenario, 'en'));

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { simAgent } from '../../../test/playground-sim-agent.ts';
-import { playgroundFollow } from '../../components/playground/follow-wire.ts';
 import { PlaygroundController, type PlaygroundHost } from './controller.ts';
 import { commandLine, docData, type PlaygroundDoc, parseDoc, sameProgram } from './playground-doc.ts';
 
-/* The playground's command line for main(int argc, char** argv): split, kept with the document, run, remembered, followed. */
+/* The playground's command line for main(int argc, char** argv): split, kept with the document, run, remembered (follow-wire.test.ts: followed). */
 
 const PRINT_ARGV = `#include <cstdio>
 int main(int argc, char** argv) {
@@ -72,10 +71,5 @@ describe('the command line in the playground document', () => {
     const { args: _typed, ...withoutArgs } = doc;
     controller.open(withoutArgs, { kind: 'builtin', id: 'seed-device-memory' });
     expect(controller.state.doc.args).toBe('--device_id 1');
-  });
-
-  it('goes to a following viewer with the code', () => {
-    const controller = controllerFor(doc);
-    expect(playgroundFollow(controller.state).doc).toMatchObject({ kind: 'code', args: '--device_id 0 "a b"' });
   });
 });
