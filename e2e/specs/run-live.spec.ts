@@ -133,7 +133,9 @@ test('the process filter narrows every view to one program: chip, log, page map,
   await expect(page.getByTestId('page-map-dimmed')).toContainText(`other than ${a}`);
   // Zoomed to the chosen program's allocation, the other's frames beside it are drawn faded (looked at in the screenshot).
   await page.evaluate((owner) => {
-    type Store = { getState(): { timeline?: { live: { allocations: Map<number, { id: number; pid: number }> } }; select(ref: unknown): void } };
+    type Store = {
+      getState(): { timeline?: { live: { allocations: Map<number, { id: number; pid: number }> } }; select(ref: unknown): void };
+    };
     const store = (window.__pagelens as unknown as { store: Store }).store;
     const mine = [...(store.getState().timeline?.live.allocations.values() ?? [])].find((item) => item.pid === owner);
     if (mine !== undefined) store.getState().select({ kind: 'allocation', id: mine.id, device: 0 });
