@@ -131,6 +131,16 @@ test('the process filter narrows every view to one program: chip, log, page map,
   await expect(chip).toContainText(`Showing process ${a} (steps)`);
   await expect(page.getByTestId('page-map')).toHaveAttribute('data-process', String(a));
   await expect(page.getByTestId('page-map-dimmed')).toContainText(`other than ${a}`);
+  // Zoomed to the chosen program's allocation, the other's frames beside it are drawn faded (looked at in the screenshot).
+  await page.evaluate((owner) => {
+    type Store = {
+      getState(): { timeline?: { live: { allocations: Map<number, { id: number; pid: number }> } }; select(ref: unknown): void };
+    };
+    const store = (window.__pagelens as unknown as { store: Store }).store;
+    const mine = [...(store.getState().timeline?.live.allocations.values() ?? [])].find((item) => item.pid === owner);
+    if (mine !== undefined) store.getState().select({ kind: 'allocation', id: mine.id, device: 0 });
+  }, a);
+  await page.keyboard.press('z');
   await snap(page, 'run-filter-pages-1280');
 
   // The log: only the chosen program's calls (aclrtSetDevice and one aclrtMalloc), then the other's.

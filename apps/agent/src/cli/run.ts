@@ -146,8 +146,8 @@ async function localAgent(
     serves: true,
     settle: async (status, pid) => {
       await server.drain();
-      const model = agent.runs.pidOf(pid);
-      if (model !== undefined) agent.runs.finished(model, status);
+      const run = agent.runs.runOf(pid);
+      if (run !== undefined) agent.runs.finished(run, status);
     },
     close: () => agent.stop(),
   };

@@ -120,6 +120,7 @@ export async function startAgent(options: ServeOptions, registry: BackendRegistr
     allowTakeover: options.allowTakeover,
     resumeGraceMs: options.resumeGrace * 1000,
     greeting: () => (runs.message().runs.length === 0 ? [] : [runs.message()]),
+    onReset: () => runs.hostReset(),
   });
   runs.onChange((message) => hub.broadcast(message));
   const server = await startAgentServer({

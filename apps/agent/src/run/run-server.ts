@@ -172,9 +172,9 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
         }
         const status = bridge === undefined ? parseStatus(line) : undefined;
         if (status !== undefined) {
-          const pid = tokensEqual(token, status.token) ? runs?.pidOf(status.pid) : undefined;
-          if (pid !== undefined) runs?.finished(pid, status.status);
-          socket.end(pid === undefined ? 'no\n' : 'ok\n');
+          const run = tokensEqual(token, status.token) ? runs?.runOf(status.pid) : undefined;
+          if (run !== undefined) runs?.finished(run, status.status);
+          socket.end(run === undefined ? 'no\n' : 'ok\n');
           return;
         }
         if (bridge === undefined) {
@@ -191,8 +191,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
             trace = record;
             if (observed !== undefined) {
               const counts = { calls: () => record.total, errors: () => record.errorCount, dropped: () => record.dropped };
-              runs?.add({ pid: observed.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'traced' }, counts);
-              void closed.then(() => runs?.ended(observed.pid));
+              const run = runs?.add({ pid: observed.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'traced' }, counts);
+              if (run !== undefined) void closed.then(() => runs?.ended(run));
             }
             options.onTrace?.({
               pid: hello.pid,
@@ -209,8 +209,8 @@ export async function startRunServer(options: RunServerOptions): Promise<RunServ
           bridge = new ProgramBridge(opened, { pid: hello.pid, argv: hello.argv }, () => options.backend.state(), record, tagThread);
           // Simulated calls are answered one by one: none is ever dropped.
           const counts = { calls: () => record.total, errors: () => record.errors.length, dropped: () => 0 };
-          runs?.add({ pid: opened.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'simulated' }, counts);
-          void closed.then(() => runs?.ended(opened.pid));
+          const run = runs?.add({ pid: opened.pid, osPid: hello.pid, command: hello.argv.join(' '), mode: 'simulated' }, counts);
+          if (run !== undefined) void closed.then(() => runs?.ended(run));
           socket.write(`ok ${opened.pid}\n`);
           options.onProgram({ bridge, maps: readMaps(hello.pid), closed });
           continue;

@@ -47,6 +47,8 @@ export interface HubOptions {
   readonly historyTurnBytes?: number;
   /** What a client gets after its snapshot besides the stream (the runs of `pagelens run`). */
   readonly greeting?: () => readonly AgentMessage[];
+  /** Told after a reset replaced the host (the runs registry marks its runs as before the reset). */
+  readonly onReset?: () => void;
 }
 
 export const RESUME_GRACE_MS = 30_000;
@@ -300,6 +302,7 @@ export class Hub {
       session.process(0, this.backend, this.#options.journal);
       this.#fanOut.discardPending();
       this.#history.reset(this.backend.state());
+      this.#options.onReset?.();
       const host = { type: 'host', host: this.backend.host, devices: this.backend.devices() } as const;
       for (const c of this.#connections) {
         if (c.role === undefined) continue;

@@ -55,6 +55,18 @@ describe('pagelens run without --check', () => {
     expect(calls.every((event) => event.kind === 'call' && event.thread === osPid)).toBe(true);
     const finished = await viewer.waitFor(run('exited'), 10_000);
     expect(finished.type === 'runs' && finished.runs.find((item) => item.pid === running?.pid)).toMatchObject({ state: 'exited', code: 7 });
+    // A driver resets the host: the run stays listed as history, marked as before the reset, its process gone from the model.
+    const driver = await TestClient.connect(Number(url[1]), url[2] ?? '');
+    await driver.hello('driver');
+    const history = viewer.waitFor((message) => message.type === 'runs' && message.runs.some((item) => item.beforeReset === true), 10_000);
+    driver.send({ type: 'reset' });
+    const marked = await history;
+    expect(marked.type === 'runs' && marked.runs).toEqual([
+      expect.objectContaining({ run: 1, pid: running?.pid, state: 'exited', code: 7, beforeReset: true }),
+    ]);
+    // The new host numbers processes from the start again (the driver's may take the program's old pid): the program's is gone.
+    await viewer.waitFor(() => [...viewer.replica.processes.values()].every((item) => !item.name.startsWith('wait_stdin [pid ')), 10_000);
+    driver.socket.close();
     child.kill('SIGINT');
     expect(await exited).toBe(7);
     viewer.socket.close();

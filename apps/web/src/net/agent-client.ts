@@ -9,6 +9,7 @@ import {
   type WireArgs,
   withText,
 } from '@pagelens/core';
+import { filterAfterRuns } from '../model/processes/process-filter.ts';
 import type { CallOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
@@ -267,6 +268,7 @@ export class AgentClient {
         return;
       case 'runs':
         state.setRuns(message.runs);
+        state.setProcessFilter(filterAfterRuns(state.processFilter, message.runs));
         return;
       case 'pong':
         return;

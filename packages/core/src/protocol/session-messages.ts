@@ -88,6 +88,8 @@ export type Notice = z.infer<typeof Notice>;
  * library, how it stands, and its counts. Sent whole to every client when it changes and on joining.
  */
 export const RunInfo = z.strictObject({
+  /** The agent's number for the run, unique while it runs: a host reset starts model pids again, so a pid can come back. */
+  run: z.number().int().positive().safe(),
   pid: z.number().int().nonnegative().safe(),
   osPid: z.number().int().nonnegative().safe(),
   command: z.string().max(512),
@@ -100,6 +102,8 @@ export const RunInfo = z.strictObject({
   errors: z.number().int().nonnegative().safe(),
   /** Trace records lost (ring full, agent unreachable); absent while unknown (a traced program reports it at exit). */
   dropped: z.number().int().nonnegative().safe().exactOptional(),
+  /** The host was reset after the run began: its process and memory are gone from the model; the run stays listed as history. */
+  beforeReset: z.literal(true).exactOptional(),
 });
 export type RunInfo = z.infer<typeof RunInfo>;
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useShortcut } from '../../hooks/shortcuts.ts';
-import { nextProcessFilter } from '../../model/processes/process-filter.ts';
+import { currentRuns, nextProcessFilter } from '../../model/processes/process-filter.ts';
 import { selectRuns } from '../../store/session-slice.ts';
 import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -12,14 +12,14 @@ import './processes.css';
 /** Shift+P: show only the next program's process, and after the last one every process again. */
 export function ProcessFilterShortcut() {
   const store = useStoreApi();
-  const hasRuns = useAppStore((state) => selectRuns(state).length > 0);
+  const hasRuns = useAppStore((state) => currentRuns(selectRuns(state)).length > 0);
   useShortcut(
     { key: 'P', shift: true, label: 'processes.keys.next', group: 'shell.help.groups.views' },
     () => {
       const state = store.getState();
       state.setProcessFilter(
         nextProcessFilter(
-          selectRuns(state).map((run) => run.pid),
+          currentRuns(selectRuns(state)).map((run) => run.pid),
           state.processFilter,
         ),
       );
@@ -37,7 +37,7 @@ export function ProcessFilterShortcut() {
 export function ProcessFilterChip() {
   const { t } = useTranslation();
   const filter = useAppStore(selectProcessFilter);
-  const run = useAppStore((state) => selectRuns(state).find((item) => item.pid === filter));
+  const run = useAppStore((state) => currentRuns(selectRuns(state)).find((item) => item.pid === filter));
   const setFilter = useAppStore((state) => state.setProcessFilter);
   if (filter === undefined) return null;
   return (

@@ -23,8 +23,19 @@ afterEach(() => {
 });
 
 const RUNS: RunInfo[] = [
-  { pid: 4002, osPid: 31337, command: '/tmp/build/train --steps 3', mode: 'simulated', state: 'running', calls: 12, errors: 1, dropped: 0 },
   {
+    run: 1,
+    pid: 4002,
+    osPid: 31337,
+    command: '/tmp/build/train --steps 3',
+    mode: 'simulated',
+    state: 'running',
+    calls: 12,
+    errors: 1,
+    dropped: 0,
+  },
+  {
+    run: 2,
     pid: 4003,
     osPid: 31400,
     command: '/usr/bin/python3 infer.py',
@@ -34,7 +45,7 @@ const RUNS: RunInfo[] = [
     calls: 1,
     errors: 0,
   },
-  { pid: 4004, osPid: 31500, command: 'probe', mode: 'traced', state: 'exited', code: 3, calls: 5, errors: 0, dropped: 2 },
+  { run: 3, pid: 4004, osPid: 31500, command: 'probe', mode: 'traced', state: 'exited', code: 3, calls: 5, errors: 0, dropped: 2 },
 ];
 
 function mount(language: 'en' | 'zh', runs: readonly RunInfo[]) {
@@ -136,6 +147,37 @@ describe('the processes panel', () => {
     expect(seen).toEqual([4002, 4003, 4004, undefined]);
     // A plain p is the playground's stop, not this.
     act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'p', bubbles: true })));
+    expect(store.getState().processFilter).toBeUndefined();
+  });
+
+  it.each([
+    ['en', 'before the reset · its memory is gone'],
+    ['zh', '重置之前 · 其内存已不存在'],
+  ] as const)('%s: a run from before a host reset stays listed as history, marked, and cannot be chosen', (language, marked) => {
+    const gone: RunInfo = { ...(RUNS[0] as RunInfo), state: 'exited', code: 0, beforeReset: true };
+    // The new host gave pid 4002 again, to another program: a separate run.
+    const again: RunInfo = { ...(RUNS[0] as RunInfo), run: 4, command: '/tmp/next' };
+    const { store, container } = mount(language, [gone, again]);
+    const [old, now] = rows(container);
+    expect(old?.getAttribute('data-before-reset')).toBe('true');
+    expect(old?.textContent).toContain(marked);
+    expect(now?.textContent).not.toContain(marked);
+    expect(old?.querySelector('button')?.disabled).toBe(true);
+    act(() => old?.querySelector('button')?.click());
+    expect(store.getState().processFilter).toBeUndefined();
+    act(() => now?.querySelector('button')?.click());
+    expect(store.getState().processFilter).toBe(4002);
+    expect(now?.querySelector('button')?.getAttribute('aria-pressed')).toBe('true');
+    expect(old?.querySelector('button')?.getAttribute('aria-pressed')).toBe('false');
+    expect(container.querySelector('[data-testid="process-filter-chip"]')?.textContent).toContain('next');
+  });
+
+  it('Shift+P skips the runs from before a reset', () => {
+    const { store } = mount('en', [{ ...(RUNS[0] as RunInfo), beforeReset: true }, RUNS[1] as RunInfo]);
+    const press = () => act(() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'P', shiftKey: true, bubbles: true })));
+    press();
+    expect(store.getState().processFilter).toBe(4003);
+    press();
     expect(store.getState().processFilter).toBeUndefined();
   });
 });

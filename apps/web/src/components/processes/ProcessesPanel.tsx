@@ -9,14 +9,24 @@ import './processes.css';
 
 function RunRow({ run, chosen, onChoose }: { run: RunInfo; chosen: boolean; onChoose: (pid: number) => void }) {
   const { t } = useTranslation();
+  // A run from before a host reset is history: its process and memory are gone, so there is nothing to filter to.
+  const gone = run.beforeReset === true;
   return (
-    <li className={`process-row state-${run.state}`} data-testid="process-row" data-pid={run.pid} data-state={run.state}>
+    <li
+      className={`process-row state-${run.state}${gone ? ' before-reset' : ''}`}
+      data-testid="process-row"
+      data-pid={run.pid}
+      data-run={run.run}
+      data-state={run.state}
+      data-before-reset={gone}
+    >
       <button
         type="button"
         className="process-choose"
         aria-pressed={chosen}
+        disabled={gone}
         onClick={() => onChoose(run.pid)}
-        title={t(chosen ? 'processes.showAll' : 'processes.showOnly', { pid: run.pid })}
+        title={gone ? t('processes.beforeResetTitle') : t(chosen ? 'processes.showAll' : 'processes.showOnly', { pid: run.pid })}
       >
         <span className="process-swatch" style={{ background: processColor(run.pid) }} aria-hidden="true" />
         <span className="process-line">
@@ -29,6 +39,11 @@ function RunRow({ run, chosen, onChoose }: { run: RunInfo; chosen: boolean; onCh
         <span className="process-line process-state" data-testid="process-state">
           {runState(t, run)}
         </span>
+        {gone && (
+          <span className="process-line process-gone" data-testid="process-before-reset">
+            {t('processes.beforeReset')}
+          </span>
+        )}
         <span className="process-line process-counts mono">
           <span data-testid="process-calls">{t('processes.calls', { count: run.calls })}</span>
           <span className={run.errors > 0 ? 'process-errors' : ''}>{t('processes.errors', { count: run.errors })}</span>
@@ -64,7 +79,7 @@ export function ProcessesPanel() {
       </header>
       <ul className="processes-list">
         {runs.map((run) => (
-          <RunRow key={run.pid} run={run} chosen={filter === run.pid} onChoose={choose} />
+          <RunRow key={run.run} run={run} chosen={filter === run.pid && run.beforeReset !== true} onChoose={choose} />
         ))}
       </ul>
     </section>

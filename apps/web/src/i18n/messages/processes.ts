@@ -34,6 +34,9 @@ export const processes = defineMessages(
     dropped_other: '{{count}} dropped',
     droppedUnknown: 'dropped: not yet known',
     droppedTitle: 'Trace records lost because the ring was full or the agent was unreachable; a traced program reports the count at exit',
+    beforeReset: 'before the reset · its memory is gone',
+    beforeResetTitle:
+      'The host was reset after this program began: its process and memory are no longer in the model. It stays listed as history.',
   },
   {
     title: '程序',
@@ -67,5 +70,7 @@ export const processes = defineMessages(
     dropped_other: '丢弃 {{count}} 条',
     droppedUnknown: '丢弃：尚不知道',
     droppedTitle: '因环形缓冲区已满或无法连接代理而丢失的跟踪记录；被跟踪的程序在退出时报告此数',
+    beforeReset: '重置之前 · 其内存已不存在',
+    beforeResetTitle: '此程序开始后主机已被重置：它的进程和内存已不在模型中。它作为历史记录保留在列表中。',
   },
 );

@@ -1,7 +1,16 @@
 import { aclrtMemAttr, aclrtMemLocationType, aclrtMemMallocPolicy, SimRuntime } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { simulated } from '../../../test/page-map-scene.ts';
-import { focusFrames, nextProcessFilter, ofProcess, processFocus, processOwners, showsProcess } from './process-filter.ts';
+import {
+  currentRuns,
+  filterAfterRuns,
+  focusFrames,
+  nextProcessFilter,
+  ofProcess,
+  processFocus,
+  processOwners,
+  showsProcess,
+} from './process-filter.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -42,6 +51,19 @@ describe('the process filter', () => {
     expect(nextProcessFilter([4, 9], 9)).toBeUndefined();
     // A filter whose run is gone starts the cycle again.
     expect(nextProcessFilter([4, 9], 5)).toBe(4);
+  });
+
+  it('drops a filter whose run a host reset took away, and keeps one on a current process', () => {
+    const gone = { pid: 4002, beforeReset: true as const };
+    const now = { pid: 4003 };
+    expect(currentRuns([gone, now])).toEqual([now]);
+    expect(filterAfterRuns(4002, [gone, now])).toBeUndefined();
+    expect(filterAfterRuns(4003, [gone, now])).toBe(4003);
+    // A process that is no run (the explorer's own session) keeps its filter.
+    expect(filterAfterRuns(4001, [gone, now])).toBe(4001);
+    // The new host gave the pid to a new run: the filter now means that one.
+    expect(filterAfterRuns(4002, [gone, { pid: 4002 }])).toBe(4002);
+    expect(filterAfterRuns(undefined, [gone])).toBeUndefined();
   });
 
   it('finds the owners of one process: its allocations and the physical memory it holds a handle to', async () => {

@@ -68,3 +68,23 @@ export function nextProcessFilter(pids: readonly number[], current: ProcessFilte
   const at = pids.indexOf(current);
   return at < 0 ? pids[0] : pids[at + 1];
 }
+
+/** The runs whose process is in the model now: not those from before a host reset. */
+export function currentRuns<R extends { readonly pid: number; readonly beforeReset?: true }>(runs: readonly R[]): readonly R[] {
+  return runs.filter((run) => run.beforeReset !== true);
+}
+
+/**
+ * The filter once the agent's list of runs changed: a reset took away the process of a run, and
+ * the new host numbers its processes from the start again, so a filter on such a run would land on
+ * an unrelated process; it shows all instead. A filter on a process that is no run is kept.
+ */
+export function filterAfterRuns(
+  filter: ProcessFilter,
+  runs: readonly { readonly pid: number; readonly beforeReset?: true }[],
+): ProcessFilter {
+  if (filter === undefined) return undefined;
+  const gone = runs.some((run) => run.pid === filter && run.beforeReset === true);
+  const current = runs.some((run) => run.pid === filter && run.beforeReset !== true);
+  return gone && !current ? undefined : filter;
+}
