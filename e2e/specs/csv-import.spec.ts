@@ -18,7 +18,8 @@ function memScopeDump(): string {
   const base = 0x12c000000000n;
   row('MALLOC', 'HAL', base, `size:${40 * MiB}`);
   for (let i = 0; i < 6; i += 1) {
-    row('MALLOC', 'PTA', base + BigInt(i * 4 * MiB), `size:${2 * MiB}`, `train.py(${10 + i}): step\nmodel.py(42): forward`);
+    const stack = i === 3 ? 'eval.py(5): evaluate' : `train.py(${10 + i}): step\nmodel.py(42): forward`;
+    row('MALLOC', 'PTA', base + BigInt(i * 4 * MiB), `size:${2 * MiB}`, stack);
     row('MSTX', 'Mark', undefined, '');
   }
   row('FREE', 'PTA', base, `size:${2 * MiB}`);
@@ -79,6 +80,16 @@ test('a dropped msMemScope dump opens as a read-only session: its HAL region as 
   await expect(log.getByTestId('log-row').filter({ hasText: 'segment_alloc' })).toHaveCount(1);
   // The log is virtualised: the first rows are in view, the framework blocks' alloc calls among them.
   await expect(log.locator('[data-testid="log-row"] strong', { hasText: /^alloc$/ }).first()).toBeVisible();
+  // The recording's stack filter narrows the log to the calls of the blocks whose stack holds it: one alloc here.
+  await log.getByTestId('log-filter-stack').fill('evaluate');
+  await expect(log.getByTestId('log-row')).toHaveCount(1);
+  await expect(log.getByTestId('log-row')).toContainText('alloc');
+  await expect(page.getByTestId('stack-filter').first()).toHaveValue('evaluate');
+  await snap(page, 'csv-memscope-log-stack-1280');
+  await log.getByTestId('log-filter-stack').fill('forward');
+  // Five blocks hold forward: five allocs, and the first one's free (requested and completed).
+  await expect(log.getByTestId('log-row')).toHaveCount(7);
+  await log.getByTestId('log-filter-stack').fill('');
 
   await page.getByTestId('language').selectOption('zh');
   await expect(banner).toContainText('msMemScope 转储');
