@@ -1,5 +1,18 @@
 import type { Page } from '@playwright/test';
+import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
+
+/** The page map's test hooks, as page-map.spec.ts declares them (the declarations must agree). */
+interface MapHooks {
+  locate(frame: number, page?: number): { x: number; y: number } | undefined;
+  view(): { k: number; x: number; y: number; level: string };
+}
+
+declare global {
+  interface Window {
+    __pagelensPageMap?: MapHooks;
+  }
+}
 
 const MiB = 1024 * 1024;
 const HEADER = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
@@ -18,7 +31,8 @@ function memScopeDump(): string {
   const base = 0x12c000000000n;
   row('MALLOC', 'HAL', base, `size:${40 * MiB}`);
   for (let i = 0; i < 6; i += 1) {
-    row('MALLOC', 'PTA', base + BigInt(i * 4 * MiB), `size:${2 * MiB}`, `train.py(${10 + i}): step\nmodel.py(42): forward`);
+    const stack = i === 3 ? 'eval.py(5): evaluate' : `train.py(${10 + i}): step\nmodel.py(42): forward`;
+    row('MALLOC', 'PTA', base + BigInt(i * 4 * MiB), `size:${2 * MiB}`, stack);
     row('MSTX', 'Mark', undefined, '');
   }
   row('FREE', 'PTA', base, `size:${2 * MiB}`);
@@ -74,11 +88,45 @@ test('a dropped msMemScope dump opens as a read-only session: its HAL region as 
   await expect(page.getByTestId('page-map-legend').getByTestId('legend-count-huge')).toHaveText(String((40 * MiB) / (2 * MiB)));
   await snap(page, 'csv-memscope-1280');
 
+  // The HAL region holds the top huge frames: clicking one selects it, and the inspector draws its blocks as a bar.
+  const top = Math.floor(ASCEND_910B2.capacityBytes / (2 * MiB)) - 1;
+  await page.waitForFunction((frame) => window.__pagelensPageMap?.locate(frame) !== undefined, top);
+  const at = await page.evaluate((frame) => window.__pagelensPageMap?.locate(frame), top);
+  if (at === undefined) throw new Error('the HAL region is not on the page map');
+  await page.mouse.click(at.x, at.y);
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toHaveAttribute('data-kind', 'allocation');
+  const bar = inspector.getByTestId('segment-bar');
+  // Six blocks were made, the first freed: five live ones, in address order, each 2 MiB of the 40 MiB region.
+  await expect(bar.getByTestId('segment-piece')).toHaveCount(5);
+  const first = bar.getByTestId('segment-piece').first();
+  await expect(first).toHaveAttribute('style', /left: 10%; width: 5%/);
+  // Keyboard: into the bar, → to the second piece (the evaluate block), Enter opens it in the list with its stack.
+  await first.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(bar.getByTestId('segment-piece').nth(2)).toHaveAttribute('aria-pressed', 'true');
+  const chosen = inspector.locator('[data-testid="segment-block"][data-chosen="true"]');
+  await expect(chosen).toHaveCount(1);
+  await expect(chosen.getByTestId('block-stack')).toContainText('evaluate');
+  await snap(page, 'csv-memscope-segment-bar-1280');
+
   await page.getByTestId('tab-log').click();
   const log = page.getByTestId('log');
   await expect(log.getByTestId('log-row').filter({ hasText: 'segment_alloc' })).toHaveCount(1);
   // The log is virtualised: the first rows are in view, the framework blocks' alloc calls among them.
   await expect(log.locator('[data-testid="log-row"] strong', { hasText: /^alloc$/ }).first()).toBeVisible();
+  // The recording's stack filter narrows the log to the calls of the blocks whose stack holds it: one alloc here.
+  await log.getByTestId('log-filter-stack').fill('evaluate');
+  await expect(log.getByTestId('log-row')).toHaveCount(1);
+  await expect(log.getByTestId('log-row')).toContainText('alloc');
+  await expect(page.getByTestId('stack-filter').first()).toHaveValue('evaluate');
+  await snap(page, 'csv-memscope-log-stack-1280');
+  await log.getByTestId('log-filter-stack').fill('forward');
+  // Five blocks hold forward: five allocs, and the first one's free (requested and completed).
+  await expect(log.getByTestId('log-row')).toHaveCount(7);
+  await log.getByTestId('log-filter-stack').fill('');
 
   await page.getByTestId('language').selectOption('zh');
   await expect(banner).toContainText('msMemScope 转储');

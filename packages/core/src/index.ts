@@ -132,6 +132,7 @@ export {
   reservedAt,
   reservedSteps,
   stackContains,
+  stackMatchSeqs,
   topFrame,
 } from './formats/block-analysis.ts';
 export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';

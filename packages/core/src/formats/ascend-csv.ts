@@ -51,9 +51,17 @@ export function parseAttr(raw: string): Record<string, string> {
   return attr;
 }
 
+/** Stacks repeat row after row: one string per distinct stack, so equal stacks are one object downstream too. */
+function interned(seen: Map<string, string>, text: string): string {
+  const known = seen.get(text);
+  if (known !== undefined) return known;
+  seen.set(text, text);
+  return text;
+}
+
 export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
-  const table = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL);
-  const events = table.rows.map((row): MemScopeEvent => {
+  const stacks = new Map<string, string>();
+  const { rows: events } = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row): MemScopeEvent => {
     const attr = parseAttr(row.get('Attr') ?? '');
     const rawPtr = (row.get('Ptr') ?? '').trim();
     const size = attr.size === undefined ? undefined : Number(attr.size);
@@ -71,7 +79,7 @@ export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemS
       ptr: rawPtr === '' || rawPtr === 'N/A' ? undefined : bigField(row, 'Ptr', file),
       attr,
       size,
-      pythonStack: row.get('Call Stack(Python)') ?? '',
+      pythonStack: interned(stacks, row.get('Call Stack(Python)') ?? ''),
     };
   });
   return { kind: 'memscope_dump', events };
@@ -97,8 +105,7 @@ export interface MemoryRecord {
 }
 
 export function readMemoryRecord(text: string, file = 'memory_record.csv'): MemoryRecord {
-  const table = readCsv(text, file, RECORD_REQUIRED, RECORD_OPTIONAL);
-  const rows = table.rows.map((row): MemoryRecordRow => {
+  const { rows } = readCsv(text, file, RECORD_REQUIRED, RECORD_OPTIONAL, (row): MemoryRecordRow => {
     const active = (row.get('Total Active(MB)') ?? '').trim();
     return {
       line: row.line,
@@ -133,8 +140,7 @@ export interface OperatorMemory {
 }
 
 export function readOperatorMemory(text: string, file = 'operator_memory.csv'): OperatorMemory {
-  const table = readCsv(text, file, OPERATOR_REQUIRED, OPERATOR_OPTIONAL);
-  const rows = table.rows.map((row): OperatorMemoryRow => {
+  const { rows } = readCsv(text, file, OPERATOR_REQUIRED, OPERATOR_OPTIONAL, (row): OperatorMemoryRow => {
     const release = (row.get('Release Time(us)') ?? '').trim();
     return {
       line: row.line,

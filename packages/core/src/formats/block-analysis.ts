@@ -173,3 +173,20 @@ export function stackContains(block: ImportedBlock, text: string, framesOf: Fram
   if (needle === '') return true;
   return framesOf(block).some((frame) => frame.name.toLowerCase().includes(needle) || frame.filename.toLowerCase().includes(needle));
 }
+
+/**
+ * The seqs of the calls (alloc, free_requested, free_completed) of every block whose stack holds
+ * `text`: what the log keeps of an imported session under the stack filter. Undefined for an empty
+ * text (no filter).
+ */
+export function stackMatchSeqs(blocks: readonly ImportedBlock[], text: string, framesOf: FramesOf): ReadonlySet<number> | undefined {
+  if (text.trim() === '') return undefined;
+  const seqs = new Set<number>();
+  for (const block of blocks) {
+    if (!stackContains(block, text, framesOf)) continue;
+    seqs.add(block.allocSeq);
+    if (block.freeRequestedSeq !== undefined) seqs.add(block.freeRequestedSeq);
+    if (block.freeCompletedSeq !== undefined) seqs.add(block.freeCompletedSeq);
+  }
+  return seqs;
+}

@@ -5,13 +5,6 @@ import { FormatError } from './format-error.ts';
  * breaks inside), CRLF or LF, a leading BOM. Columns are found by name, compared without case and
  * spaces ("Thread ID" = "Thread Id"), so a renamed header fails with the names it has.
  */
-export interface CsvTable<C extends string> {
-  /** One row per data line, by column; `line` is the 1-based line where the row starts. */
-  readonly rows: readonly CsvRow<C>[];
-  /** Header names as written. */
-  readonly header: readonly string[];
-}
-
 export interface CsvRow<C extends string> {
   readonly line: number;
   readonly get: (column: C) => string | undefined;
@@ -21,74 +14,95 @@ function key(name: string): string {
   return name.replace(/\s+/g, '').toLowerCase();
 }
 
-/** Splits `text` into records of fields, each with the line it starts on. */
-export function splitCsv(text: string, file: string): { fields: string[]; line: number }[] {
-  const records: { fields: string[]; line: number }[] = [];
-  let fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
+/** One record: its fields and the 1-based line it starts on. */
+interface CsvRecord {
+  readonly fields: string[];
+  readonly line: number;
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The records of `text`, one at a time, so a million-row file is never held as a million field
+ * arrays at once. Unquoted fields are sliced out whole rather than built a character at a time.
+ */
+export function* csvRecords(text: string, file: string): Generator<CsvRecord> {
+  const n = text.length;
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let sawAny = false;
-  for (; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i += 1;
-        } else quoted = false;
+  let line = 1;
+  while (i < n) {
+    const start = line;
+    const fields: string[] = [];
+    for (;;) {
+      if (text.charCodeAt(i) === QUOTE) {
+        // Quoted: "" is a quote, and commas and line breaks are text.
+        let field = '';
+        let from = i + 1;
+        for (;;) {
+          const close = text.indexOf('"', from);
+          if (close < 0)
+            throw new FormatError(`${file}: line ${start}: a quoted field is not closed before the end of the file (truncated?)`, start);
+          field += text.slice(from, close);
+          for (let k = text.indexOf('\n', from); k >= 0 && k < close; k = text.indexOf('\n', k + 1)) line += 1;
+          if (text.charCodeAt(close + 1) === QUOTE) {
+            field += '"';
+            from = close + 2;
+          } else {
+            i = close + 1;
+            break;
+          }
+        }
+        // Text after the closing quote up to the separator belongs to the field, as the old reader kept it.
+        let j = i;
+        while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j += 1;
+        fields.push(j > i ? field + text.slice(i, j) : field);
+        i = j;
       } else {
-        if (c === '\n') line += 1;
-        field += c;
+        let j = i;
+        while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j += 1;
+        fields.push(text.slice(i, j));
+        i = j;
       }
-      continue;
-    }
-    if (c === '"' && field === '') {
-      quoted = true;
-      sawAny = true;
-    } else if (c === ',') {
-      fields.push(field);
-      field = '';
-      sawAny = true;
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i += 1;
-      fields.push(field);
-      if (sawAny || fields.length > 1 || field !== '') records.push({ fields, line: start });
-      fields = [];
-      field = '';
-      sawAny = false;
+      const c = text.charCodeAt(i);
+      if (c === COMMA) {
+        i += 1;
+        continue;
+      }
+      // End of the record: a line break (CRLF, LF or CR) or the end of the text.
+      if (c === CR && text.charCodeAt(i + 1) === LF) i += 2;
+      else if (c === CR || c === LF) i += 1;
       line += 1;
-      start = line;
-    } else {
-      field += c;
-      sawAny = true;
+      break;
     }
+    // A blank line is no record.
+    if (fields.length > 1 || fields[0] !== '') yield { fields, line: start };
   }
-  if (quoted) throw new FormatError(`${file}: line ${start}: a quoted field is not closed before the end of the file (truncated?)`, start);
-  if (sawAny || field !== '') {
-    fields.push(field);
-    records.push({ fields, line: start });
-  }
-  return records;
+}
+
+/** The records of `text` as one array (small files and tests). */
+export function splitCsv(text: string, file: string): CsvRecord[] {
+  return [...csvRecords(text, file)];
 }
 
 /**
- * The table with its `required` columns checked; `optional` columns may be absent. A missing
- * column is named with the columns the file has; a row with more or fewer fields than the header
- * names its line.
+ * Each data row of `text` through `map`, with its `required` columns checked; `optional` columns
+ * may be absent. A missing column is named with the columns the file has; a row with more or fewer
+ * fields than the header names its line. Only what `map` returns is kept.
  */
-export function readCsv<R extends string, O extends string = never>(
+export function readCsv<R extends string, O extends string, T>(
   text: string,
   file: string,
   required: readonly R[],
-  optional: readonly O[] = [],
-): CsvTable<R | O> {
-  const records = splitCsv(text, file);
-  const first = records[0];
-  if (first === undefined) throw new FormatError(`${file}: the file is empty; expected a header with ${required.join(', ')}`, 1);
-  const header = first.fields.map((name) => name.trim());
+  optional: readonly O[],
+  map: (row: CsvRow<R | O>) => T,
+): { readonly rows: T[]; readonly header: readonly string[] } {
+  const records = csvRecords(text, file);
+  const first = records.next();
+  if (first.done === true) throw new FormatError(`${file}: the file is empty; expected a header with ${required.join(', ')}`, 1);
+  const header = first.value.fields.map((name) => name.trim());
   const index = new Map<string, number>();
   header.forEach((name, at) => {
     if (!index.has(key(name))) index.set(key(name), at);
@@ -97,7 +111,7 @@ export function readCsv<R extends string, O extends string = never>(
   if (missing.length > 0) {
     throw new FormatError(
       `${file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')}; columns found: ${header.map((name) => `"${name}"`).join(', ')}`,
-      first.line,
+      first.value.line,
     );
   }
   const columns = new Map<string, number>();
@@ -105,22 +119,26 @@ export function readCsv<R extends string, O extends string = never>(
     const at = index.get(key(name));
     if (at !== undefined) columns.set(name, at);
   }
-  const rows: CsvRow<R | O>[] = [];
-  for (const record of records.slice(1)) {
+  const rows: T[] = [];
+  // One row object, refilled per record: `map` reads it at once and keeps only what it returns.
+  let fields: string[] = [];
+  const row: { line: number; get: (column: R | O) => string | undefined } = {
+    line: 0,
+    get: (column) => {
+      const at = columns.get(column);
+      return at === undefined ? undefined : fields[at];
+    },
+  };
+  for (const record of records) {
     if (record.fields.length !== header.length) {
       throw new FormatError(
         `${file}: line ${record.line}: ${record.fields.length} fields where the header has ${header.length} (a damaged or cut row)`,
         record.line,
       );
     }
-    const { fields } = record;
-    rows.push({
-      line: record.line,
-      get: (column) => {
-        const at = columns.get(column);
-        return at === undefined ? undefined : fields[at];
-      },
-    });
+    fields = record.fields;
+    row.line = record.line;
+    rows.push(map(row));
   }
   return { rows, header };
 }

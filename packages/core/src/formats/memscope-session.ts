@@ -111,6 +111,8 @@ export function memScopeToSnapshot(dump: MemScopeDump): MemScopeConversion {
   // Bigints: Math.min does not take them.
   let t0 = dump.events[0]?.timestampNs ?? 0n;
   for (const event of dump.events) if (event.timestampNs < t0) t0 = event.timestampNs;
+  // Stacks repeat: one frame list per distinct stack text, shared by its rows (and interned once by the page).
+  const stacks = new Map<string, StackFrames>();
   let halRows = 0;
   let blockRows = 0;
   for (const event of dump.events) {
@@ -137,7 +139,11 @@ export function memScopeToSnapshot(dump: MemScopeDump): MemScopeConversion {
           counter.skip('no-size', event.line);
           continue;
         }
-        const frames = memScopeFrames(event.pythonStack);
+        let frames = stacks.get(event.pythonStack);
+        if (frames === undefined) {
+          frames = memScopeFrames(event.pythonStack);
+          stacks.set(event.pythonStack, frames);
+        }
         if (hal) {
           log.hal.set(address, event.size);
           log.trace.push(entry('segment_alloc', address, event.size, timeUs, frames));

@@ -7,6 +7,7 @@ import {
   reservedAt,
   reservedSteps,
   stackContains,
+  stackMatchSeqs,
 } from '../../src/formats/block-analysis.ts';
 import type { ImportedBlock } from '../../src/formats/block-index.ts';
 import { framesOf as checkedFrames } from '../../src/formats/frames.ts';
@@ -130,5 +131,15 @@ describe('explain the peak, leaks in a range, stack filter', () => {
     expect(session.blocks.totalsAt(0, peak?.seq ?? 0).allocated).toBe(highest);
     expect(peak?.groups.reduce((sum, g) => sum + g.bytes, 0)).toBe(highest);
     expect(peak?.reserved).toBeGreaterThanOrEqual(highest);
+  });
+});
+
+describe('stackMatchSeqs (the log under the stack filter)', () => {
+  const all = [b0, b1, b2, b3, b4];
+  it('the alloc and free calls of the blocks whose stack holds the text, and no filter for empty text', () => {
+    expect([...(stackMatchSeqs(all, 'backward', framesOf) ?? [])].sort((a, b) => a - b)).toEqual([2, 4, 5, 6, 9, 10]);
+    expect([...(stackMatchSeqs(all, 'OPTIM.PY', framesOf) ?? [])].sort((a, b) => a - b)).toEqual([4, 7, 8, 9]);
+    expect(stackMatchSeqs(all, 'nowhere', framesOf)?.size).toBe(0);
+    expect(stackMatchSeqs(all, '  ', framesOf)).toBeUndefined();
   });
 });

@@ -1,15 +1,18 @@
 import { BAD_STACK, blockStateAt, type ImportedBlock, NO_STACK, stackContains, stackFrames } from '@pagelens/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bytes } from '../../model/format.ts';
 import type { Target } from '../../model/log/effects.ts';
 import type { Timeline } from '../../model/timeline.ts';
 import { useCursorSeq, useCursorState, useFormat, useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { SegmentBar } from './SegmentBar.tsx';
+import { blockKey } from './segment-bar-model.ts';
 import { useBlockFrames } from './useBlockFrames.ts';
 
 const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
 
-function Stack({ block }: { block: ImportedBlock }) {
+function Stack({ block, open }: { block: ImportedBlock; open: boolean }) {
   const { t } = useTranslation();
   const stacks = useAppStore((state) => state.importedStacks);
   const id = stacks?.stackOf(block) ?? NO_STACK;
@@ -17,7 +20,7 @@ function Stack({ block }: { block: ImportedBlock }) {
   const frames = stacks === undefined ? [] : stackFrames(stacks.table, id);
   if (frames.length === 0) return <span className="muted">{t('fileImport.blocks.noStack')}</span>;
   return (
-    <details>
+    <details open={open || undefined}>
       <summary>{t('fileImport.blocks.stack', { count: frames.length })}</summary>
       <ol className="stack mono" data-testid="block-stack">
         {frames.map((frame, index) => (
@@ -43,6 +46,14 @@ function recordedAddress(timeline: Timeline | undefined, createdSeq: number): st
   return typeof recorded === 'string' ? recorded : undefined;
 }
 
+/** The first 200 blocks, and the chosen one wherever it is. */
+function listed(blocks: readonly ImportedBlock[], chosen: string | undefined): readonly ImportedBlock[] {
+  const first = blocks.slice(0, 200);
+  if (chosen === undefined || first.some((block) => blockKey(block) === chosen)) return first;
+  const block = blocks.find((candidate) => blockKey(candidate) === chosen);
+  return block === undefined ? first : [...first, block];
+}
+
 /** In the inspector of an imported file: the caching allocator's blocks inside the selected segment at the cursor. */
 export function SegmentBlocks({ target }: { target: Target }) {
   const { t } = useTranslation();
@@ -53,6 +64,8 @@ export function SegmentBlocks({ target }: { target: Target }) {
   const timeline = useTimeline();
   const filter = useAppStore((s) => s.stackFilter);
   const framesOf = useBlockFrames();
+  // The block chosen in the bar: marked and opened in the list, which keeps it even past its first 200.
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
   if (index === undefined || state === undefined) return null;
   const object =
     target.kind === 'allocation' ? state.allocations.get(target.id) : target.kind === 'mapping' ? state.mappings.get(target.id) : undefined;
@@ -78,14 +91,23 @@ export function SegmentBlocks({ target }: { target: Target }) {
           ? t('fileImport.blocks.title', { count: blocks.length })
           : t('fileImport.blocks.titleFiltered', { count: blocks.length, total: inSegment.length, text: filter.trim() })}
       </h3>
+      <SegmentBar blocks={blocks} addr={object.addr} size={object.size} seq={seq} chosen={chosen} onChoose={setChosen} />
       {blocks.length === 0 ? (
         <p className="muted">{t('fileImport.blocks.none')}</p>
       ) : (
         <ol>
-          {blocks.slice(0, 200).map((block) => {
+          {listed(blocks, chosen).map((block) => {
             const blockState = blockStateAt(block, seq) ?? 'active_allocated';
+            const key = blockKey(block);
             return (
-              <li key={`${block.recordedAddress}-${block.allocSeq}`} data-testid="segment-block" data-state={blockState}>
+              <li
+                key={key}
+                data-testid="segment-block"
+                data-state={blockState}
+                data-chosen={key === chosen}
+                className={key === chosen ? 'chosen' : undefined}
+                ref={key === chosen ? (element) => element?.scrollIntoView({ block: 'nearest' }) : undefined}
+              >
                 <span className="mono" title={t('fileImport.blocks.recorded')} data-testid="block-recorded">
                   {hex(block.recordedAddress)}
                 </span>
@@ -101,7 +123,7 @@ export function SegmentBlocks({ target }: { target: Target }) {
                 )}
                 {' · '}
                 {t('fileImport.blocks.stream', { stream: hex(block.stream) })}
-                <Stack block={block} />
+                <Stack block={block} open={key === chosen} />
               </li>
             );
           })}

@@ -10,10 +10,13 @@ export interface LogToolbarProps {
   readonly errors: readonly string[];
   readonly shown: number;
   readonly total: number;
+  /** An imported session: the recording's stack-frame filter, edited here too. */
+  readonly stackText?: string;
+  readonly onStackText?: (text: string) => void;
 }
 
 /** Function, result and text filters, with how many calls they let through. */
-export function LogToolbar({ filter, onFilter, fns, errors, shown, total }: LogToolbarProps) {
+export function LogToolbar({ filter, onFilter, fns, errors, shown, total, stackText, onStackText }: LogToolbarProps) {
   const { t } = useTranslation();
   return (
     <div className="log-toolbar">
@@ -46,6 +49,18 @@ export function LogToolbar({ filter, onFilter, fns, errors, shown, total }: LogT
         onChange={(event) => onFilter({ ...filter, text: event.target.value })}
         data-testid="log-filter-text"
       />
+      {onStackText !== undefined && (
+        <input
+          type="search"
+          className="log-search"
+          value={stackText ?? ''}
+          placeholder={t('log.filter.stackPlaceholder')}
+          aria-label={t('log.filter.stack')}
+          title={t('log.filter.stackTitle')}
+          onChange={(event) => onStackText(event.target.value)}
+          data-testid="log-filter-stack"
+        />
+      )}
       <span className="log-count muted" data-testid="log-count">
         {isFiltering(filter)
           ? t('log.countFiltered', { shown: formatInteger(shown), total: formatInteger(total) })

@@ -11,7 +11,7 @@ import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { LogRow, rowLabels } from './LogRow.tsx';
 import { LogToolbar } from './LogToolbar.tsx';
-import { useStoryCalls, useViewportHeight } from './log-hooks.ts';
+import { useStackFilter, useStoryCalls, useViewportHeight } from './log-hooks.ts';
 import './log.css';
 
 /** Row height in CSS px (two text lines); the windowing needs every row the same height. */
@@ -36,13 +36,21 @@ export function OperationLogView() {
   // The processes panel's choice narrows the log's own filter to one process.
   const processFilter = useAppStore(selectProcessFilter);
   const setProcessFilter = useAppStore((state) => state.setProcessFilter);
-  const filter = useMemo(
-    () => (processFilter === undefined ? ownFilter : { ...ownFilter, pid: processFilter }),
-    [ownFilter, processFilter],
-  );
-  // The toolbar edits the log's own filter; its Clear also drops the process (the panel's choice).
+  // An imported session's stack filter (the recording panel's, shared with the block lists) narrows it too.
+  const stack = useStackFilter();
+  const stackText = useAppStore((state) => state.stackFilter);
+  const setStackFilter = useAppStore((state) => state.setStackFilter);
+  const imported = useAppStore((state) => state.imported !== undefined);
+  const filter = useMemo(() => {
+    const withPid = processFilter === undefined ? ownFilter : { ...ownFilter, pid: processFilter };
+    return stack === undefined ? withPid : { ...withPid, stack };
+  }, [ownFilter, processFilter, stack]);
+  // The toolbar edits the log's own filter; its Clear also drops the process (the panel's choice) and the stack text.
   const changeFilter = (next: CallFilter) => {
-    if (next === NO_FILTER) setProcessFilter(undefined);
+    if (next === NO_FILTER) {
+      setProcessFilter(undefined);
+      setStackFilter('');
+    }
     setFilter({ fn: next.fn, result: next.result, text: next.text });
   };
   const filtered = useRef(new FilteredCalls());
@@ -151,7 +159,15 @@ export function OperationLogView() {
 
   return (
     <section className="panel log-view" data-testid="log" aria-label={t('log.title')}>
-      <LogToolbar filter={filter} onFilter={changeFilter} fns={choices.fns} errors={choices.errors} shown={count} total={calls.length} />
+      <LogToolbar
+        filter={filter}
+        onFilter={changeFilter}
+        fns={choices.fns}
+        errors={choices.errors}
+        shown={count}
+        total={calls.length}
+        {...(imported ? { stackText, onStackText: setStackFilter } : {})}
+      />
       <div className="log-head" aria-hidden="true">
         <span>{t('log.column.seq')}</span>
         <span>{t('log.column.process')}</span>

@@ -1,7 +1,10 @@
+import { stackMatchSeqs } from '@pagelens/core';
 import { type RefObject, useEffect, useMemo, useState } from 'react';
+import type { CallFilter } from '../../model/log/call-filter.ts';
 import type { Timeline } from '../../model/timeline.ts';
 import type { ObjectRef } from '../../store/selection-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
+import { useBlockFrames } from '../import/useBlockFrames.ts';
 
 /** The element's inner height in CSS px, kept current as it resizes. */
 export function useViewportHeight(ref: RefObject<HTMLElement | null>, fallback = 400): number {
@@ -33,4 +36,21 @@ export function useStoryCalls(timeline: Timeline | undefined, selection: ObjectR
         .map((event) => event.seq),
     );
   }, [timeline, selection, version]);
+}
+
+/**
+ * The recording's stack filter (the one the block lists use) as a log filter: the calls of the
+ * blocks, on any device, whose stack holds the text. Undefined for a live session or no text.
+ */
+export function useStackFilter(): CallFilter['stack'] {
+  const text = useAppStore((state) => state.stackFilter);
+  const index = useAppStore((state) => state.importedBlocks);
+  const devices = useAppStore((state) => state.imported?.devices ?? 0);
+  const framesOf = useBlockFrames();
+  return useMemo(() => {
+    if (index === undefined) return undefined;
+    const blocks = Array.from({ length: devices }, (_, device) => index.all(device)).flat();
+    const seqs = stackMatchSeqs(blocks, text, framesOf);
+    return seqs === undefined ? undefined : { text: text.trim(), seqs };
+  }, [index, devices, text, framesOf]);
 }

@@ -97,6 +97,11 @@ export const fileImport = defineMessages(
       addressNote:
         'The file’s addresses are mapped into the modeled device’s address window, keeping each segment’s offsets; the recorded one is what the job saw.',
       badStack: 'stack unreadable: its frames are not {filename, line, name}',
+      bar: 'Blocks in this segment by address; arrow keys move between them, Enter opens one below',
+      barPiece: '{{address}}: {{size}}, {{state}}, requested {{requested}}',
+      barLegend:
+        'The segment by address: blue allocated, amber pending free; solid is what was requested, hatched the allocator’s rounding; gaps are free.',
+      barCut: 'the first {{shown}} of {{count}} blocks are drawn',
     },
     analysis: {
       title: 'Blocks of device {{device}}',
@@ -220,6 +225,10 @@ export const fileImport = defineMessages(
       notRecorded: '未记录',
       addressNote: '文件中的地址被映射到建模设备的地址窗口内，保留各段内的偏移；记录的地址是作业当时看到的地址。',
       badStack: '调用栈无法读取：其帧不是 {filename, line, name}',
+      bar: '此段中按地址排列的块；方向键在块之间移动，回车在下方展开',
+      barPiece: '{{address}}：{{size}}，{{state}}，请求 {{requested}}',
+      barLegend: '按地址显示的段：蓝色为已分配，琥珀色为等待释放；实心为请求的大小，斜线为分配器的取整；空隙为空闲。',
+      barCut: '共 {{count}} 个块，只绘制前 {{shown}} 个',
     },
     analysis: {
       title: '设备 {{device}} 的块',

@@ -51,6 +51,18 @@ describe('matchesFilter', () => {
     expect(isFiltering({ ...NO_FILTER, pid: 2 })).toBe(true);
   });
 
+  it('keeps only the seqs of an imported session’s stack filter', () => {
+    const stack = { text: 'forward', seqs: new Set([malloc.seq]) };
+    expect(matchesFilter(malloc, { ...NO_FILTER, stack })).toBe(true);
+    expect(matchesFilter(free, { ...NO_FILTER, stack })).toBe(false);
+    expect(isFiltering({ ...NO_FILTER, stack })).toBe(true);
+    // A new set is a new filter: FilteredCalls starts over rather than keeping the old positions.
+    const events = [malloc, free];
+    const filtered = new FilteredCalls();
+    expect(filtered.update(events, [0, 1], { ...NO_FILTER, stack })).toEqual([0]);
+    expect(filtered.update(events, [0, 1], { ...NO_FILTER, stack: { text: 'forward', seqs: new Set([free.seq]) } })).toEqual([1]);
+  });
+
   it('knows when nothing is filtered', () => {
     expect(isFiltering(NO_FILTER)).toBe(false);
     expect(isFiltering({ ...NO_FILTER, text: '  ' })).toBe(false);

@@ -12,12 +12,14 @@ export interface CallFilter {
   readonly text: string;
   /** One process's calls only (the processes panel's filter); absent for every process. */
   readonly pid?: number;
+  /** An imported session's stack filter: its text, and the seqs of the calls of the blocks whose stack holds it. */
+  readonly stack?: { readonly text: string; readonly seqs: ReadonlySet<number> };
 }
 
 export const NO_FILTER: CallFilter = { fn: '', result: 'all', text: '' };
 
 export function isFiltering(filter: CallFilter): boolean {
-  return filter.fn !== '' || filter.result !== 'all' || filter.text.trim() !== '' || filter.pid !== undefined;
+  return filter.fn !== '' || filter.result !== 'all' || filter.text.trim() !== '' || filter.pid !== undefined || filter.stack !== undefined;
 }
 
 const searchTexts = new WeakMap<CallEvent, string>();
@@ -48,6 +50,7 @@ export function searchText(call: CallEvent): string {
 
 export function matchesFilter(call: CallEvent, filter: CallFilter): boolean {
   if (filter.pid !== undefined && call.pid !== filter.pid) return false;
+  if (filter.stack !== undefined && !filter.stack.seqs.has(call.seq)) return false;
   if (filter.fn !== '' && call.fn !== filter.fn) return false;
   if (filter.result === 'ok' && call.ret !== 0) return false;
   if (filter.result === 'error' && call.ret === 0) return false;
@@ -58,8 +61,22 @@ export function matchesFilter(call: CallEvent, filter: CallFilter): boolean {
   return words.every((word) => haystack.includes(word));
 }
 
+/** Seq sets get an id each, so a new set (a new file, or new text) is a new filter. */
+const setIds = new WeakMap<ReadonlySet<number>, number>();
+let lastSetId = 0;
+function setId(seqs: ReadonlySet<number>): number {
+  let id = setIds.get(seqs);
+  if (id === undefined) {
+    lastSetId += 1;
+    id = lastSetId;
+    setIds.set(seqs, id);
+  }
+  return id;
+}
+
 function filterKey(filter: CallFilter): string {
-  return `${filter.fn}\u0000${filter.result}\u0000${filter.pid ?? ''}\u0000${filter.text.trim().toLowerCase()}`;
+  const stack = filter.stack === undefined ? '' : String(setId(filter.stack.seqs));
+  return `${filter.fn}\u0000${filter.result}\u0000${filter.pid ?? ''}\u0000${stack}\u0000${filter.text.trim().toLowerCase()}`;
 }
 
 /**
