@@ -100,6 +100,19 @@ int main() {
     expect(shown(h.ex, 'status')).toBe('{code_ = 3, layers = 32, protocol = "tcp", name = "ascend", view = ""}');
     expect(shown(h.ex, 'length')).toBe('3');
   });
+
+  it("a member defaults to an ACL constant (Ascend/samples' FVResource: aclrtRunMode runMode = ACL_HOST)", async () => {
+    const h = await runToEnd(`struct Resource {
+    aclrtRunMode runMode = ACL_HOST;
+    aclrtMemMallocPolicy policy = ACL_MEM_MALLOC_HUGE_ONLY;
+};
+int main() {
+    Resource res;
+    return res.runMode;
+}`);
+    expect(h.ex.exitCode).toBe(1);
+    expect(shown(h.ex, 'res')).toBe('{runMode = 1 (ACL_HOST), policy = 1 (ACL_MEM_MALLOC_HUGE_ONLY)}');
+  });
 });
 
 describe('functions returning a reference (issue 15)', () => {

@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
+import { ACL_CONSTANTS } from '../acl/enums.ts';
 import type { Declarator, Expr } from './ast.ts';
 import { C_LIBRARY_STRUCTS } from './c-library.ts';
 import { baseType, type CType, type FieldInfo, INT, pointerTo, type StructType, VOID } from './c-type-model.ts';
@@ -50,7 +51,7 @@ export function isTypeNode(node: SyntaxNode): boolean {
 /**
  * A default member initialiser: a literal number, `true`/`false`, `nullptr`, a string literal (for
  * a std::string member), an integer constant the code declared before (`Code::kOk` of its enum,
- * `kMaxSize`), or one of those in braces.
+ * `kMaxSize`) or an ACL constant (`ACL_HOST`), or one of those in braces.
  */
 function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): number | string {
   const inner = node.name === 'InitializerList' ? kids(node) : [node];
@@ -62,7 +63,7 @@ function memberInitial(ctx: ParseContext, node: SyntaxNode, struct: string): num
   if (/^"[^"\\]*"$/.test(text)) return text.slice(1, -1);
   // An enumerator reads by its own name (`Code::kOk` is kOk, as defineEnum declares it).
   const constant = /^(?:\w+::)*(\w+)$/.exec(text)?.[1];
-  const known = constant === undefined ? undefined : ctx.constants.get(constant);
+  const known = constant === undefined ? undefined : (ctx.constants.get(constant) ?? ACL_CONSTANTS.get(constant));
   if (known !== undefined) return Number(known);
   const value = Number(text.replace(/[uUlLfF]+$/, '').replace(/'/g, ''));
   if (!Number.isFinite(value))
