@@ -70,7 +70,9 @@ describe('pagelens run --trace, the observed calls in the model', () => {
     await stdout.printed(/traced_live: ready/);
     // The reporter thread delivers asynchronously: wait for the mapping's state, not for a time.
     await viewer.waitFor(() => [...viewer.replica.mappings.values()].some((item) => item.pid === pid), 20_000);
+    // Every call the double logged before "ready" is on its way: wait until the viewer has them all (a count, not a time).
     const logged = readLog(double.log);
+    await viewer.waitFor(() => calls().length >= logged.length, 20_000);
     expect(calls().map((call) => call.fn)).toEqual(logged.map((line) => line.fn));
     expect(calls().flatMap((call, index) => mismatches(call, logged[index] as LoggedCall))).toEqual([]);
     expect(calls().every((call) => call.provenance === 'observed')).toBe(true);

@@ -33,19 +33,22 @@ describe('pagelens run --trace, per-thread current context', () => {
     const viewer = await TestClient.connect(Number(url[1]), url[2] ?? '');
     await viewer.hello('viewer');
     const traced = () => [...viewer.replica.processes.values()].find((item) => item.name.startsWith('traced_threads [pid '));
+    // The trace library connects at the program's first call: the viewer is there before it, so it sees every call event.
+    child.stdin.write('start\n');
     await viewer.waitFor(() => traced() !== undefined, 20_000);
     const pid = traced()?.pid ?? -1;
     await stdout.printed(/traced_threads: ready/);
     const streams = () => [...viewer.replica.streams.values()].filter((item) => item.pid === pid && !item.isDefault);
     // The reporter thread delivers asynchronously: wait for B's stream, the last call before "ready".
     await viewer.waitFor(() => streams().length === 2, 20_000);
+    const calls = () => viewer.events.filter((event): event is CallEvent => event.kind === 'call' && event.pid === pid);
+    await viewer.waitFor(() => calls().length === 8, 20_000);
 
     const logged = readLog(double.log);
     const tidOf = (fn: string, index = 0) => logged.filter((line) => line.fn === fn)[index]?.tid;
     const [a, b] = [tidOf('aclrtSetDevice', 0), tidOf('aclrtSetDevice', 1)];
     expect(a).not.toBe(b);
-    const calls = viewer.events.filter((event): event is CallEvent => event.kind === 'call' && event.pid === pid);
-    expect(calls.map((call) => [call.fn, call.thread === a ? 'A' : call.thread === b ? 'B' : 'main', call.ret])).toEqual([
+    expect(calls().map((call) => [call.fn, call.thread === a ? 'A' : call.thread === b ? 'B' : 'main', call.ret])).toEqual([
       ['aclInit', 'main', 0],
       ['aclrtSetDevice', 'A', 0],
       ['aclrtSetDevice', 'B', 0],
