@@ -115,6 +115,25 @@ int main() {
   });
 });
 
+describe('designed messages for what the playground cannot tell apart (issue 15)', () => {
+  it('an ACL constant outside the catalogue, and two functions of one name and parameter count, point to pagelens run', () => {
+    const [constant] = errorsOf('uint32_t limit = 0;\naclrtDevResLimitType kind = ACL_RT_DEV_RES_CUBE_CORE;');
+    expect(constant?.message).toMatch(
+      /^"ACL_RT_DEV_RES_CUBE_CORE" is not declared: not an ACL constant PageLens models \(check its spelling/,
+    );
+    expect(constant?.message).toContain('`pagelens run`');
+    const [twice] = errorsOf(`struct Options {
+    int rank_ = 0;
+    int& rank() & { return rank_; }
+    const int& rank() const& { return rank_; }
+};`);
+    expect(twice?.message).toMatch(
+      /^the function Options::rank is defined twice with 0 parameter\(s\) at line \d+, column \d+: PageLens tells overloads apart only by their number of parameters/,
+    );
+    expect(twice?.message).toContain('`pagelens run`');
+  });
+});
+
 describe('functions returning a reference (issue 15)', () => {
   it("a getter returning const T& and a function returning T& read as the object's value; a write through one is refused", async () => {
     const h = await runToEnd(`struct Options {

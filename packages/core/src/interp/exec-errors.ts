@@ -45,5 +45,8 @@ export class InterpError extends Error {
 }
 
 export function undeclaredMessage(name: string): string {
+  // An ACL constant outside the catalogue belongs to a function PageLens does not model (a core limit, an operator's data type).
+  if (/^ACL_[A-Z0-9_]+$/.test(name))
+    return `"${name}" is not declared: not an ACL constant PageLens models (check its spelling: the catalogue holds the memory API's constants) and the code does not declare it; for another part of the runtime, build the program and run it with \`pagelens run\`, which records the memory calls of the real process`;
   return `"${name}" is not declared: declare it in the code, or add it as an input of the scenario`;
 }

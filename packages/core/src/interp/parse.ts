@@ -121,8 +121,14 @@ function topLevelItems(ctx: ParseContext, nodes: readonly SyntaxNode[], into: Co
 function addFunction(ctx: ParseContext, node: SyntaxNode, name: string, fn: FunctionDef, into: Collected): void {
   const known = into.functions.get(name);
   const key = known === undefined ? name : `${name}/${fn.params.length}`;
-  if (known?.params.length === fn.params.length || into.functions.has(key))
-    ctx.fail(node, 'redeclared', `the function ${name} is defined twice with ${fn.params.length} parameter(s)`);
+  if (known?.params.length === fn.params.length || into.functions.has(key)) {
+    const { line, column } = ctx.span(node);
+    ctx.fail(
+      node,
+      'redeclared',
+      `the function ${name} is defined twice with ${fn.params.length} parameter(s) at line ${line}, column ${column}: PageLens tells overloads apart only by their number of parameters, not by parameter types or qualifiers (\`T& f() &\`, \`const T& f() const&\`); if they are overloads, build the program and run it with \`pagelens run\`, which records the memory calls of the real process`,
+    );
+  }
   into.functions.set(key, { ...fn, name });
 }
 
