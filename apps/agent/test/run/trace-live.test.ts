@@ -1,13 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CallEvent, MemoryEvent } from '@pagelens/core';
+import type { CallEvent } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { freshDouble, type LoggedCall, readLog } from '../acl/support/acl-double.ts';
-import { TestClient } from '../support/ws-client.ts';
-import { BIN, compilers, pagelens, TEST_ENV, transcript } from './support.ts';
+import { type LoggedCall, readLog } from '../acl/support/acl-double.ts';
+import { startTraced } from './traced-session.ts';
 
 /*
  * Trace mode's observed calls as model events, against the C test double standing in for CANN
@@ -46,27 +41,7 @@ function mismatches(call: CallEvent, line: LoggedCall): string[] {
 
 describe('pagelens run --trace, the observed calls in the model', () => {
   it("a viewer sees each call the double logged as an observed event of the program's process, and its memory live without frame placement", async () => {
-    const flags = (await pagelens(['flags'])).stdout.trim().split(/\s+/);
-    const program = join(mkdtempSync(join(tmpdir(), 'pagelens-trace-live-')), 'traced_live');
-    execFileSync(compilers().c, [...flags, SOURCE, '-o', program], { stdio: 'pipe' });
-    const double = freshDouble();
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--no-journal', 'run', '--trace', '--acl-lib', double.dir, '--', program], {
-      env: { ...TEST_ENV, ACL_DOUBLE_LOG: double.log },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const stdout = transcript(child.stdout);
-    const stderr = transcript(child.stderr);
-    const url = await stdout.printed(/Open: http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/);
-    const viewer = await TestClient.connect(Number(url[1]), url[2] ?? '');
-    await viewer.hello('viewer');
-    const traced = () => [...viewer.replica.processes.values()].find((item) => item.name.startsWith('traced_live [pid '));
-    // The trace library connects at the program's first call: the viewer is there before it.
-    child.stdin.write('start\n');
-    await viewer.waitFor(() => traced() !== undefined, 20_000);
-    const pid = traced()?.pid ?? -1;
-    const calls = (): CallEvent[] =>
-      viewer.events.filter((event: MemoryEvent): event is CallEvent => event.kind === 'call' && event.pid === pid);
+    const { program, double, child, exited, stdout, stderr, viewer, pid, calls } = await startTraced(SOURCE, 'traced_live');
     await stdout.printed(/traced_live: ready/);
     // The reporter thread delivers asynchronously: wait for the mapping's state, not for a time.
     await viewer.waitFor(() => [...viewer.replica.mappings.values()].some((item) => item.pid === pid), 20_000);

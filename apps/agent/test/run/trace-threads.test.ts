@@ -1,13 +1,7 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CallEvent } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { freshDouble, readLog } from '../acl/support/acl-double.ts';
-import { TestClient } from '../support/ws-client.ts';
-import { BIN, compilers, pagelens, TEST_ENV, transcript } from './support.ts';
+import { readLog } from '../acl/support/acl-double.ts';
+import { startTraced } from './traced-session.ts';
 
 /*
  * CX-1 in trace mode: the current device and context are the calling thread's. The program's two
@@ -20,28 +14,14 @@ const SOURCE = fileURLToPath(new URL('./trace/traced_threads.c', import.meta.url
 
 describe('pagelens run --trace, per-thread current context', () => {
   it("aclrtSetDevice and aclrtCreateContext on one thread do not move another thread's allocations or streams", async () => {
-    const flags = (await pagelens(['flags'])).stdout.trim().split(/\s+/);
-    const program = join(mkdtempSync(join(tmpdir(), 'pagelens-trace-threads-')), 'traced_threads');
-    execFileSync(compilers().c, [...flags, SOURCE, '-o', program, '-lpthread'], { stdio: 'pipe' });
-    const double = freshDouble();
-    const args = [BIN, '--port', '0', '--no-journal', '--devices', '2', 'run', '--trace', '--acl-lib', double.dir, '--', program];
-    const child = spawn(process.execPath, args, { env: { ...TEST_ENV, ACL_DOUBLE_LOG: double.log }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const stdout = transcript(child.stdout);
-    const stderr = transcript(child.stderr);
-    const url = await stdout.printed(/Open: http:\/\/127\.0\.0\.1:(\d+)\/\?token=([0-9a-f]+)/);
-    const viewer = await TestClient.connect(Number(url[1]), url[2] ?? '');
-    await viewer.hello('viewer');
-    const traced = () => [...viewer.replica.processes.values()].find((item) => item.name.startsWith('traced_threads [pid '));
-    // The trace library connects at the program's first call: the viewer is there before it, so it sees every call event.
-    child.stdin.write('start\n');
-    await viewer.waitFor(() => traced() !== undefined, 20_000);
-    const pid = traced()?.pid ?? -1;
+    const { double, child, exited, stdout, stderr, viewer, pid, calls } = await startTraced(SOURCE, 'traced_threads', {
+      devices: 2,
+      libs: ['-lpthread'],
+    });
     await stdout.printed(/traced_threads: ready/);
     const streams = () => [...viewer.replica.streams.values()].filter((item) => item.pid === pid && !item.isDefault);
     // The reporter thread delivers asynchronously: wait for B's stream, the last call before "ready".
     await viewer.waitFor(() => streams().length === 2, 20_000);
-    const calls = () => viewer.events.filter((event): event is CallEvent => event.kind === 'call' && event.pid === pid);
     await viewer.waitFor(() => calls().length === 8, 20_000);
 
     const logged = readLog(double.log);
