@@ -138,4 +138,31 @@ describe('FileImporter', () => {
     expect(frames).toHaveLength(4);
     expect(frames[0]?.filename).toMatch(/^\/home\/user\/project\/model\/layers\//);
   });
+
+  it('segments first: the preview is shown while reading goes on; done replaces it, Cancel keeps it and says so', () => {
+    const { store, workers, importer, loaded } = setup();
+    importer.open(new File([new Uint8Array(10)], 'job.pickle'));
+    const done = doneReply();
+    const preview: ImportReply = { ...done, type: 'preview', facts: { ...done.facts, segmentsOnly: true, traceEntries: 0 } };
+    workers[0]?.reply({ type: 'progress', bytesRead: 2, total: 10 });
+    workers[0]?.reply(preview);
+    expect(loaded()).toBe(1);
+    expect(workers[0]?.terminated).toBe(false);
+    expect(store.getState().imported?.segmentsOnly).toBe(true);
+    expect(store.getState().importing).toEqual({ name: 'job.pickle', bytesRead: 2, total: 10 });
+    workers[0]?.reply({ type: 'progress', bytesRead: 6, total: 10 });
+    expect(store.getState().importing?.bytesRead).toBe(6);
+    workers[0]?.reply(done);
+    expect(store.getState().imported?.segmentsOnly).toBeUndefined();
+    expect(store.getState().importing).toBeUndefined();
+    expect(workers[0]?.terminated).toBe(true);
+
+    importer.open(new File([new Uint8Array(10)], 'again.pickle'));
+    workers[1]?.reply(preview);
+    importer.cancel();
+    expect(store.getState().imported?.segmentsOnly).toBe(true);
+    expect(store.getState().importing).toBeUndefined();
+    workers[1]?.reply(done);
+    expect(store.getState().imported?.segmentsOnly).toBe(true);
+  });
 });

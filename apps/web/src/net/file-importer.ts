@@ -102,11 +102,17 @@ export class FileImporter {
         return;
       case 'perfetto':
         return;
+      case 'preview':
+        // The segments-first view: shown at once, while the worker reads on (progress stays up).
+        this.#loaded = this.#pending;
+        this.#onLoaded();
+        store.loadImported(reply, { reading: true });
+        return;
       case 'done':
         this.#stop();
         this.#loaded = this.#pending;
         this.#onLoaded();
-        store.loadImported(reply.facts, reply.initial, reply.events, reply.blocks, reply.stacks, reply.stackIds);
+        store.loadImported(reply);
         return;
     }
   }

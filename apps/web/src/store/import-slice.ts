@@ -1,6 +1,6 @@
-import { BlockIndex, type ImportedBlock, type MemoryEvent, NO_STACK, type Snapshot, type StackTable } from '@pagelens/core';
+import { BlockIndex, type ImportedBlock, NO_STACK, type StackTable } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
-import type { ImportedFacts, ProfilerTable } from '../model/import/import-protocol.ts';
+import type { ImportedFacts, ProfilerTable, SessionPayload } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
 import type { ReplicaSlice } from './replica-slice.ts';
 import type { SelectionSlice } from './selection-slice.ts';
@@ -49,15 +49,11 @@ export interface ImportSlice {
   setExportProblem(message: string | undefined): void;
   setImporting(progress: ImportProgress | undefined): void;
   setImportProblem(problem: ImportProblem | undefined): void;
-  /** Replaces what the explorer shows with the imported session: its own timeline, a viewer's session, no agent. */
-  loadImported(
-    facts: ImportedFacts,
-    initial: Snapshot,
-    events: readonly MemoryEvent[],
-    blocks: readonly ImportedBlock[],
-    stacks: StackTable,
-    stackIds: Int32Array,
-  ): void;
+  /**
+   * Replaces what the explorer shows with the imported session: its own timeline, a viewer's
+   * session, no agent. `reading`: the worker reads on (the segments-first view), so the progress stays.
+   */
+  loadImported(payload: SessionPayload, options?: { readonly reading?: boolean }): void;
 }
 
 /** The session an imported file stands in for: a viewer with no functions, so nothing can call a driver. */
@@ -94,7 +90,7 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   setExportProblem: (exportProblem) => set({ exportProblem, exporting: undefined }),
   setImporting: (importing) => set({ importing }),
   setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
-  loadImported: (facts, initial, events, blocks, stacks, stackIds) => {
+  loadImported: ({ facts, initial, events, blocks, stacks, stackIds }, options = {}) => {
     // The whole file stays reachable by time travel: no folding of old events.
     const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
     timeline.append(events);
@@ -109,7 +105,7 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
       imported: facts,
       importedBlocks: index,
       importedStacks: { table: stacks, stackOf: (block) => stackOfBlock.get(block) ?? NO_STACK },
-      importing: undefined,
+      importing: options.reading === true ? get().importing : undefined,
       importProblem: undefined,
       session: importedSession(facts),
       timeline,

@@ -28,6 +28,7 @@ const PROTO = 0x80;
  */
 export class SnapshotLoader {
   private readonly reader: PickleReader;
+  private early = false;
 
   constructor(options: PickleLimits & { readonly totalBytes?: number } = {}) {
     this.reader = new PickleReader(options);
@@ -39,6 +40,22 @@ export class SnapshotLoader {
 
   push(chunk: Uint8Array): void {
     this.reader.push(chunk);
+  }
+
+  /**
+   * The file's final state — its segments, and the allocator settings when they were read — once
+   * the segments are complete and the trace is not: a snapshot with no trace entries, so a view
+   * can show it while the rest is read. Answers it once; undefined before, after, and for a file
+   * that came whole in one chunk or does not write its segments first.
+   */
+  earlySegments(): MemorySnapshot | undefined {
+    if (this.early || this.reader.done) return undefined;
+    const items = this.reader.completeTopItems();
+    const segments = items.get('segments');
+    if (segments === undefined || items.has('device_traces')) return undefined;
+    this.early = true;
+    const settings = items.get('allocator_settings');
+    return normalizeSnapshot(settings === undefined ? { segments } : { segments, allocator_settings: settings });
   }
 
   finish(): MemorySnapshot {

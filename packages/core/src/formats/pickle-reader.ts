@@ -622,6 +622,30 @@ export class PickleReader {
     return true;
   }
 
+  /**
+   * The top-level dict's items known to be complete while the rest is still being read: those a
+   * SETITEMS already placed in it, and each key and value pair still on the stack that the next
+   * key sits above (a str outside any open MARK, so nothing can be added to that value any more). A
+   * snapshot's `segments` come first (PyTorch and torch_npu build the dict in that order), so they
+   * are complete long before the trace is read: the segments-first view. The values are the
+   * reader's own: read them, never change them.
+   */
+  completeTopItems(): Map<string, PickleValue> {
+    const items = new Map<string, PickleValue>();
+    const top = this.stack[0];
+    if (this.finished || top === undefined || !isDict(top) || this.marks[0] !== 1) return items;
+    for (const key of Object.keys(top)) items.set(key, top[key] ?? null);
+    const open = new Set(this.marks);
+    // The next key is a str outside any MARK; a value still being filled has a MARK or an item above it
+    // (a snapshot's lists hold dicts and lists, never bare strs, so an item is not taken for a key).
+    for (let slot = 1; slot + 2 < this.stack.length; slot += 2) {
+      const key = this.stack[slot];
+      if (typeof key !== 'string' || typeof this.stack[slot + 2] !== 'string' || open.has(slot + 2)) break;
+      items.set(key, this.stack[slot + 1] ?? null);
+    }
+    return items;
+  }
+
   /** The protocol named by the PROTO opcode (0 when there was none). */
   get pickleProtocol(): number {
     return this.protocol;

@@ -129,6 +129,43 @@ describe('snapshot normaliser', () => {
     expect(loader.finish()).toEqual(open(bytes));
   });
 
+  it('segments first: the loader answers the final state once, while the trace is still being read', () => {
+    const fixture = makeSnapshot({ flavour: 'torch_npu', events: 2000, devices: 2, expandableDevice: 1 });
+    const bytes = writePickle(fixture.data, { protocol: 4 });
+    const whole = open(bytes);
+    const loader = new SnapshotLoader({ totalBytes: bytes.length });
+    const early: { at: number; snapshot: ReturnType<SnapshotLoader['finish']> }[] = [];
+    for (let at = 0; at < bytes.length; at += 4096) {
+      loader.push(bytes.subarray(at, at + 4096));
+      const snapshot = loader.earlySegments();
+      if (snapshot !== undefined) early.push({ at: loader.bytesRead, snapshot });
+    }
+    expect(early).toHaveLength(1);
+    const [first] = early;
+    // Well before the end: the segments are a small part of the file.
+    expect(first?.at).toBeLessThan(bytes.length / 2);
+    expect(first?.snapshot.segments).toEqual(whole.segments);
+    expect(first?.snapshot.deviceTraces).toEqual([]);
+    expect(loader.finish()).toEqual(whole);
+    expect(loader.earlySegments()).toBeUndefined();
+  });
+
+  it('segments first: no early answer for a file that writes its trace first, or comes in one chunk', () => {
+    const { segments, device_traces } = makeSnapshot({ flavour: 'torch_npu', events: 2000, devices: 1 }).data;
+    const traceFirst = writePickle({ device_traces: device_traces ?? null, segments: segments ?? null });
+    const loader = new SnapshotLoader({ totalBytes: traceFirst.length });
+    let answers = 0;
+    for (let at = 0; at < traceFirst.length; at += 1024) {
+      loader.push(traceFirst.subarray(at, at + 1024));
+      if (loader.earlySegments() !== undefined) answers += 1;
+    }
+    expect(answers).toBe(0);
+    const bytes = writePickle({ segments: segments ?? null, device_traces: device_traces ?? null });
+    const whole = new SnapshotLoader({ totalBytes: bytes.length });
+    whole.push(bytes);
+    expect(whole.earlySegments()).toBeUndefined();
+  });
+
   describe('names the field that is wrong', () => {
     const snapshot = (segments: Py, traces: Py = [[]]): Uint8Array => writePickle({ segments, device_traces: traces });
     const segment = (extra: { readonly [key: string]: Py }): Py => ({

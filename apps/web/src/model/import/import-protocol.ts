@@ -34,6 +34,11 @@ export interface ImportedFacts {
   readonly inconsistent: number;
   readonly finalMismatch: number;
   readonly devices: number;
+  /**
+   * True for the segments-first view: the file's final state (its segments) shown while the trace
+   * is still being read — no trace entries yet, so no time travel over the job. A `done` replaces it.
+   */
+  readonly segmentsOnly?: boolean;
   /** msMemScope dumps: the rows the model did not place, by why (MEMSCOPE_UNPLACED), with the first one's line. */
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
 }
@@ -41,19 +46,24 @@ export interface ImportedFacts {
 /** A profiler CSV with no addresses: shown as it is (counters over time, or operators), not as a session. */
 export type ProfilerTable = MemoryRecord | OperatorMemory;
 
+/** An imported file as a recorded session, as the page loads it (store/import-slice.ts loadImported). */
+export interface SessionPayload {
+  readonly facts: ImportedFacts;
+  readonly initial: Snapshot;
+  readonly events: readonly MemoryEvent[];
+  /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
+  readonly blocks: readonly ImportedBlock[];
+  readonly stacks: StackTable;
+  /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
+  readonly stackIds: Int32Array;
+}
+
 export type ImportReply =
   | { readonly type: 'progress'; readonly bytesRead: number; readonly total: number }
-  | {
-      readonly type: 'done';
-      readonly facts: ImportedFacts;
-      readonly initial: Snapshot;
-      readonly events: readonly MemoryEvent[];
-      /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
-      readonly blocks: readonly ImportedBlock[];
-      readonly stacks: StackTable;
-      /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
-      readonly stackIds: Int32Array;
-    }
+  /** The whole file. */
+  | ({ readonly type: 'done' } & SessionPayload)
+  /** The segments-first view (facts.segmentsOnly): the final state while the trace is read; progress and a `done` follow. */
+  | ({ readonly type: 'preview' } & SessionPayload)
   /** purpose 'perfetto': the JSON (perfetto.ts), built in the worker, and how many trace events it holds. */
   | { readonly type: 'perfetto'; readonly json: Blob; readonly events: number }
   /** The reader's own message (English, from core): what was expected and where it broke. */

@@ -1,0 +1,71 @@
+import { ASCEND_910B2 } from '@pagelens/core';
+import { describe, expect, it } from 'vitest';
+import { writePickle } from '../../../../../packages/core/test/formats/pickle-writer.ts';
+import { makeSnapshot } from '../../../../../packages/core/test/formats/snapshot-fixtures.ts';
+import type { ImportReply } from './import-protocol.ts';
+import { openSnapshot } from './import-snapshot.ts';
+
+/** The file as a stream of `chunk`-byte reads, as a File's stream gives them. */
+function streamOf(bytes: Uint8Array, chunk: number): ReadableStreamDefaultReader<Uint8Array> {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) controller.close();
+      else controller.enqueue(bytes.slice(at, at + chunk));
+      at += chunk;
+    },
+  }).getReader();
+}
+
+async function replies(bytes: Uint8Array, chunk: number): Promise<ImportReply[]> {
+  const reader = streamOf(bytes, chunk);
+  const first = await reader.read();
+  const seen: ImportReply[] = [];
+  await openSnapshot(
+    { name: 'job.pickle', total: bytes.length, first, reader },
+    {},
+    { name: 'job.pickle', profile: ASCEND_910B2, pageSize1g: false },
+    (message) => seen.push(message),
+  );
+  return seen;
+}
+
+describe('import worker: snapshots', () => {
+  it('sends the segments-first view once, early, then progress, then the whole file', async () => {
+    const fixture = makeSnapshot({ flavour: 'torch_npu', events: 3000, devices: 1, liveTarget: 50 });
+    const bytes = writePickle(fixture.data, { protocol: 4 });
+    const seen = await replies(bytes, 16 * 1024);
+    const kinds = seen.map((reply) => reply.type);
+    const preview = kinds.indexOf('preview');
+    expect(kinds.filter((kind) => kind === 'preview')).toHaveLength(1);
+    expect(kinds.at(-1)).toBe('done');
+    // Bytes are still being read after the preview.
+    expect(kinds.slice(preview).includes('progress')).toBe(true);
+    const early = seen[preview];
+    const done = seen.at(-1);
+    if (early?.type !== 'preview' || done?.type !== 'done') throw new Error('no preview or no done');
+    expect(early.facts.segmentsOnly).toBe(true);
+    expect(early.facts.traceEntries).toBe(0);
+    expect(done.facts.segmentsOnly).toBeUndefined();
+    expect(done.facts.traceEntries).toBe(fixture.truth[0]?.length);
+    // The same final state: as many segments, and the blocks live at the end.
+    expect(early.facts.segments).toBe(done.facts.segments);
+    const liveAtEnd = done.blocks.filter((block) => block.freeCompletedSeq === undefined).length;
+    expect(early.blocks).toHaveLength(liveAtEnd);
+  });
+
+  it('a file read in one piece, or exported to Perfetto, has no preview', async () => {
+    const bytes = writePickle(makeSnapshot({ flavour: 'torch_npu', events: 500, devices: 1 }).data);
+    expect((await replies(bytes, bytes.length)).map((reply) => reply.type)).toEqual(['progress', 'done']);
+    const reader = streamOf(bytes, 1024);
+    const seen: ImportReply[] = [];
+    await openSnapshot(
+      { name: 'job.pickle', total: bytes.length, first: await reader.read(), reader },
+      { purpose: 'perfetto' },
+      { name: 'job.pickle', profile: ASCEND_910B2, pageSize1g: false },
+      (message) => seen.push(message),
+    );
+    expect(seen.some((reply) => reply.type === 'preview')).toBe(false);
+    expect(seen.at(-1)?.type).toBe('perfetto');
+  });
+});

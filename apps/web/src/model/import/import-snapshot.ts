@@ -1,0 +1,109 @@
+// The import worker's branch for snapshot pickles (issue 16): the restricted reader fed chunk by
+// chunk, the file's segments shown first while the trace is read, then the whole file as a
+// recorded session (importSnapshot), or as Perfetto JSON.
+import {
+  chromeTraceJson,
+  type DeviceProfile,
+  type ImportedSession,
+  importSnapshot,
+  type MemorySnapshot,
+  SnapshotLoader,
+  toChromeTrace,
+} from '@pagelens/core';
+import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
+import { sessionReply } from './session-reply.ts';
+
+type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
+
+/** One progress message per this many bytes read. */
+const PROGRESS_EVERY = 1024 * 1024;
+
+export interface SnapshotSource {
+  readonly name: string;
+  readonly total: number;
+  /** The stream's first read, already taken to tell a pickle from a CSV. */
+  readonly first: ReadableStreamReadResult<Uint8Array>;
+  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+export interface Modeling {
+  readonly name: string;
+  readonly profile: DeviceProfile;
+  readonly pageSize1g: boolean;
+}
+
+/** What the page shows of a snapshot beside its session. */
+function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, modeling: Modeling, bytes: number): ImportedFacts {
+  return {
+    name: modeling.name,
+    bytes,
+    format: session.format,
+    formatEvidence: session.formatEvidence,
+    profile: modeling.profile.name,
+    pageSize1g: modeling.pageSize1g,
+    timeBasis: session.timeBasis,
+    traceEntries: snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
+    segments: snapshot.segments.length,
+    inconsistent: session.inconsistent,
+    finalMismatch: session.finalMismatch,
+    devices: session.final.devices.length,
+  };
+}
+
+function sendSession(type: 'done' | 'preview', snapshot: MemorySnapshot, modeling: Modeling, bytes: number, reply: Reply): void {
+  const session = importSnapshot(snapshot, modeling);
+  const facts = snapshotFacts(snapshot, session, modeling, bytes);
+  const { message, transfer } = sessionReply(type, type === 'preview' ? { ...facts, segmentsOnly: true } : facts, session);
+  reply(message, transfer);
+}
+
+/**
+ * Feeds the stream to the reader, saying how far it got, and normalises. The loader stays in here:
+ * once this returns, the unpickled tree and the reader's memo (169 MB of a 1 M-event file's heap,
+ * beside the 344 MB the snapshot keeps) can be collected while the session is built. With
+ * `preview`, the file's final state goes to the page as soon as its segments are read (they come
+ * before the trace), so a large file shows its pages in the time the first megabytes take.
+ */
+async function readSnapshot(
+  first: ReadableStreamReadResult<Uint8Array>,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  total: number,
+  preview: Modeling | undefined,
+  reply: Reply,
+): Promise<{ snapshot: MemorySnapshot; bytes: number }> {
+  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total } : {});
+  let reported = 0;
+  let early = preview !== undefined;
+  for (let chunk = first; !chunk.done; chunk = await reader.read()) {
+    loader.push(chunk.value);
+    if (early && preview !== undefined) {
+      const segments = loader.earlySegments();
+      if (segments !== undefined) {
+        early = false;
+        sendSession('preview', segments, preview, total, reply);
+      }
+    }
+    if (loader.bytesRead - reported >= PROGRESS_EVERY) {
+      reported = loader.bytesRead;
+      reply({ type: 'progress', bytesRead: reported, total });
+    }
+  }
+  const bytes = loader.bytesRead;
+  reply({ type: 'progress', bytesRead: bytes, total: Math.max(total, bytes) });
+  return { snapshot: loader.finish(), bytes };
+}
+
+export async function openSnapshot(source: SnapshotSource, request: ImportRequest, modeling: Modeling, reply: Reply): Promise<void> {
+  const perfetto = request.purpose === 'perfetto';
+  const { snapshot, bytes } = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply);
+  if (perfetto) {
+    const trace = toChromeTrace(snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
+    reply({
+      type: 'perfetto',
+      json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
+      events: trace.traceEvents.length,
+    });
+    return;
+  }
+  sendSession('done', snapshot, modeling, bytes, reply);
+}
