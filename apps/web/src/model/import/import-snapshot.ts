@@ -93,7 +93,12 @@ async function readSnapshot(
   return { snapshot: loader.finish(), bytes };
 }
 
-export async function openSnapshot(source: SnapshotSource, request: ImportRequest, modeling: Modeling, reply: Reply): Promise<void> {
+export async function openSnapshot(
+  source: SnapshotSource,
+  request: Pick<ImportRequest, 'purpose'>,
+  modeling: Modeling,
+  reply: Reply,
+): Promise<void> {
   const perfetto = request.purpose === 'perfetto';
   const { snapshot, bytes } = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply);
   if (perfetto) {
