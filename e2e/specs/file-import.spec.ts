@@ -106,16 +106,33 @@ test('a dropped torch_npu snapshot opens read-only: its segments are huge pages 
 test("a truncated snapshot shows the reader's message: what it expected and where the file broke", async ({ page, agent }) => {
   const file = torchNpuSnapshot();
   await openExplorer(page, agent);
-  const cut = file.bytes.subarray(0, Math.floor(file.bytes.length / 2));
+  // Cut inside its segments: nothing of the file is shown, the live session stays as it was.
   await page
     .getByTestId('open-file-input')
-    .setInputFiles({ name: 'cut.pickle', mimeType: 'application/octet-stream', buffer: Buffer.from(cut) });
+    .setInputFiles({ name: 'cut.pickle', mimeType: 'application/octet-stream', buffer: Buffer.from(file.bytes.subarray(0, 300)) });
   const error = page.getByTestId('import-error');
   await expect(error).toContainText('cut.pickle did not open');
   await expect(page.getByTestId('import-error-message')).toContainText(/truncated|ended/i);
-  // The live session stays as it was: no banner, the actions panel still there.
   await expect(page.getByTestId('import-banner')).toHaveCount(0);
   await expect(page.getByTestId('actions')).toBeVisible();
+});
+
+test('a snapshot cut inside its trace keeps the final state its segments gave, and says the trace could not be read', async ({
+  page,
+  agent,
+}) => {
+  const file = torchNpuSnapshot();
+  await openExplorer(page, agent);
+  // The segments come first and read whole; the worker's stream delivers the half file in pieces.
+  const cut = file.bytes.subarray(0, Math.floor(file.bytes.length * 0.9));
+  await page
+    .getByTestId('open-file-input')
+    .setInputFiles({ name: 'cut.pickle', mimeType: 'application/octet-stream', buffer: Buffer.from(cut) });
+  await expect(page.getByTestId('import-error-message')).toContainText(/truncated|ended/i);
+  const banner = page.getByTestId('import-banner');
+  await expect(banner).toHaveAttribute('data-import-phase', 'preview');
+  await expect(page.getByTestId('import-segments-only')).toContainText('its trace could not be read');
+  await expect(page.getByTestId('import-segments')).toContainText(String(file.segments));
 });
 
 test('pagelens open FILE starts the explorer with the file loaded: no session, the file streamed from the agent', async ({ page }) => {

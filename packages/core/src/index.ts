@@ -144,7 +144,7 @@ export {
   type MemScopeUnplaced,
   memScopeToSnapshot,
 } from './formats/memscope-session.ts';
-export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
+export { type LoaderOptions, type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
 export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';
@@ -154,7 +154,9 @@ export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
 export { type ImportedSession, type ImportOptions, importSnapshot } from './formats/snapshot-session.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
+export { TRACE_ACTIONS } from './formats/snapshot-types.ts';
 export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
+export type { DeviceTraceSummary, TraceSummary } from './formats/trace-summary.ts';
 export type { Program } from './interp/ast.ts';
 export { DEFAULT_PROGRAM_NAME } from './interp/c-library.ts';
 // The C interpreter (playground) and its scenarios

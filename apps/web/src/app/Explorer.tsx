@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ActionsPanel } from '../components/actions/ActionsPanel.tsx';
 import { ImportBanner } from '../components/import/ImportBanner.tsx';
 import { ImportFacts } from '../components/import/ImportFacts.tsx';
+import { TraceSummaryPanel } from '../components/import/TraceSummaryPanel.tsx';
 import { Inspector } from '../components/inspector/Inspector.tsx';
 import { LessonsPanel } from '../components/lessons/LessonsPanel.tsx';
 import { DeviceOverview } from '../components/overview/DeviceOverview.tsx';
@@ -111,7 +112,10 @@ export function Explorer() {
       </aside>
       <section className="column center">
         {imported !== undefined ? (
-          <ImportBanner facts={imported} />
+          <>
+            <ImportBanner facts={imported} />
+            {imported.traceSummary !== undefined && <TraceSummaryPanel summary={imported.traceSummary} />}
+          </>
         ) : (
           <p className={`provenance-banner provenance-${session?.host.provenance ?? 'simulated'}`} data-testid="provenance-banner">
             {t(session?.host.provenance === 'observed' ? 'shell.observedBanner' : 'shell.simulatedBanner')}

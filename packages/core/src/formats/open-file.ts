@@ -10,6 +10,7 @@ import { FormatError } from './format-error.ts';
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
 import { normalizeSnapshot } from './snapshot-normalize.ts';
 import type { MemorySnapshot } from './snapshot-types.ts';
+import { TraceSummarizer, type TraceSummary } from './trace-summary.ts';
 import { decodeUtf8 } from './utf8.ts';
 
 /** Any file PageLens opens. */
@@ -26,12 +27,29 @@ const PROTO = 0x80;
  * A snapshot pickle fed in chunks (a worker reading a File stream): `bytesRead` for progress,
  * stop pushing to cancel; `finish` normalises once the input has ended.
  */
+export interface LoaderOptions extends PickleLimits {
+  readonly totalBytes?: number;
+  /**
+   * Summarise the trace as it streams past instead of keeping it (trace-summary.ts): for files too
+   * large to hold, the snapshot comes with empty traces and `traceSummary` says what they held.
+   */
+  readonly summarizeTrace?: boolean;
+}
+
 export class SnapshotLoader {
   private readonly reader: PickleReader;
+  private readonly summarizer: TraceSummarizer | undefined;
   private early = false;
+  private summary: TraceSummary | undefined;
 
-  constructor(options: PickleLimits & { readonly totalBytes?: number } = {}) {
-    this.reader = new PickleReader(options);
+  constructor(options: LoaderOptions = {}) {
+    this.summarizer = options.summarizeTrace === true ? new TraceSummarizer() : undefined;
+    this.reader = new PickleReader(this.summarizer === undefined ? options : { ...options, traceSink: this.summarizer.add });
+  }
+
+  /** With summarizeTrace, after `finish`: what the trace held. */
+  get traceSummary(): TraceSummary | undefined {
+    return this.summary;
   }
 
   get bytesRead(): number {
@@ -59,7 +77,11 @@ export class SnapshotLoader {
   }
 
   finish(): MemorySnapshot {
-    return normalizeSnapshot(this.reader.end());
+    const value = this.reader.end();
+    if (this.summarizer === undefined) return normalizeSnapshot(value);
+    const snapshot = normalizeSnapshot(value, this.summarizer.clues);
+    this.summary = this.summarizer.finish(snapshot);
+    return snapshot;
   }
 }
 

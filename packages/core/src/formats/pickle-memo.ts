@@ -48,6 +48,11 @@ export class Memo {
     if (index >= this.length) this.length = index + 1;
   }
 
+  /** Puts another value at `index`, keeping what is known of it (trace streaming lets go of consumed entries). */
+  replace(index: number, value: PickleValue): void {
+    this.cells[2 * index] = value;
+  }
+
   /** The entry of a container once it sits inside another: no longer open on the stack. */
   close(index: number): void {
     const meta = this.meta(index);

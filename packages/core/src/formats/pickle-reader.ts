@@ -1,6 +1,7 @@
 import { FormatError } from './format-error.ts';
 import { MAX_DEPTH_LIMIT, Memo, metaDepth, metaShared, metaSlot, packMeta } from './pickle-memo.ts';
 import { opcodeName, refusalOf } from './pickle-opcodes.ts';
+import { type TraceSink, TraceStream } from './pickle-trace-stream.ts';
 import {
   decodeLong,
   dictKey,
@@ -52,6 +53,11 @@ export interface PickleLimits {
 export interface PickleReaderOptions extends PickleLimits {
   /** The whole input's size in bytes when known (a File's size): lengths are checked against it. */
   readonly totalBytes?: number;
+  /**
+   * For a snapshot: its trace entries go here, batch by batch, and leave the tree (pickle-trace-stream.ts),
+   * so `device_traces` ends up holding empty lists and memory does not grow with the trace.
+   */
+  readonly traceSink?: TraceSink;
 }
 
 const DEFAULT_MAX_DEPTH = 64;
@@ -96,6 +102,7 @@ export class PickleReader {
   private readonly tags: number[] = [];
   private readonly marks: number[] = [];
   private readonly memo = new Memo();
+  private readonly trace: TraceStream | undefined;
   private protocol = 0;
   private finished = false;
   private result: PickleValue = null;
@@ -105,6 +112,7 @@ export class PickleReader {
     this.maxItemBytes = options.maxItemBytes ?? DEFAULT_MAX_ITEM;
     this.maxLongBytes = options.maxLongBytes ?? DEFAULT_MAX_LONG;
     this.totalBytes = options.totalBytes;
+    this.trace = options.traceSink === undefined ? undefined : new TraceStream(options.traceSink);
   }
 
   /** Input bytes handed to the reader so far. */
@@ -268,6 +276,7 @@ export class PickleReader {
     stack.length = from;
     this.depths.length = from;
     this.tags.length = from;
+    this.trace?.appended(container, this.memo);
   }
 
   private setItems(from: number, start: number, what: string): void {
@@ -303,6 +312,10 @@ export class PickleReader {
     if (container && tag === FRESH) {
       this.tags[top] = index;
       this.memo.put(index, value, packMeta(top, depth, shared));
+      if (this.trace !== undefined) {
+        this.trace.noteMemo(value, index, top);
+        if (Array.isArray(value)) this.trace.noteList(value, top, this.stack, this.marks);
+      }
     } else {
       this.memo.put(index, value, packMeta(-1, depth, shared));
     }
@@ -570,6 +583,7 @@ export class PickleReader {
           list.push(stack.pop() ?? null);
           this.depths.pop();
           this.tags.pop();
+          this.trace?.appended(list, this.memo);
           break;
         }
         case 0x65: // APPENDS

@@ -256,6 +256,20 @@ function readTrace(list: PickleValue[], where: Where): TraceEntry[] {
   return entries;
 }
 
+/**
+ * A batch of `device_traces[device]` as the trace stream hands it over (its entries from index
+ * `first` on), each typed as the whole-file path types it, with the same messages.
+ */
+export function readTraceBatch(list: readonly PickleValue[], device: number, first: number, each: (entry: TraceEntry) => void): void {
+  const where = new Where();
+  where.list = 'device_traces';
+  where.i = device;
+  for (let j = 0; j < list.length; j += 1) {
+    where.j = first + j;
+    each(readEntry(list[j], where));
+  }
+}
+
 function readDeviceTraces(value: PickleValue | undefined): TraceEntry[][] {
   if (value === undefined) return [];
   const where = new Where();
@@ -307,20 +321,28 @@ function readSettings(value: PickleValue | undefined): Record<string, SettingVal
  * `memory_snapshot.cpp`): a `workspace_snapshot` action, or trace entries with `pool_id` and no
  * `time_us`, mean torch_npu; `allocator_settings` naming PYTORCH_CUDA_ALLOC_CONF, or `time_us`, mean CUDA.
  */
-function detectFormat(
-  raw: PickleDict,
-  traces: readonly (readonly TraceEntry[])[],
-  settings: Record<string, SettingValue> | undefined,
-): [SnapshotFormat, string] {
-  let timed = 0;
-  let pooled = 0;
-  for (const trace of traces) {
-    for (const entry of trace) {
-      if (entry.action === 'workspace_snapshot') return ['torch_npu', 'a workspace_snapshot trace entry (only torch_npu writes it)'];
-      if (entry.timeUs !== undefined) timed += 1;
-      if (entry.poolId !== undefined) pooled += 1;
-    }
-  }
+export interface FormatClues {
+  /** A `workspace_snapshot` entry was seen. */
+  workspace: boolean;
+  /** Entries with `time_us`, and with `pool_id`. */
+  timed: number;
+  pooled: number;
+}
+
+export function noClues(): FormatClues {
+  return { workspace: false, timed: 0, pooled: 0 };
+}
+
+/** What one trace entry says about its writer (detectFormat). */
+export function addClues(clues: FormatClues, entry: TraceEntry): void {
+  if (entry.action === 'workspace_snapshot') clues.workspace = true;
+  if (entry.timeUs !== undefined) clues.timed += 1;
+  if (entry.poolId !== undefined) clues.pooled += 1;
+}
+
+function detectFormat(raw: PickleDict, clues: FormatClues, settings: Record<string, SettingValue> | undefined): [SnapshotFormat, string] {
+  const { timed, pooled } = clues;
+  if (clues.workspace) return ['torch_npu', 'a workspace_snapshot trace entry (only torch_npu writes it)'];
   if (settings !== undefined && Object.keys(settings).some((key) => key.includes('CUDA'))) {
     return ['pytorch_cuda', 'allocator_settings name PYTORCH_CUDA_ALLOC_CONF'];
   }
@@ -333,8 +355,12 @@ function detectFormat(
   return ['unknown', 'no trace entries'];
 }
 
-/** An unpickled value to a typed snapshot; throws FormatError naming the first field that is wrong. */
-export function normalizeSnapshot(value: PickleValue): MemorySnapshot {
+/**
+ * An unpickled value to a typed snapshot; throws FormatError naming the first field that is wrong.
+ * `streamed`: the trace went to a sink while it was read (its lists are empty here), and these are
+ * the clues its entries gave about the writer.
+ */
+export function normalizeSnapshot(value: PickleValue, streamed?: FormatClues): MemorySnapshot {
   if (!isDict(value))
     throw new FormatError(`not a memory snapshot: the pickle holds ${kindOf(value)}, expected a dict with "segments" and "device_traces"`);
   if (!Object.hasOwn(value, 'segments') && !Object.hasOwn(value, 'device_traces')) {
@@ -348,7 +374,12 @@ export function normalizeSnapshot(value: PickleValue): MemorySnapshot {
   const allocatorSettings = readSettings(own(value, 'allocator_settings'));
   const hostSegments = own(value, 'host_segments') === undefined ? undefined : readSegments(value.host_segments, 'host_segments');
   const hostTraces = readHostTraces(own(value, 'host_traces'));
-  const [format, formatEvidence] = detectFormat(value, deviceTraces, allocatorSettings);
+  let clues = streamed;
+  if (clues === undefined) {
+    clues = noClues();
+    for (const trace of deviceTraces) for (const entry of trace) addClues(clues, entry);
+  }
+  const [format, formatEvidence] = detectFormat(value, clues, allocatorSettings);
   return {
     kind: 'snapshot',
     format,

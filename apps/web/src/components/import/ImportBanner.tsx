@@ -1,6 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { bytes } from '../../model/format.ts';
 import type { ImportedFacts } from '../../model/import/import-protocol.ts';
-import { selectImporting } from '../../store/import-slice.ts';
+import { SUMMARIZE_ABOVE_BYTES } from '../../model/import/import-snapshot.ts';
+import { useFormat } from '../../store/hooks.ts';
+import { selectImporting, selectImportProblem } from '../../store/import-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
 function bannerKey(format: ImportedFacts['format']) {
@@ -11,12 +14,25 @@ function bannerKey(format: ImportedFacts['format']) {
 /**
  * Above the views of an imported file: which file, which writer, read-only, and that the pages are
  * modeled. In the segments-first view it says that only the final state is shown, and whether the
- * trace is still being read or its reading was cancelled.
+ * trace is still being read, was summarised, could not be read (a damaged file), or was cancelled.
  */
 export function ImportBanner({ facts }: { facts: ImportedFacts }) {
   const { t } = useTranslation();
   const reading = useAppStore(selectImporting) !== undefined;
+  // The trace broke after the segments were shown: they stay (they read whole), the error says where.
+  const failed = useAppStore(selectImportProblem)?.name === facts.name;
   const segmentsOnly = facts.segmentsOnly === true;
+  const format = useFormat();
+  const segmentsOnlyText = (): string => {
+    if (facts.traceSummary !== undefined) {
+      return t('fileImport.segmentsOnlySummarised', {
+        entries: facts.traceSummary.entries.toLocaleString('en-US'),
+        limit: bytes(SUMMARIZE_ABOVE_BYTES, format),
+      });
+    }
+    if (reading) return t('fileImport.segmentsOnlyReading');
+    return t(failed ? 'fileImport.segmentsOnlyFailed' : 'fileImport.segmentsOnlyCancelled');
+  };
   return (
     <p
       className="provenance-banner provenance-modeled import-banner"
@@ -30,7 +46,7 @@ export function ImportBanner({ facts }: { facts: ImportedFacts }) {
       {segmentsOnly && (
         <>
           {' · '}
-          <em data-testid="import-segments-only">{t(reading ? 'fileImport.segmentsOnlyReading' : 'fileImport.segmentsOnlyCancelled')}</em>
+          <em data-testid="import-segments-only">{segmentsOnlyText()}</em>
         </>
       )}
     </p>

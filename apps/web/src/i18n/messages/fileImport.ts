@@ -22,6 +22,16 @@ export const fileImport = defineMessages(
     segmentsOnlyReading:
       'final state only (the file’s segments), shown while its trace is read: time travel, the log and the peak arrive with the trace',
     segmentsOnlyCancelled: 'final state only (the file’s segments): reading its trace was cancelled, so there is no time travel',
+    segmentsOnlyFailed:
+      'final state only (the file’s segments, which read whole): its trace could not be read — the message says where the file broke',
+    segmentsOnlySummarised:
+      'final state only (the file’s segments): its trace of {{entries}} entries is larger than PageLens keeps for time travel (files up to {{limit}}), so it was counted as it was read — see the summary',
+    summary: {
+      title: 'The trace, summarised: {{entries}} entries',
+      note: 'Counted while the file streamed past and not kept. Each point is the highest value among its entries, so no peak is lost; memory live before the trace began is taken from the final segments.',
+      entries: 'Entries',
+      atEntry: 'at entry {{entry}}',
+    },
     format: {
       msmemscope: 'msMemScope dump',
       torch_npu: 'torch_npu snapshot',
@@ -155,6 +165,15 @@ export const fileImport = defineMessages(
     bannerMemScope: '页面放置为模型推断：每个记录的 HAL 分配按 {{profile}} 上大页优先的 ACL malloc 建模',
     segmentsOnlyReading: '仅最终状态（文件的段），轨迹仍在读取：时间回溯、操作日志和峰值分析随轨迹一同到来',
     segmentsOnlyCancelled: '仅最终状态（文件的段）：已取消读取轨迹，因此没有时间回溯',
+    segmentsOnlyFailed: '仅最终状态（文件的段已完整读出）：其轨迹无法读取——错误信息指出了文件损坏的位置',
+    segmentsOnlySummarised:
+      '仅最终状态（文件的段）：其轨迹有 {{entries}} 条，超过 PageLens 为时间回溯保留的大小（文件不超过 {{limit}}），因此在读取时只做了统计——见摘要',
+    summary: {
+      title: '轨迹摘要：{{entries}} 条',
+      note: '在文件流过时统计，未保留条目。每个点是其所含条目中的最大值，因此不会漏掉峰值；轨迹开始前已占用的内存由最终的段推出。',
+      entries: '条目',
+      atEntry: '位于第 {{entry}} 条',
+    },
     format: {
       msmemscope: 'msMemScope 转储',
       torch_npu: 'torch_npu 快照',

@@ -1,4 +1,13 @@
-import type { ImportedBlock, MemoryEvent, MemoryRecord, MemScopeUnplaced, OperatorMemory, Snapshot, StackTable } from '@pagelens/core';
+import type {
+  ImportedBlock,
+  MemoryEvent,
+  MemoryRecord,
+  MemScopeUnplaced,
+  OperatorMemory,
+  Snapshot,
+  StackTable,
+  TraceSummary,
+} from '@pagelens/core';
 
 /**
  * Messages between the page and the import worker (import-worker.ts): the page sends a File; the
@@ -39,6 +48,11 @@ export interface ImportedFacts {
    * is still being read — no trace entries yet, so no time travel over the job. A `done` replaces it.
    */
   readonly segmentsOnly?: boolean;
+  /**
+   * A file too large to keep its trace (import-snapshot.ts SUMMARIZE_ABOVE_BYTES): the session is
+   * its final state, and this is what the trace held, counted as it streamed past.
+   */
+  readonly traceSummary?: TraceSummary;
   /** msMemScope dumps: the rows the model did not place, by why (MEMSCOPE_UNPLACED), with the first one's line. */
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
 }

@@ -8,6 +8,7 @@ import {
   importSnapshot,
   type MemorySnapshot,
   SnapshotLoader,
+  type TraceSummary,
   toChromeTrace,
 } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
@@ -18,12 +19,22 @@ type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
 /** One progress message per this many bytes read. */
 const PROGRESS_EVERY = 1024 * 1024;
 
+/**
+ * Files larger than this have their trace summarised as it streams past (core trace-summary.ts)
+ * instead of kept for time travel: a 173 MB, 1 M-entry snapshot peaks at 519 MB of the reader's heap
+ * with its trace kept and 252 MB summarised (measured in Node on this machine, 2026-12-02), and the
+ * page holds the session's events on top; at this size a kept trace would outgrow a tab.
+ */
+export const SUMMARIZE_ABOVE_BYTES = 400 * 1024 * 1024;
+
 export interface SnapshotSource {
   readonly name: string;
   readonly total: number;
   /** The stream's first read, already taken to tell a pickle from a CSV. */
   readonly first: ReadableStreamReadResult<Uint8Array>;
   readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  /** Summarise the trace of files larger than this (default SUMMARIZE_ABOVE_BYTES). */
+  readonly summarizeAbove?: number;
 }
 
 export interface Modeling {
@@ -50,10 +61,20 @@ function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, model
   };
 }
 
-function sendSession(type: 'done' | 'preview', snapshot: MemorySnapshot, modeling: Modeling, bytes: number, reply: Reply): void {
+function sendSession(
+  type: 'done' | 'preview',
+  snapshot: MemorySnapshot,
+  modeling: Modeling,
+  bytes: number,
+  reply: Reply,
+  summary?: TraceSummary,
+): void {
   const session = importSnapshot(snapshot, modeling);
-  const facts = snapshotFacts(snapshot, session, modeling, bytes);
-  const { message, transfer } = sessionReply(type, type === 'preview' ? { ...facts, segmentsOnly: true } : facts, session);
+  let facts = snapshotFacts(snapshot, session, modeling, bytes);
+  if (type === 'preview') facts = { ...facts, segmentsOnly: true };
+  // A summarised trace: the session is the final state, and the summary says what the trace held.
+  if (summary !== undefined) facts = { ...facts, segmentsOnly: true, traceEntries: summary.entries, traceSummary: summary };
+  const { message, transfer } = sessionReply(type, facts, session);
   reply(message, transfer);
 }
 
@@ -70,8 +91,9 @@ async function readSnapshot(
   total: number,
   preview: Modeling | undefined,
   reply: Reply,
-): Promise<{ snapshot: MemorySnapshot; bytes: number }> {
-  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total } : {});
+  summarizeTrace: boolean,
+): Promise<{ snapshot: MemorySnapshot; bytes: number; summary: TraceSummary | undefined }> {
+  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, summarizeTrace } : { summarizeTrace });
   let reported = 0;
   let early = preview !== undefined;
   for (let chunk = first; !chunk.done; chunk = await reader.read()) {
@@ -90,7 +112,8 @@ async function readSnapshot(
   }
   const bytes = loader.bytesRead;
   reply({ type: 'progress', bytesRead: bytes, total: Math.max(total, bytes) });
-  return { snapshot: loader.finish(), bytes };
+  const snapshot = loader.finish();
+  return { snapshot, bytes, summary: loader.traceSummary };
 }
 
 export async function openSnapshot(
@@ -100,7 +123,16 @@ export async function openSnapshot(
   reply: Reply,
 ): Promise<void> {
   const perfetto = request.purpose === 'perfetto';
-  const { snapshot, bytes } = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply);
+  // Perfetto needs every entry; a summarised trace has none to export.
+  const summarize = !perfetto && source.total > (source.summarizeAbove ?? SUMMARIZE_ABOVE_BYTES);
+  const { snapshot, bytes, summary } = await readSnapshot(
+    source.first,
+    source.reader,
+    source.total,
+    perfetto ? undefined : modeling,
+    reply,
+    summarize,
+  );
   if (perfetto) {
     const trace = toChromeTrace(snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
     reply({
@@ -110,5 +142,5 @@ export async function openSnapshot(
     });
     return;
   }
-  sendSession('done', snapshot, modeling, bytes, reply);
+  sendSession('done', snapshot, modeling, bytes, reply, summary);
 }
