@@ -73,7 +73,7 @@ export async function openCsv(
   const perfetto = request.purpose === 'perfetto';
   switch (file.kind) {
     case 'memscope_dump':
-      replyMemScope(file, { name: source.name, bytes: bytes.length }, request, profile, reply);
+      replyMemScope(file, { name: source.name, bytes: bytes.length, rowsAre: 'line' }, request, profile, reply);
       return;
     case 'memory_record':
       if (perfetto) {

@@ -49,7 +49,14 @@ describe('the import worker: msMemScope .db', () => {
     expect(replies[0]).toMatchObject({ type: 'progress', bytesRead: bytes.length });
     const done = replies.at(-1);
     if (done?.type !== 'done') throw new Error(JSON.stringify(done));
-    expect(done.facts).toMatchObject({ name: 'upload.bin', bytes: bytes.length, format: 'msmemscope', segments: 1, traceEntries: 3 });
+    expect(done.facts).toMatchObject({
+      name: 'upload.bin',
+      bytes: bytes.length,
+      format: 'msmemscope',
+      segments: 1,
+      traceEntries: 3,
+      unplacedIn: 'row',
+    });
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 3 }]);
     expect(done.blocks.map((block) => block.size)).toEqual([4096]);
     expect(done.events.some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);

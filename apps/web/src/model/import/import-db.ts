@@ -40,5 +40,5 @@ export async function openDb(
     reply({ type: 'error', message: error.message, at: error.at });
     return;
   }
-  replyMemScope(dump, { name, bytes: bytes.length }, request, profile, reply);
+  replyMemScope(dump, { name, bytes: bytes.length, rowsAre: 'row' }, request, profile, reply);
 }

@@ -14,10 +14,11 @@ import type { ImportReply, ImportRequest } from './import-protocol.ts';
 
 export type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
 
-/** The file as read: its name, and its size in bytes. */
+/** The file as read: its name, its size in bytes, and whether its rows are CSV lines or a .db table's rows. */
 export interface ReadFile {
   readonly name: string;
   readonly bytes: number;
+  readonly rowsAre: 'line' | 'row';
 }
 
 export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
@@ -57,6 +58,7 @@ export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: Impor
         finalMismatch: session.finalMismatch,
         devices: session.final.devices.length,
         unplaced,
+        unplacedIn: file.rowsAre,
       },
       initial: session.initial,
       events: session.events,
