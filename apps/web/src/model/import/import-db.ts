@@ -2,8 +2,8 @@
 // this one: core formats/memscope-db.ts) reads its memscope_dump table into the MemScopeDump its
 // CSV gives, which becomes a recorded session as the CSV does (import-memscope.ts).
 //
-// sql.js is a chunk of its own, fetched the first time a .db is opened, not with the app: 62 KB of
-// JS and a 688 KB wasm (21 KB + 336 KB gzipped). Both come from the agent like the rest of the app.
+// sql.js is a chunk of its own, fetched the first time a .db is opened, not with the app: 57 KB of
+// JS and a 688 KB wasm as built (19 KB + 336 KB gzipped; the import worker grew 3.6 KB). Both come from the agent like the rest of the app.
 import { type DeviceProfile, FormatError, type MemScopeDump, readMemScopeDb, type SqliteEngine } from '@pagelens/core';
 import wasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
 import { type Reply, replyMemScope } from './import-memscope.ts';
