@@ -7,6 +7,9 @@ const agentPort = Number(process.env.PAGELENS_AGENT_PORT ?? 7070);
 
 export default defineConfig({
   plugins: [react()],
+  // Module workers (both are created with type: 'module'), so a worker's dynamic import stays a chunk
+  // of its own: sql.js is fetched only when a .db is opened (import-db.ts), not with every import.
+  worker: { format: 'es' },
   build: {
     target: 'es2022',
     sourcemap: true,

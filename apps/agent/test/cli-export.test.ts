@@ -18,10 +18,14 @@ interface TraceEvent {
   readonly args: Record<string, string | number>;
 }
 
-function run(file: string, perfetto: string) {
+async function run(file: string, perfetto: string) {
   let out = '';
   let err = '';
-  const code = runExport(file, { perfetto, profile: undefined, pageSize1g: false }, { out: (t) => (out += t), err: (t) => (err += t) });
+  const code = await runExport(
+    file,
+    { perfetto, profile: undefined, pageSize1g: false },
+    { out: (t) => (out += t), err: (t) => (err += t) },
+  );
   return { code, out, err };
 }
 
@@ -46,24 +50,24 @@ describe('pagelens export FILE --perfetto OUT.json', () => {
     );
   });
 
-  it('- writes to stdout', () => {
-    const { code, out } = run(fixture('cuda_small.pickle'), '-');
+  it('- writes to stdout', async () => {
+    const { code, out } = await run(fixture('cuda_small.pickle'), '-');
     expect(code).toBe(0);
     const trace = JSON.parse(out);
     expect(trace.metadata.time).toBe('time_us');
   });
 
-  it('refuses a CSV, a damaged file and a missing one with the reason; writes nothing', () => {
+  it('refuses a CSV, a damaged file and a missing one with the reason; writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagelens-export-'));
-    expect(run(fixture('memory_record.csv'), join(dir, 'a.json'))).toMatchObject({
+    expect(await run(fixture('memory_record.csv'), join(dir, 'a.json'))).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/is a memory_record CSV; the Perfetto export reads torch_npu \/ PyTorch snapshot pickles/),
+      err: expect.stringMatching(/is a memory_record file; the Perfetto export reads torch_npu \/ PyTorch snapshot pickles/),
     });
-    expect(run(fixture('torch_npu_truncated.pickle'), join(dir, 'b.json'))).toMatchObject({
+    expect(await run(fixture('torch_npu_truncated.pickle'), join(dir, 'b.json'))).toMatchObject({
       code: 1,
       err: expect.stringMatching(/torch_npu_truncated\.pickle: truncated at byte/),
     });
-    expect(run(join(dir, 'none.pickle'), join(dir, 'c.json'))).toMatchObject({
+    expect(await run(join(dir, 'none.pickle'), join(dir, 'c.json'))).toMatchObject({
       code: 1,
       err: expect.stringMatching(/cannot read .*none\.pickle/),
     });

@@ -28,7 +28,7 @@ describe('pagelens open FILE', () => {
     expect(cli.output().stdout).not.toContain('Open:');
   });
 
-  it('says what is wrong with a directory, an empty file, a CSV and an unreadable file', () => {
+  it('says what is wrong with a directory, an empty file, a CSV and an unreadable file; takes an SQLite file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagelens-open-'));
     expect(unopenable(dir)).toMatch(/is a directory; give the snapshot file itself/);
     const empty = join(dir, 'empty.pickle');
@@ -42,6 +42,12 @@ describe('pagelens open FILE', () => {
     // root reads any file: the check can only be seen failing as another user.
     if (process.getuid?.() !== 0) expect(unopenable(locked)).toMatch(/is not readable: permission denied/);
     expect(unopenable(SNAPSHOT)).toBeUndefined();
+    // msMemScope's .db is told by SQLite's header, not its name; the page's import worker reads it.
+    const db = join(dir, 'dump');
+    writeFileSync(db, new Uint8Array([...new TextEncoder().encode('SQLite format 3\0'), ...new Uint8Array(84)]));
+    expect(unopenable(db)).toBeUndefined();
+    writeFileSync(db, new TextEncoder().encode('SQLite format 2\0'));
+    expect(unopenable(db)).toMatch(/nor an SQLite database: the explorer opens .* msMemScope's memscope_dump_\*\.db/);
   });
 
   it('serves the web app and exactly that file, streamed, to the token only; no session joins', async () => {

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { runStats } from '../src/cli/stats.ts';
 import { spawnCli } from './support/cli-process.ts';
@@ -11,10 +12,10 @@ const FIXTURES = fileURLToPath(new URL('../../../packages/core/test/formats/fixt
 const fixture = (name: string): string => join(FIXTURES, name);
 const EXPECTED = JSON.parse(readFileSync(fixture('expected.json'), 'utf8'));
 
-function stats(file: string, options: Partial<Parameters<typeof runStats>[1]> = {}) {
+async function stats(file: string, options: Partial<Parameters<typeof runStats>[1]> = {}) {
   let out = '';
   let err = '';
-  const code = runStats(
+  const code = await runStats(
     file,
     { json: false, profile: undefined, pageSize1g: false, ...options },
     { out: (t) => (out += t), err: (t) => (err += t) },
@@ -46,8 +47,8 @@ describe('pagelens stats', () => {
     expect(cli.output().stderr).toMatch(/torch_npu_truncated\.pickle: truncated at byte 29772: /);
   });
 
-  it('human output: a table per device and the modeled pages', () => {
-    const { code, out } = stats(fixture('cuda_small.pickle'));
+  it('human output: a table per device and the modeled pages', async () => {
+    const { code, out } = await stats(fixture('cuda_small.pickle'));
     expect(code).toBe(0);
     const want = EXPECTED['cuda_small.pickle'].devices[0];
     expect(out).toContain('pytorch_cuda memory snapshot');
@@ -58,23 +59,23 @@ describe('pagelens stats', () => {
     expect(out).toMatch(/normal 4 KiB\s+huge 2 MiB\s+giant 1 GiB\s+waste\s+PTEs/);
   });
 
-  it('--page-size-1g moves large segments to 1 GiB pages; --profile picks the profile', () => {
-    const plain = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true }).out);
-    const oneG = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true }).out);
+  it('--page-size-1g moves large segments to 1 GiB pages; --profile picks the profile', async () => {
+    const plain = JSON.parse((await stats(fixture('torch_npu_small.pickle'), { json: true })).out);
+    const oneG = JSON.parse((await stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true })).out);
     expect(plain.pages.devices[0].byClass.giant.pages).toBe(0);
     expect(oneG.pages.devices[0].byClass.giant.pages).toBeGreaterThan(0);
     expect(oneG.pages.devices[0].wasteBytes).toBeGreaterThan(0);
-    const p310 = JSON.parse(stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true, profile: 'Ascend310P3' }).out);
+    const p310 = JSON.parse((await stats(fixture('torch_npu_small.pickle'), { json: true, pageSize1g: true, profile: 'Ascend310P3' })).out);
     expect(p310.pages.profile).toBe('Ascend310P3');
     expect(p310.pages.devices[0].byClass.giant.pages).toBe(0);
-    expect(stats(fixture('torch_npu_small.pickle'), { profile: 'Ascend999' })).toMatchObject({
+    expect(await stats(fixture('torch_npu_small.pickle'), { profile: 'Ascend999' })).toMatchObject({
       code: 2,
       err: expect.stringContaining('unknown profile'),
     });
   });
 
-  it('CSV files: rows per device; a missing column exits 1 naming it and the columns found', () => {
-    const record = JSON.parse(stats(fixture('memory_record.csv'), { json: true }).out);
+  it('CSV files: rows per device; a missing column exits 1 naming it and the columns found', async () => {
+    const record = JSON.parse((await stats(fixture('memory_record.csv'), { json: true })).out);
     expect(record).toEqual({
       format: 'memory_record',
       devices: [
@@ -82,19 +83,85 @@ describe('pagelens stats', () => {
         { device: 1, rows: 1, actions: { GE: 1 } },
       ],
     });
-    const missing = stats(fixture('memory_record_missing_column.csv'));
+    const missing = await stats(fixture('memory_record_missing_column.csv'));
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('missing column "Total Reserved(MB)"; columns found: "Component", "Timestamp(us)"');
   });
 
-  it('a hostile pickle and a foreign file are refused; a missing file is a clear error', () => {
-    expect(stats(fixture('hostile_reduce.pickle'))).toMatchObject({
+  it('a hostile pickle and a foreign file are refused; a missing file is a clear error', async () => {
+    expect(await stats(fixture('hostile_reduce.pickle'))).toMatchObject({
       code: 1,
       err: expect.stringContaining('STACK_GLOBAL (0x93) is refused'),
     });
     const foreign = join(tmpdir(), `pagelens-stats-${process.pid}.txt`);
     writeFileSync(foreign, 'just some notes\n');
-    expect(stats(foreign)).toMatchObject({ code: 1, err: expect.stringContaining('not a file PageLens reads') });
-    expect(stats(join(tmpdir(), 'no-such-pagelens-file.pickle'))).toMatchObject({ code: 1, err: expect.stringContaining('cannot read') });
+    expect(await stats(foreign)).toMatchObject({ code: 1, err: expect.stringContaining('not a file PageLens reads') });
+    expect(await stats(join(tmpdir(), 'no-such-pagelens-file.pickle'))).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('cannot read'),
+    });
+  });
+});
+
+/** A memscope_dump table as msMemScope writes it (csrc/analysis/constant.h): rows on devices 0 and 1, and a HOST one. */
+async function memScopeDb(table = 'memscope_dump'): Promise<Uint8Array> {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  db.run(
+    `CREATE TABLE ${table} ("ID" INTEGER, "Event" TEXT, "Event Type" TEXT, "Name" TEXT, "Timestamp(ns)" INTEGER, "Process Id" INTEGER, ` +
+      '"Thread Id" INTEGER, "Device Id" TEXT, "Ptr" TEXT, "Attr" TEXT, "Call Stack(Python)" TEXT, "Call Stack(C)" TEXT)',
+  );
+  const rows = [
+    [1, 'MALLOC', 'HAL', '0', '0x12c000000000', '{"size":"4194304"}'],
+    [2, 'MALLOC', 'PTA', '0', '0x12c000000000', '{"size":"4096"}'],
+    [3, 'FREE', 'PTA', '0', '0x12c000000000', '{"size":"4096"}'],
+    [4, 'MALLOC', 'HAL', '1', '0x12d000000000', '{"size":"2097152"}'],
+    [5, 'MALLOC', 'HOST', 'CPU', '0x7f0000000000', '{"size":"64"}'],
+  ] as const;
+  for (const [id, event, type, device, ptr, attr] of rows) {
+    db.run(`INSERT INTO ${table} VALUES (?, ?, ?, 'N/A', ?, 7, 7, ?, ?, ?, '', '')`, [
+      id,
+      event,
+      type,
+      1732000000000 + id,
+      device,
+      ptr,
+      attr,
+    ]);
+  }
+  const bytes = db.export();
+  db.close();
+  return bytes;
+}
+
+describe("pagelens stats on msMemScope's .db", () => {
+  it('the command line: rows per device and their kinds, as for the CSV', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pagelens-stats-db-')), 'memscope_dump_20261201.db');
+    writeFileSync(path, await memScopeDb());
+    const cli = spawnCli(['stats', path, '--json'], process.env);
+    expect(await cli.exited).toBe(0);
+    expect(JSON.parse(cli.output().stdout)).toEqual({
+      format: 'memscope_dump',
+      devices: [
+        { device: null, rows: 1, actions: { MALLOC: 1 } },
+        { device: 0, rows: 3, actions: { MALLOC: 2, FREE: 1 } },
+        { device: 1, rows: 1, actions: { MALLOC: 1 } },
+      ],
+    });
+  });
+
+  it('a database without the table, and a damaged one, exit 1 with the reason', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagelens-stats-db-'));
+    const foreign = join(dir, 'other.db');
+    writeFileSync(foreign, await memScopeDb('python_trace_7'));
+    expect(await stats(foreign)).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('an SQLite database without msMemScope\'s table "memscope_dump"; tables found: "python_trace_7"'),
+    });
+    const damaged = join(dir, 'damaged.db');
+    const bytes = await memScopeDb();
+    bytes.fill(0x5a, 100);
+    writeFileSync(damaged, bytes);
+    expect(await stats(damaged)).toMatchObject({ code: 1, err: expect.stringContaining('SQLite cannot read this database (') });
   });
 });

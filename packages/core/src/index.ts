@@ -107,7 +107,7 @@ export {
   type TlbResult,
 } from './analysis/tlb-sim.ts';
 export { type AddressMap, toModelAddress } from './formats/address-map.ts';
-// Imported memory files: snapshot pickles, Ascend CSVs; stats and the Perfetto export
+// Imported memory files: snapshot pickles, Ascend CSVs and msMemScope's .db; stats and the Perfetto export
 export {
   type MemoryRecord,
   type MemoryRecordRow,
@@ -138,6 +138,7 @@ export {
 export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';
+export { isSqliteFile, readMemScopeDb, type SqliteDatabase, type SqliteEngine, type SqliteStatement } from './formats/memscope-db.ts';
 export {
   MEMSCOPE_UNPLACED,
   type MemScopeConversion,

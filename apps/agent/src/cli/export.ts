@@ -11,12 +11,12 @@ export interface ExportOptions {
 }
 
 /** Runs the subcommand; answers the exit code (0; 1 for a file it cannot read or write; 2 for a bad flag). */
-export function runExport(path: string, options: ExportOptions, io: StatsIo): number {
-  const opened = openForCommand('export', path, options.profile, io);
+export async function runExport(path: string, options: ExportOptions, io: StatsIo): Promise<number> {
+  const opened = await openForCommand('export', path, options.profile, io);
   if (typeof opened === 'number') return opened;
   const { file, profile } = opened;
   if (file.kind !== 'snapshot') {
-    io.err(`pagelens export: ${path} is a ${file.kind} CSV; the Perfetto export reads torch_npu / PyTorch snapshot pickles\n`);
+    io.err(`pagelens export: ${path} is a ${file.kind} file; the Perfetto export reads torch_npu / PyTorch snapshot pickles\n`);
     return 1;
   }
   const trace = toChromeTrace(file, { profile, pageSize1g: options.pageSize1g });

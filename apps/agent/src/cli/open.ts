@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { findProfile } from '@pagelens/core';
+import { findProfile, isSqliteFile } from '@pagelens/core';
 import { startAgentServer } from '../server/http-server.ts';
 import { consoleLogger, redacting } from '../server/logger.ts';
 import { FILE_PATH, type ServedFile } from '../server/one-file.ts';
@@ -32,12 +32,13 @@ export function unopenable(path: string): string | undefined {
     return `${path} cannot be read (${code || 'error'})`;
   }
   if (size === 0) return `${path} is empty: a memory snapshot pickle starts with byte 0x80`;
-  let first: number | undefined;
+  // A pickle's first byte, or SQLite's 16-byte header (msMemScope's memscope_dump_*.db).
+  const head = new Uint8Array(16);
+  let read = 0;
   try {
     const fd = openSync(path, 'r');
     try {
-      const byte = new Uint8Array(1);
-      if (readSync(fd, byte, 0, 1, 0) === 1) first = byte[0];
+      read = readSync(fd, head, 0, head.length, 0);
     } finally {
       closeSync(fd);
     }
@@ -45,10 +46,12 @@ export function unopenable(path: string): string | undefined {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
     return code === 'EACCES' ? `${path} is not readable: permission denied` : `${path} cannot be read (${code || 'error'})`;
   }
-  if (first !== PROTO && !/\.(pickle|pkl)$/i.test(path)) {
+  const first = read > 0 ? head[0] : undefined;
+  if (first !== PROTO && !isSqliteFile(head.subarray(0, read)) && !/\.(pickle|pkl)$/i.test(path)) {
     return (
-      `${path} is not a memory snapshot pickle (it starts with byte 0x${(first ?? 0).toString(16).padStart(2, '0')}, a pickle with 0x80): ` +
-      'the explorer opens torch_npu / PyTorch snapshots; summarise msMemScope and profiler CSVs with pagelens stats'
+      `${path} is not a memory snapshot pickle (it starts with byte 0x${(first ?? 0).toString(16).padStart(2, '0')}, a pickle with 0x80) ` +
+      `nor an SQLite database: the explorer opens torch_npu / PyTorch snapshots and msMemScope's memscope_dump_*.db; ` +
+      'summarise msMemScope and profiler CSVs with pagelens stats'
     );
   }
   return undefined;

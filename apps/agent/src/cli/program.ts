@@ -225,7 +225,7 @@ export function buildProgram(
   program
     .command('stats')
     .description(
-      'summarise a memory file (torch_npu / PyTorch snapshot pickle, memscope_dump_*.csv, memory_record.csv, operator_memory.csv)',
+      'summarise a memory file (torch_npu / PyTorch snapshot pickle, memscope_dump_*.csv or .db, memory_record.csv, operator_memory.csv)',
     )
     .argument('<file>', 'the file to read')
     .option(
@@ -243,7 +243,7 @@ export function buildProgram(
   program
     .command('open')
     .description('start the explorer with a memory snapshot loaded (read-only; no simulator session); the server flags apply')
-    .argument('<file>', 'a torch_npu / PyTorch memory snapshot pickle')
+    .argument('<file>', "a torch_npu / PyTorch memory snapshot pickle, or msMemScope's memscope_dump_*.db")
     .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
     .action(async (file: string, flags: OpenFlags, command: Command) => {
       setExitCode(await actions.open(file, command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags));

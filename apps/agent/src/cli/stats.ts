@@ -7,12 +7,14 @@ import {
   findProfile,
   formatBytes,
   formatInteger,
+  isSqliteFile,
   type MemoryFile,
   openMemoryFile,
   SnapshotLoader,
   type SnapshotStats,
   snapshotStats,
 } from '@pagelens/core';
+import { loadSqlite } from './sqlite.ts';
 
 /** `pagelens stats FILE [--json]`: a summary of an imported memory file for scripts and CI. */
 export interface StatsOptions {
@@ -32,19 +34,19 @@ const CHUNK = 4 * 1024 * 1024;
  * The profile and the file a file command (`stats`, `export`) works on, or the exit code after saying
  * on `io.err` what was wrong: 2 for an unknown profile, 1 for a file it cannot read or parse.
  */
-export function openForCommand(
+export async function openForCommand(
   command: string,
   path: string,
   profileName: string | undefined,
   io: StatsIo,
-): { readonly file: MemoryFile; readonly profile: DeviceProfile } | number {
+): Promise<{ readonly file: MemoryFile; readonly profile: DeviceProfile } | number> {
   const profile = profileName === undefined ? DEFAULT_PROFILE : findProfile(profileName);
   if (profile === undefined) {
     io.err(`pagelens ${command}: unknown profile "${profileName}"; use ${BUILTIN_PROFILE_NAMES.join(', ')}\n`);
     return 2;
   }
   try {
-    return { file: load(path), profile };
+    return { file: await load(path), profile };
   } catch (error) {
     if (error instanceof FormatError) {
       io.err(`pagelens ${command}: ${path}: ${error.message}\n`);
@@ -58,8 +60,11 @@ export function openForCommand(
   }
 }
 
-/** A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read whole. */
-export function load(path: string): MemoryFile {
+/**
+ * A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read
+ * whole, and so is msMemScope's .db, which SQLite (sql.js, loaded only then) reads from memory.
+ */
+export async function load(path: string): Promise<MemoryFile> {
   const fd = openSync(path, 'r');
   try {
     const first = new Uint8Array(1);
@@ -79,12 +84,13 @@ export function load(path: string): MemoryFile {
   } finally {
     closeSync(fd);
   }
-  const result = openMemoryFile(new Uint8Array(readFileSync(path)), path);
+  const bytes = new Uint8Array(readFileSync(path));
+  const result = openMemoryFile(bytes, path, isSqliteFile(bytes) ? await loadSqlite() : undefined);
   if (!result.ok) throw new FormatError(result.message, result.at);
   return result.file;
 }
 
-/** What `--json` prints for CSV files: per device, rows and their kinds. */
+/** What `--json` prints for CSV files (and the .db): per device, rows and their kinds. */
 export interface TableStats {
   readonly format: string;
   readonly devices: readonly {
@@ -169,8 +175,8 @@ function human(path: string, stats: SnapshotStats, profile: DeviceProfile): stri
 }
 
 /** Runs the subcommand; answers the exit code (0, or 1 for a file it cannot read). */
-export function runStats(path: string, options: StatsOptions, io: StatsIo): number {
-  const opened = openForCommand('stats', path, options.profile, io);
+export async function runStats(path: string, options: StatsOptions, io: StatsIo): Promise<number> {
+  const opened = await openForCommand('stats', path, options.profile, io);
   if (typeof opened === 'number') return opened;
   const { file, profile } = opened;
   if (file.kind !== 'snapshot') {

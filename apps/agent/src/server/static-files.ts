@@ -14,6 +14,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
+  // sql.js, for msMemScope's .db: the browser compiles it while it streams only when served as wasm.
+  '.wasm': 'application/wasm',
   '.txt': 'text/plain; charset=utf-8',
   '.c': 'text/plain; charset=utf-8',
 };
@@ -21,10 +23,12 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /**
  * Headers on every response. The token travels in the page URL, so the page must never send a
  * Referer; everything the page needs comes from this agent (no CDN), which the CSP states.
+ * 'wasm-unsafe-eval' lets the import worker compile SQLite's wasm (sql.js, for msMemScope's .db);
+ * it allows WebAssembly compilation only, not eval() of JavaScript (CSP Level 3).
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy':
-    "default-src 'self'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'Referrer-Policy': 'no-referrer',
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',

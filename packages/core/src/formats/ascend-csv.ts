@@ -1,5 +1,4 @@
-import { bigField, deviceIndex, numberField, readCsv } from './csv.ts';
-import { FormatError } from './format-error.ts';
+import { bigField, type CsvRow, deviceIndex, numberField, readCsv, readTable, rowError, type Table } from './csv.ts';
 
 /**
  * The memory CSVs Ascend's tools write (column facts: ../shared/reference/formats.md, from
@@ -12,6 +11,7 @@ const DUMP_REQUIRED = ['ID', 'Event', 'Event Type', 'Timestamp(ns)', 'Device Id'
 const DUMP_OPTIONAL = ['Name', 'Process Id', 'Thread Id', 'Call Stack(Python)', 'Call Stack(C)'] as const;
 
 export interface MemScopeEvent {
+  /** The CSV line the row starts on; for a `.db`, the row's 1-based place in the table. */
   readonly line: number;
   readonly id: string;
   /** SYSTEM, MALLOC, FREE, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX, SNAPSHOT. */
@@ -61,28 +61,37 @@ function interned(seen: Map<string, string>, text: string): string {
 
 export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
   const stacks = new Map<string, string>();
-  const { rows: events } = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row): MemScopeEvent => {
-    const attr = parseAttr(row.get('Attr') ?? '');
-    const rawPtr = (row.get('Ptr') ?? '').trim();
-    const size = attr.size === undefined ? undefined : Number(attr.size);
-    if (size !== undefined && !Number.isSafeInteger(size)) {
-      throw new FormatError(`${file}: line ${row.line}: Attr size "${attr.size}" is not a byte count`, row.line);
-    }
-    return {
-      line: row.line,
-      id: row.get('ID') ?? '',
-      event: (row.get('Event') ?? '').trim(),
-      eventType: (row.get('Event Type') ?? '').trim(),
-      name: row.get('Name') ?? '',
-      timestampNs: bigField(row, 'Timestamp(ns)', file),
-      device: deviceIndex(row.get('Device Id')),
-      ptr: rawPtr === '' || rawPtr === 'N/A' ? undefined : bigField(row, 'Ptr', file),
-      attr,
-      size,
-      pythonStack: interned(stacks, row.get('Call Stack(Python)') ?? ''),
-    };
-  });
+  const { rows: events } = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => memScopeEvent(row, file, stacks));
   return { kind: 'memscope_dump', events };
+}
+
+/** The same rows from msMemScope's `.db` (its `memscope_dump` table, memscope-db.ts), by the same column rules. */
+export function readMemScopeTable(table: Table, file: string): MemScopeDump {
+  const stacks = new Map<string, string>();
+  const { rows: events } = readTable(table, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => memScopeEvent(row, file, stacks));
+  return { kind: 'memscope_dump', events };
+}
+
+type DumpColumn = (typeof DUMP_REQUIRED)[number] | (typeof DUMP_OPTIONAL)[number];
+
+function memScopeEvent(row: CsvRow<DumpColumn>, file: string, stacks: Map<string, string>): MemScopeEvent {
+  const attr = parseAttr(row.get('Attr') ?? '');
+  const rawPtr = (row.get('Ptr') ?? '').trim();
+  const size = attr.size === undefined ? undefined : Number(attr.size);
+  if (size !== undefined && !Number.isSafeInteger(size)) throw rowError(file, row, `Attr size "${attr.size}" is not a byte count`);
+  return {
+    line: row.line,
+    id: row.get('ID') ?? '',
+    event: (row.get('Event') ?? '').trim(),
+    eventType: (row.get('Event Type') ?? '').trim(),
+    name: row.get('Name') ?? '',
+    timestampNs: bigField(row, 'Timestamp(ns)', file),
+    device: deviceIndex(row.get('Device Id')),
+    ptr: rawPtr === '' || rawPtr === 'N/A' ? undefined : bigField(row, 'Ptr', file),
+    attr,
+    size,
+    pythonStack: interned(stacks, row.get('Call Stack(Python)') ?? ''),
+  };
 }
 
 const RECORD_REQUIRED = ['Component', 'Timestamp(us)', 'Total Allocated(MB)', 'Total Reserved(MB)', 'Device Type'] as const;

@@ -6,16 +6,26 @@ import { FormatError } from './format-error.ts';
  * spaces ("Thread ID" = "Thread Id"), so a renamed header fails with the names it has.
  */
 export interface CsvRow<C extends string> {
+  /** 1-based: the line a CSV record starts on, or the row's place in a database table (see `unit`). */
   readonly line: number;
+  readonly unit: RowUnit;
   readonly get: (column: C) => string | undefined;
+}
+
+/** How a message names a row: a CSV `line` (which the page shows as such), or a database table's `row`. */
+export type RowUnit = 'line' | 'row';
+
+/** A FormatError about one row; `at` is set for CSV lines only, since a table row is no place in the file. */
+export function rowError(file: string, row: { readonly line: number; readonly unit: RowUnit }, problem: string): FormatError {
+  return new FormatError(`${file}: ${row.unit} ${row.line}: ${problem}`, row.unit === 'line' ? row.line : undefined);
 }
 
 function key(name: string): string {
   return name.replace(/\s+/g, '').toLowerCase();
 }
 
-/** One record: its fields and the 1-based line it starts on. */
-interface CsvRecord {
+/** One record: its fields and the 1-based line it starts on (for a table, its 1-based row). */
+export interface CsvRecord {
   readonly fields: string[];
   readonly line: number;
 }
@@ -103,6 +113,27 @@ export function readCsv<R extends string, O extends string, T>(
   const first = records.next();
   if (first.done === true) throw new FormatError(`${file}: the file is empty; expected a header with ${required.join(', ')}`, 1);
   const header = first.value.fields.map((name) => name.trim());
+  return readTable({ header, at: first.value.line, records, unit: 'line' }, file, required, optional, map);
+}
+
+/** Named columns and their records: a CSV after its header line, or a database table (memscope-db.ts). */
+export interface Table {
+  readonly header: readonly string[];
+  /** Where the header is, for the missing-column message: line 1 of a CSV, undefined for a table. */
+  readonly at: number | undefined;
+  readonly records: Iterable<CsvRecord>;
+  readonly unit: RowUnit;
+}
+
+/** `readCsv` past the header: the column check and `map` over each record, whatever the records came from. */
+export function readTable<R extends string, O extends string, T>(
+  table: Table,
+  file: string,
+  required: readonly R[],
+  optional: readonly O[],
+  map: (row: CsvRow<R | O>) => T,
+): { readonly rows: T[]; readonly header: readonly string[] } {
+  const { header } = table;
   const index = new Map<string, number>();
   header.forEach((name, at) => {
     if (!index.has(key(name))) index.set(key(name), at);
@@ -111,7 +142,7 @@ export function readCsv<R extends string, O extends string, T>(
   if (missing.length > 0) {
     throw new FormatError(
       `${file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')}; columns found: ${header.map((name) => `"${name}"`).join(', ')}`,
-      first.value.line,
+      table.at,
     );
   }
   const columns = new Map<string, number>();
@@ -122,18 +153,20 @@ export function readCsv<R extends string, O extends string, T>(
   const rows: T[] = [];
   // One row object, refilled per record: `map` reads it at once and keeps only what it returns.
   let fields: string[] = [];
-  const row: { line: number; get: (column: R | O) => string | undefined } = {
+  const row: { line: number; unit: RowUnit; get: (column: R | O) => string | undefined } = {
     line: 0,
+    unit: table.unit,
     get: (column) => {
       const at = columns.get(column);
       return at === undefined ? undefined : fields[at];
     },
   };
-  for (const record of records) {
+  for (const record of table.records) {
     if (record.fields.length !== header.length) {
-      throw new FormatError(
-        `${file}: line ${record.line}: ${record.fields.length} fields where the header has ${header.length} (a damaged or cut row)`,
-        record.line,
+      throw rowError(
+        file,
+        { line: record.line, unit: table.unit },
+        `${record.fields.length} fields where the header has ${header.length} (a damaged or cut row)`,
       );
     }
     fields = record.fields;
@@ -148,7 +181,7 @@ export function numberField<C extends string>(row: CsvRow<C>, column: C, file: s
   const raw = (row.get(column) ?? '').trim();
   const value = Number(raw);
   if (raw === '' || !Number.isFinite(value)) {
-    throw new FormatError(`${file}: line ${row.line}: "${column}" is "${raw.slice(0, 40)}", expected a number`, row.line);
+    throw rowError(file, row, `"${column}" is "${raw.slice(0, 40)}", expected a number`);
   }
   return value;
 }
@@ -157,7 +190,7 @@ export function numberField<C extends string>(row: CsvRow<C>, column: C, file: s
 export function bigField<C extends string>(row: CsvRow<C>, column: C, file: string): bigint {
   const raw = (row.get(column) ?? '').trim();
   if (/^-?\d+$/.test(raw) || /^0x[0-9a-f]+$/i.test(raw)) return BigInt(raw);
-  throw new FormatError(`${file}: line ${row.line}: "${column}" is "${raw.slice(0, 40)}", expected an integer`, row.line);
+  throw rowError(file, row, `"${column}" is "${raw.slice(0, 40)}", expected an integer`);
 }
 
 /** The device index in "NPU:3", "npu:3", "3" or "device_3"; undefined for "CPU" or N/A. */

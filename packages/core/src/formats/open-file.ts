@@ -7,6 +7,7 @@ import {
   readOperatorMemory,
 } from './ascend-csv.ts';
 import { FormatError } from './format-error.ts';
+import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.ts';
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
 import { normalizeSnapshot } from './snapshot-normalize.ts';
 import type { MemorySnapshot } from './snapshot-types.ts';
@@ -106,17 +107,25 @@ function readable(bytes: Uint8Array): string {
   return head === '' ? 'nothing' : head;
 }
 
-/** Opens a whole file held in memory, by its content and (for the CSVs) its name. */
-export function openMemoryFile(bytes: Uint8Array, name = ''): OpenResult {
+/**
+ * Opens a whole file held in memory, by its content and (for the CSVs) its name. An SQLite file
+ * (msMemScope's .db) needs `sqlite`, which the caller loads (memscope-db.ts says why not core).
+ */
+export function openMemoryFile(bytes: Uint8Array, name = '', sqlite?: SqliteEngine): OpenResult {
   try {
-    return { ok: true, file: open(bytes, name) };
+    return { ok: true, file: open(bytes, name, sqlite) };
   } catch (error) {
     if (error instanceof FormatError) return { ok: false, message: error.message, at: error.at };
     throw error;
   }
 }
 
-function open(bytes: Uint8Array, name: string): MemoryFile {
+function open(bytes: Uint8Array, name: string, sqlite: SqliteEngine | undefined): MemoryFile {
+  if (isSqliteFile(bytes)) {
+    // A bug of the caller, not of the file: it should have loaded SQLite for this header.
+    if (sqlite === undefined) throw new Error(`${name}: an SQLite database reached openMemoryFile without an SQLite engine`);
+    return readMemScopeDb(sqlite, bytes, name || 'memscope_dump.db');
+  }
   const byName = kindFromName(name);
   if (bytes[0] === PROTO || byName === 'snapshot') {
     const loader = new SnapshotLoader({ totalBytes: bytes.length });
@@ -136,7 +145,7 @@ function open(bytes: Uint8Array, name: string): MemoryFile {
     default:
       throw new FormatError(
         `not a file PageLens reads: expected a PyTorch/torch_npu memory snapshot pickle (it starts with byte 0x80), ` +
-          `msMemScope's memscope_dump_*.csv, or the torch_npu profiler's memory_record.csv or operator_memory.csv; ` +
+          `msMemScope's memscope_dump_*.csv or .db, or the torch_npu profiler's memory_record.csv or operator_memory.csv; ` +
           `this one starts with ${readable(bytes)}`,
         0,
       );

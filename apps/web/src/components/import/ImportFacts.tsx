@@ -35,7 +35,10 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
                 <li key={item.reason} data-reason={item.reason}>
                   {t(`fileImport.facts.unplaced.${item.reason}`)}:{' '}
                   <span className="mono">
-                    {t('fileImport.facts.unplacedLine', { rows: item.count.toLocaleString('en-US'), line: item.firstLine })}
+                    {t(facts.unplacedIn === 'row' ? 'fileImport.facts.unplacedRow' : 'fileImport.facts.unplacedLine', {
+                      rows: item.count.toLocaleString('en-US'),
+                      line: item.firstLine,
+                    })}
                   </span>
                 </li>
               ))}

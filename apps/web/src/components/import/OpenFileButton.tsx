@@ -17,7 +17,7 @@ export function OpenFileButton() {
       <input
         ref={input}
         type="file"
-        accept=".pickle,.pkl,.csv"
+        accept=".pickle,.pkl,.csv,.db"
         hidden
         data-testid="open-file-input"
         onChange={(event) => {

@@ -4,7 +4,8 @@ import { defineMessages } from '../define.ts';
 export const fileImport = defineMessages(
   {
     open: 'Open file…',
-    openTitle: 'Open a PyTorch / torch_npu memory snapshot (.pickle), an msMemScope dump or a torch_npu profiler memory CSV (Shift+O)',
+    openTitle:
+      'Open a PyTorch / torch_npu memory snapshot (.pickle), an msMemScope dump (.csv or .db) or a torch_npu profiler memory CSV (Shift+O)',
     shortcut: 'Open a memory snapshot or CSV file',
     dropHere: 'Drop a memory snapshot (.pickle) or an Ascend memory CSV to open it',
     reading: 'Reading {{name}}',
@@ -50,6 +51,7 @@ export const fileImport = defineMessages(
       readOnly: 'Nothing here calls a device: this session is a recording.',
       unplacedTitle: 'Rows not placed on the page map',
       unplacedLine: 'rows: {{rows}} · first at line {{line}}',
+      unplacedRow: 'rows: {{rows}} · first at row {{line}} of the table',
       unplaced: {
         'not-malloc-free': 'not a MALLOC or FREE (SYSTEM, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX…): no memory changes hands',
         host: 'HOST memory: the page map shows device memory',
@@ -148,7 +150,7 @@ export const fileImport = defineMessages(
   },
   {
     open: '打开文件…',
-    openTitle: '打开 PyTorch / torch_npu 内存快照（.pickle）、msMemScope 转储或 torch_npu 性能分析内存 CSV（Shift+O）',
+    openTitle: '打开 PyTorch / torch_npu 内存快照（.pickle）、msMemScope 转储（.csv 或 .db）或 torch_npu 性能分析内存 CSV（Shift+O）',
     shortcut: '打开内存快照或 CSV 文件',
     dropHere: '将内存快照（.pickle）或昇腾内存 CSV 拖放到此处打开',
     reading: '正在读取 {{name}}',
@@ -192,6 +194,7 @@ export const fileImport = defineMessages(
       readOnly: '此处不会调用任何设备：这是一段记录。',
       unplacedTitle: '未放入页面图的行',
       unplacedLine: '行数：{{rows}} · 首次出现在第 {{line}} 行',
+      unplacedRow: '行数：{{rows}} · 首次出现在表的第 {{line}} 条记录',
       unplaced: {
         'not-malloc-free': '不是 MALLOC 或 FREE（SYSTEM、ACCESS、OP_LAUNCH、KERNEL_LAUNCH、MSTX…）：没有内存易手',
         host: 'HOST 内存：页面图只显示设备内存',

@@ -1,27 +1,24 @@
-// The import worker's branch for the Ascend CSVs (issue 16): msMemScope's memscope_dump becomes a
-// recorded session through the snapshot importer; the profiler's memory_record / operator_memory,
+// The import worker's branch for the Ascend CSVs (issue 16): msMemScope's memscope_dump (CSV, or
+// its .db through import-db.ts) becomes a recorded session through the snapshot importer; the profiler's memory_record / operator_memory,
 // which carry no addresses, come back as tables. Runs in the worker, so a million-row file never
 // blocks the page; progress is reported while the bytes arrive.
 import {
   chromeTraceJson,
   type DeviceProfile,
   FormatError,
-  importSnapshot,
-  internStacks,
-  MEMSCOPE_UNPLACED,
+  isSqliteFile,
   memoryRecordToChromeTrace,
-  memScopeToSnapshot,
   openMemoryFile,
-  toChromeTrace,
+  type SqliteEngine,
 } from '@pagelens/core';
-import type { ImportReply, ImportRequest } from './import-protocol.ts';
-
-type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
+import { loadSqlite, openDb } from './import-db.ts';
+import { type Reply, replyMemScope } from './import-memscope.ts';
+import type { ImportRequest } from './import-protocol.ts';
 
 /** One progress message per this many bytes read. */
 const PROGRESS_EVERY = 1024 * 1024;
 
-/** The whole stream after `head`, reporting progress; the CSV reader needs the text whole. */
+/** The whole stream after `head`, reporting progress; the CSV reader and SQLite need the file whole. */
 async function readAll(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>, total: number, reply: Reply) {
   const chunks = [head];
   let length = head.length;
@@ -53,8 +50,20 @@ export interface CsvSource {
   readonly reader: ReadableStreamDefaultReader<Uint8Array>;
 }
 
-export async function openCsv(source: CsvSource, request: ImportRequest, profile: DeviceProfile, reply: Reply): Promise<void> {
+/** Every file that is not a pickle, read whole; `sqlite` loads SQLite for a .db (tests give Node's). */
+export async function openCsv(
+  source: CsvSource,
+  request: ImportRequest,
+  profile: DeviceProfile,
+  reply: Reply,
+  sqlite: () => Promise<SqliteEngine> = loadSqlite,
+): Promise<void> {
   const bytes = await readAll(source.head, source.reader, source.total, reply);
+  // msMemScope's .db, told by its header once the bytes are whole (a first chunk may be shorter than it).
+  if (isSqliteFile(bytes)) {
+    await openDb(bytes, source.name, request, profile, reply, sqlite);
+    return;
+  }
   const result = openMemoryFile(bytes, source.name);
   if (!result.ok) {
     reply({ type: 'error', message: result.message, at: result.at });
@@ -62,55 +71,10 @@ export async function openCsv(source: CsvSource, request: ImportRequest, profile
   }
   const { file } = result;
   const perfetto = request.purpose === 'perfetto';
-  const pageSize1g = request.pageSize1g ?? false;
   switch (file.kind) {
-    case 'memscope_dump': {
-      const converted = memScopeToSnapshot(file);
-      if (perfetto) {
-        const trace = toChromeTrace(converted.snapshot, { profile, pageSize1g });
-        reply({
-          type: 'perfetto',
-          json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
-          events: trace.traceEvents.length,
-        });
-        return;
-      }
-      const { snapshot } = converted;
-      const session = importSnapshot(snapshot, { profile, pageSize1g, name: source.name });
-      const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
-      const { table, ids } = internStacks(all.map((block) => block.frames));
-      const unplaced = MEMSCOPE_UNPLACED.flatMap((reason) => {
-        const seen = converted.unplaced[reason];
-        return seen === undefined ? [] : [{ reason, count: seen.count, firstLine: seen.firstLine }];
-      });
-      reply(
-        {
-          type: 'done',
-          facts: {
-            name: source.name,
-            bytes: bytes.length,
-            format: 'msmemscope',
-            formatEvidence: snapshot.formatEvidence,
-            profile: profile.name,
-            pageSize1g,
-            timeBasis: 'time_us',
-            traceEntries: file.events.length,
-            segments: snapshot.segments.length,
-            inconsistent: session.inconsistent,
-            finalMismatch: session.finalMismatch,
-            devices: session.final.devices.length,
-            unplaced,
-          },
-          initial: session.initial,
-          events: session.events,
-          blocks: all.map((block) => ({ ...block, frames: [] })),
-          stacks: table,
-          stackIds: ids,
-        },
-        [table.starts.buffer, table.frameIds.buffer, ids.buffer],
-      );
+    case 'memscope_dump':
+      replyMemScope(file, { name: source.name, bytes: bytes.length, rowsAre: 'line' }, request, profile, reply);
       return;
-    }
     case 'memory_record':
       if (perfetto) {
         const trace = memoryRecordToChromeTrace(file, source.name);

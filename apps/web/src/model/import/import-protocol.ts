@@ -55,6 +55,8 @@ export interface ImportedFacts {
   readonly traceSummary?: TraceSummary;
   /** msMemScope dumps: the rows the model did not place, by why (MEMSCOPE_UNPLACED), with the first one's line. */
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
+  /** What `firstLine` counts: a CSV's lines, or the rows of a .db's table. */
+  readonly unplacedIn?: 'line' | 'row';
 }
 
 /** A profiler CSV with no addresses: shown as it is (counters over time, or operators), not as a session. */

@@ -21,7 +21,7 @@ async function open(request: ImportRequest): Promise<void> {
   const first = await reader.read();
   const head = first.done ? new Uint8Array(0) : first.value;
   if (head[0] !== PROTO && !/\.(pickle|pkl)$/i.test(name)) {
-    // Not a pickle: the Ascend CSVs (or a foreign file, which the CSV path names): import-csv.ts.
+    // Not a pickle: the Ascend CSVs or msMemScope's .db (or a foreign file, which the CSV path names): import-csv.ts.
     await openCsv({ name, total, head, reader }, request, profile, reply);
     return;
   }

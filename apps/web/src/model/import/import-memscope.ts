@@ -1,0 +1,71 @@
+// An msMemScope dump, from its CSV (import-csv.ts) or its .db (import-db.ts), as the worker's
+// answer: a recorded session through the snapshot importer, or its Perfetto export.
+import {
+  chromeTraceJson,
+  type DeviceProfile,
+  importSnapshot,
+  internStacks,
+  MEMSCOPE_UNPLACED,
+  type MemScopeDump,
+  memScopeToSnapshot,
+  toChromeTrace,
+} from '@pagelens/core';
+import type { ImportReply, ImportRequest } from './import-protocol.ts';
+
+export type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
+
+/** The file as read: its name, its size in bytes, and whether its rows are CSV lines or a .db table's rows. */
+export interface ReadFile {
+  readonly name: string;
+  readonly bytes: number;
+  readonly rowsAre: 'line' | 'row';
+}
+
+export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
+  const converted = memScopeToSnapshot(dump);
+  const pageSize1g = request.pageSize1g ?? false;
+  if (request.purpose === 'perfetto') {
+    const trace = toChromeTrace(converted.snapshot, { profile, pageSize1g });
+    reply({
+      type: 'perfetto',
+      json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
+      events: trace.traceEvents.length,
+    });
+    return;
+  }
+  const { snapshot } = converted;
+  const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
+  const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
+  const { table, ids } = internStacks(all.map((block) => block.frames));
+  const unplaced = MEMSCOPE_UNPLACED.flatMap((reason) => {
+    const seen = converted.unplaced[reason];
+    return seen === undefined ? [] : [{ reason, count: seen.count, firstLine: seen.firstLine }];
+  });
+  reply(
+    {
+      type: 'done',
+      facts: {
+        name: file.name,
+        bytes: file.bytes,
+        format: 'msmemscope',
+        formatEvidence: snapshot.formatEvidence,
+        profile: profile.name,
+        pageSize1g,
+        timeBasis: 'time_us',
+        traceEntries: dump.events.length,
+        segments: snapshot.segments.length,
+        inconsistent: session.inconsistent,
+        finalMismatch: session.finalMismatch,
+        devices: session.final.devices.length,
+        unplaced,
+        unplacedIn: file.rowsAre,
+      },
+      initial: session.initial,
+      events: session.events,
+      blocks: all.map((block) => ({ ...block, frames: [] })),
+      stacks: table,
+      stackIds: ids,
+    },
+    [table.starts.buffer, table.frameIds.buffer, ids.buffer],
+  );
+}
