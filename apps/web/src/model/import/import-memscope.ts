@@ -4,13 +4,13 @@ import {
   chromeTraceJson,
   type DeviceProfile,
   importSnapshot,
-  internStacks,
   MEMSCOPE_UNPLACED,
   type MemScopeDump,
   memScopeToSnapshot,
   toChromeTrace,
 } from '@pagelens/core';
-import type { ImportReply, ImportRequest } from './import-protocol.ts';
+import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
+import { sessionReply } from './session-reply.ts';
 
 export type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
 
@@ -35,37 +35,26 @@ export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: Impor
   }
   const { snapshot } = converted;
   const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
-  const all = Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat();
-  const { table, ids } = internStacks(all.map((block) => block.frames));
   const unplaced = MEMSCOPE_UNPLACED.flatMap((reason) => {
     const seen = converted.unplaced[reason];
     return seen === undefined ? [] : [{ reason, count: seen.count, firstLine: seen.firstLine }];
   });
-  reply(
-    {
-      type: 'done',
-      facts: {
-        name: file.name,
-        bytes: file.bytes,
-        format: 'msmemscope',
-        formatEvidence: snapshot.formatEvidence,
-        profile: profile.name,
-        pageSize1g,
-        timeBasis: 'time_us',
-        traceEntries: dump.events.length,
-        segments: snapshot.segments.length,
-        inconsistent: session.inconsistent,
-        finalMismatch: session.finalMismatch,
-        devices: session.final.devices.length,
-        unplaced,
-        unplacedIn: file.rowsAre,
-      },
-      initial: session.initial,
-      events: session.events,
-      blocks: all.map((block) => ({ ...block, frames: [] })),
-      stacks: table,
-      stackIds: ids,
-    },
-    [table.starts.buffer, table.frameIds.buffer, ids.buffer],
-  );
+  const facts: ImportedFacts = {
+    name: file.name,
+    bytes: file.bytes,
+    format: 'msmemscope',
+    formatEvidence: snapshot.formatEvidence,
+    profile: profile.name,
+    pageSize1g,
+    timeBasis: 'time_us',
+    traceEntries: dump.events.length,
+    segments: snapshot.segments.length,
+    inconsistent: session.inconsistent,
+    finalMismatch: session.finalMismatch,
+    devices: session.final.devices.length,
+    unplaced,
+    unplacedIn: file.rowsAre,
+  };
+  const { message, transfer } = sessionReply('done', facts, session);
+  reply(message, transfer);
 }
