@@ -180,6 +180,7 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
   const each = m.views.map((view) => `${view.name} ${view.timing.ms.toFixed(0)} ms`).join(', ');
   const mem = m.openMemory;
   const sampled = `sampled every ~250 ms from choosing the file to complete (${mem.rssSamples} RSS samples over up to ${mem.renderers} renderer processes; ${mem.heapSamples} heap samples, longest gap ${(mem.longestHeapGapMs / 1000).toFixed(1)} s while the main thread was busy)`;
+  const rssWhen = `the RSS peak was sampled ${(mem.rssPeakAtMs / 1000).toFixed(1)} s after the file was chosen, RSS at complete ${(mem.lastRss / MB).toFixed(0)} MB`;
   const n = `web.import.${scene.label}`;
   return [
     ms(
@@ -198,7 +199,7 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
       value: mem.rendererRss / MB,
       unit: 'MB',
       higherIsBetter: false,
-      detail: `${scene.what}: peak of the summed resident set of Chromium's renderer processes (/proc VmRSS; includes the import worker's heap, DOM, canvases), ${sampled}. ${where} (renderer memory ≤ 1 GB)`,
+      detail: `${scene.what}: peak of the summed resident set of Chromium's renderer processes (/proc VmRSS; includes the import worker's heap, DOM, canvases), ${sampled}; ${rssWhen}. ${where} (renderer memory ≤ 1 GB)`,
       ...(targets ? { target: 1000 } : {}),
     },
     {
@@ -217,7 +218,7 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
     ms(
       `${n}.step_p95`,
       quantile(steps, 0.95),
-      `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → the slider's commit → end of that frame (or the next, when the page map painted in it; it did in ${painted} steps); p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms. ${where} (stepping the time cursor ≤ 16 ms p95)`,
+      `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → end of the first frame showing the slider's new position (or of the next, when the page map painted in that one); the page map painted after the key in ${painted} steps; p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms. ${where} (stepping the time cursor ≤ 16 ms p95)`,
       target(16),
     ),
     ms(`${n}.step_p50`, quantile(steps, 0.5), `the same ${STEPS} steps, median`),

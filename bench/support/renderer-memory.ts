@@ -25,6 +25,9 @@ export interface MemoryPeaks {
   /** The longest wait between two heap samples, ms (long tasks on the page's main thread). */
   readonly longestHeapGapMs: number;
   readonly renderers: number;
+  /** When the RSS peak was sampled, ms after sampling began; and the last RSS sample, bytes. */
+  readonly rssPeakAtMs: number;
+  readonly lastRss: number;
 }
 
 const INTERVAL_MS = 250;
@@ -91,9 +94,14 @@ export async function sampleMemory(cdp: CdpSession): Promise<{ stop(): Promise<M
   let rendererPeak = 0;
   let renderers = 0;
   let rssSamples = 0;
+  let peakAt = 0;
+  let lastRss = 0;
+  const began = performance.now();
   const timer = setInterval(() => {
     const { bytes, count } = rendererRss(process.pid);
+    if (bytes > rendererPeak) peakAt = performance.now() - began;
     rendererPeak = Math.max(rendererPeak, bytes);
+    lastRss = bytes;
     renderers = Math.max(renderers, count);
     rssSamples += 1;
   }, INTERVAL_MS);
@@ -118,7 +126,16 @@ export async function sampleMemory(cdp: CdpSession): Promise<{ stop(): Promise<M
       running = false;
       clearInterval(timer);
       await heapLoop;
-      return { rendererRss: rendererPeak, jsHeapUsed: heapPeak, rssSamples, heapSamples, longestHeapGapMs: longestGap, renderers };
+      return {
+        rendererRss: rendererPeak,
+        jsHeapUsed: heapPeak,
+        rssSamples,
+        heapSamples,
+        longestHeapGapMs: longestGap,
+        renderers,
+        rssPeakAtMs: peakAt,
+        lastRss,
+      };
     },
   };
 }
