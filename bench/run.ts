@@ -12,6 +12,7 @@ import { runSuite } from './suites/run.ts';
 import { simSuite } from './suites/sim.ts';
 import { tlbSuite } from './suites/tlb.ts';
 import { viewersSuite } from './suites/viewers.ts';
+import { webImportSuite } from './suites/web-import.ts';
 import { webIngestSuite } from './suites/web-ingest.ts';
 import { webPageMapSuite } from './suites/web-page-map.ts';
 import { type BenchResult, type BenchSuite, meetsTarget } from './support/result.ts';
@@ -25,6 +26,7 @@ const SUITES: readonly BenchSuite[] = [
   runSuite,
   webPageMapSuite,
   webIngestSuite,
+  webImportSuite,
   formatsSuite,
   formatsImportSuite,
 ];

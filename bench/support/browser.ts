@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM_ARGS, findChromium } from '../../e2e/browser.ts';
+import type { CdpSession } from './renderer-memory.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -24,6 +25,10 @@ export interface BenchPage {
     up(): Promise<void>;
     wheel(dx: number, dy: number): Promise<void>;
   };
+  /** A file chosen in an <input type=file>, by its path (Chromium reads it from disk, as it would a user's). */
+  setInputFiles(selector: string, files: string): Promise<void>;
+  keyboard: { press(key: string): Promise<void> };
+  context(): { newCDPSession(page: BenchPage): Promise<CdpSession> };
   close(): Promise<void>;
 }
 
@@ -47,12 +52,16 @@ export function launchChromium(): Promise<BenchBrowser> {
 /** The flags the browser runs with, for the figures' details. */
 export const BROWSER_FLAGS = CHROMIUM_ARGS.join(' ');
 
-/** A production build of the web app in a directory of its own (never the shared apps/web/dist), or $PAGELENS_WEB_DIR. */
-export function buildWeb(): { dir: string; cleanup: () => void } {
+/**
+ * A production build of the web app in a directory of its own (never the shared apps/web/dist), or
+ * $PAGELENS_WEB_DIR. `minify: false` keeps function names, for a CPU profile a person can read.
+ */
+export function buildWeb(options: { minify?: boolean } = {}): { dir: string; cleanup: () => void } {
   const given = process.env.PAGELENS_WEB_DIR;
   if (given !== undefined && given !== '') return { dir: given, cleanup: () => undefined };
   const dir = mkdtempSync(join(tmpdir(), 'pagelens-bench-web-'));
-  const built = spawnSync('pnpm', ['--filter', '@pagelens/web', 'exec', 'vite', 'build', '--outDir', dir, '--emptyOutDir'], {
+  const minify = options.minify === false ? ['--minify', 'false'] : [];
+  const built = spawnSync('pnpm', ['--filter', '@pagelens/web', 'exec', 'vite', 'build', '--outDir', dir, '--emptyOutDir', ...minify], {
     cwd: REPO_ROOT,
     encoding: 'utf8',
   });

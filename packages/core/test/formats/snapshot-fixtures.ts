@@ -10,6 +10,7 @@ export type Flavour = 'torch_npu' | 'pytorch_cuda';
 
 export interface FixtureOptions {
   readonly flavour: Flavour;
+  /** Trace entries per device, segment entries included (torch_npu's device 0 adds its workspace and OOM entries). */
   readonly events: number;
   readonly seed?: number;
   readonly devices?: number;
@@ -59,6 +60,23 @@ interface SegmentState {
 }
 
 const MiB = 1024 * 1024;
+
+/**
+ * The odds of each step, as cumulative thresholds of one roll: below `alloc` allocates, below
+ * `freeRequested` asks for a free, the rest completes the oldest pending free. Under the live
+ * target the job grows; at or over it, frees are asked for a little more often than allocations
+ * (so the live count returns to the target instead of wandering off as an unbiased walk), and
+ * completions are more likely than requests in both, as a real job's pending frees complete once
+ * their stream's work does: a few are pending at a time (IN_FLIGHT). When requests outpaced completions
+ * (0.35 against 0.30), pending blocks piled up by one per 20 entries — at 1 M entries some 50,000
+ * blocks (about 85 GiB) that were never freed, pinning their segments, more than a 64 GiB device holds.
+ */
+const ODDS = {
+  growing: { alloc: 0.55, freeRequested: 0.75 },
+  steady: { alloc: 0.3, freeRequested: 0.64 },
+} as const;
+/** Frees whose stream work is still running: the newest this many pending frees do not complete yet, so a snapshot ends with some pending. */
+const IN_FLIGHT = 2;
 
 class Lcg {
   private state: number;
@@ -136,9 +154,11 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
       return segment;
     };
 
-    for (let n = 0; n < options.events; n += 1) {
+    // Steps until the trace holds `events` entries: a completion rolled with nothing pending writes none.
+    while (trace.length < options.events) {
       const roll = rng.next();
-      if (live.length === 0 || roll < (live.length < liveTarget ? 0.55 : 0.35)) {
+      const odds = live.length < liveTarget ? ODDS.growing : ODDS.steady;
+      if (live.length === 0 || roll < odds.alloc) {
         const requested = rng.next() < 0.6 ? 1 + rng.int(512 * 1024) : 1 + rng.int(8 * MiB);
         const size = Math.ceil(requested / 512) * 512;
         let found: { segment: SegmentState; index: number } | undefined;
@@ -174,14 +194,14 @@ export function makeSnapshot(options: FixtureOptions): Fixture {
         allocated += size;
         active += size;
         entry('alloc', block.address, size, block.frames);
-      } else if (roll < (live.length < liveTarget ? 0.8 : 0.7)) {
+      } else if (roll < odds.freeRequested) {
         const block = live.splice(rng.int(live.length), 1)[0];
         if (block === undefined) continue;
         block.state = 'active_pending_free';
         pending.push(block);
         allocated -= block.size;
         entry('free_requested', block.address, block.size, block.frames);
-      } else if (pending.length > 0) {
+      } else if (pending.length > IN_FLIGHT) {
         const block = pending.shift();
         if (block === undefined) continue;
         block.state = 'inactive';
