@@ -20,13 +20,38 @@ export interface StackTable {
 export const NO_STACK = -1;
 export const BAD_STACK = -2;
 
-/** Interns the stacks; returns the table and, per input stack, its id (or NO_STACK / BAD_STACK). */
+/** A growing Int32Array: a 1 M-event file's blocks hold ~19 M frame references, too many for a plain array to grow by. */
+class IntRun {
+  values = new Int32Array(1024);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const grown = new Int32Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.length] = value;
+    this.length += 1;
+  }
+
+  done(): Int32Array {
+    return this.values.slice(0, this.length);
+  }
+}
+
+/**
+ * Interns the stacks; returns the table and, per input stack, its id (or NO_STACK / BAD_STACK).
+ * A frame is checked (framesOf) the first time it is seen; after that its index is all that is
+ * looked up, since frames are shared objects (the pickle memo) across a file's stacks.
+ */
 export function internStacks(stacks: readonly StackFrames[]): { table: StackTable; ids: Int32Array } {
-  const frameIndex = new Map<Frame, number>();
+  const frameIndex = new Map<unknown, number>();
   const frames: Frame[] = [];
   const stackIndex = new Map<StackFrames, number>();
-  const starts: number[] = [0];
-  const frameIds: number[] = [];
+  const starts = new IntRun();
+  starts.push(0);
+  const frameIds = new IntRun();
   const ids = new Int32Array(stacks.length);
   stacks.forEach((stack, i) => {
     if (stack.length === 0) {
@@ -38,20 +63,24 @@ export function internStacks(stacks: readonly StackFrames[]): { table: StackTabl
       ids[i] = known;
       return;
     }
-    let checked: readonly Frame[];
-    try {
-      checked = framesOf(stack);
-    } catch (error) {
-      if (!(error instanceof FormatError)) throw error;
-      stackIndex.set(stack, BAD_STACK);
-      ids[i] = BAD_STACK;
-      return;
-    }
-    for (const frame of checked) {
+    const mark = frameIds.length;
+    for (const frame of stack) {
       let index = frameIndex.get(frame);
       if (index === undefined) {
+        let checked: Frame | undefined;
+        try {
+          checked = framesOf([frame])[0];
+        } catch (error) {
+          if (!(error instanceof FormatError)) throw error;
+        }
+        if (checked === undefined) {
+          frameIds.length = mark;
+          stackIndex.set(stack, BAD_STACK);
+          ids[i] = BAD_STACK;
+          return;
+        }
         index = frames.length;
-        frames.push({ filename: frame.filename, line: frame.line, name: frame.name });
+        frames.push({ filename: checked.filename, line: checked.line, name: checked.name });
         frameIndex.set(frame, index);
       }
       frameIds.push(index);
@@ -61,7 +90,7 @@ export function internStacks(stacks: readonly StackFrames[]): { table: StackTabl
     stackIndex.set(stack, id);
     ids[i] = id;
   });
-  return { table: { frames, starts: Int32Array.from(starts), frameIds: Int32Array.from(frameIds) }, ids };
+  return { table: { frames, starts: starts.done(), frameIds: frameIds.done() }, ids };
 }
 
 /** The frames of stack `id`, innermost first; [] for NO_STACK, BAD_STACK or an id the table lacks. */
