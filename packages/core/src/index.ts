@@ -144,7 +144,7 @@ export {
   type MemScopeUnplaced,
   memScopeToSnapshot,
 } from './formats/memscope-session.ts';
-export { type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
+export { type CsvFile, CsvLoader, type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
 export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';

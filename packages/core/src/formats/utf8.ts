@@ -1,5 +1,5 @@
 /**
- * UTF-8 to a JS string without TextDecoder (core has no DOM or Node types). Snapshot strings are
+ * UTF-8 to a JS string and back without TextDecoder/TextEncoder (core has no DOM or Node types). Snapshot strings are
  * mostly ASCII file and function names, so ASCII takes one String.fromCharCode per 4,096 bytes;
  * anything else is decoded by code point. Invalid sequences become U+FFFD, as TextDecoder does by
  * default; CPython writes surrogates with "surrogatepass", which decode as the surrogate itself.
@@ -72,4 +72,39 @@ function decodeFrom(bytes: Uint8Array, start: number, end: number): string {
     }
   }
   return out + Reflect.apply(String.fromCharCode, null, units);
+}
+
+/** A JS string as UTF-8, as TextEncoder writes it (a lone surrogate becomes U+FFFD). */
+export function encodeUtf8(text: string): Uint8Array {
+  // At most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+  const out = new Uint8Array(text.length * 3);
+  let n = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    let cp = text.charCodeAt(i);
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      const low = text.charCodeAt(i + 1);
+      if (cp <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
+        i += 1;
+      } else {
+        cp = 0xfffd;
+      }
+    }
+    if (cp < 0x80) {
+      out[n++] = cp;
+    } else if (cp < 0x800) {
+      out[n++] = 0xc0 | (cp >> 6);
+      out[n++] = 0x80 | (cp & 0x3f);
+    } else if (cp < 0x10000) {
+      out[n++] = 0xe0 | (cp >> 12);
+      out[n++] = 0x80 | ((cp >> 6) & 0x3f);
+      out[n++] = 0x80 | (cp & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (cp >> 18);
+      out[n++] = 0x80 | ((cp >> 12) & 0x3f);
+      out[n++] = 0x80 | ((cp >> 6) & 0x3f);
+      out[n++] = 0x80 | (cp & 0x3f);
+    }
+  }
+  return out.subarray(0, n);
 }

@@ -1,8 +1,12 @@
 // The import worker's branch for the Ascend CSVs (issue 16): msMemScope's memscope_dump becomes a
 // recorded session through the snapshot importer; the profiler's memory_record / operator_memory,
 // which carry no addresses, come back as tables. Runs in the worker, so a million-row file never
-// blocks the page; progress is reported while the bytes arrive.
+// blocks the page; each chunk is parsed as it arrives (core CsvLoader), so the file's text is never
+// held whole and the progress reported is how far the parse got.
 import {
+  assertNever,
+  type CsvFile,
+  CsvLoader,
   chromeTraceJson,
   type DeviceProfile,
   FormatError,
@@ -11,7 +15,6 @@ import {
   MEMSCOPE_UNPLACED,
   memoryRecordToChromeTrace,
   memScopeToSnapshot,
-  openMemoryFile,
   toChromeTrace,
 } from '@pagelens/core';
 import type { ImportReply, ImportRequest } from './import-protocol.ts';
@@ -21,29 +24,24 @@ type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
 /** One progress message per this many bytes read. */
 const PROGRESS_EVERY = 1024 * 1024;
 
-/** The whole stream after `head`, reporting progress; the CSV reader needs the text whole. */
-async function readAll(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>, total: number, reply: Reply) {
-  const chunks = [head];
-  let length = head.length;
+/** The stream from `head` on, parsed chunk by chunk, reporting progress; a damaged file throws a FormatError at its row. */
+async function parse(source: CsvSource, reply: Reply): Promise<{ file: CsvFile; bytes: number }> {
+  const loader = new CsvLoader(source.name);
+  loader.push(source.head);
   let reported = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await source.reader.read();
     if (done) break;
-    chunks.push(value);
-    length += value.length;
-    if (length - reported >= PROGRESS_EVERY) {
-      reported = length;
-      reply({ type: 'progress', bytesRead: length, total });
+    loader.push(value);
+    if (loader.bytesRead - reported >= PROGRESS_EVERY) {
+      reported = loader.bytesRead;
+      reply({ type: 'progress', bytesRead: reported, total: source.total });
     }
   }
-  reply({ type: 'progress', bytesRead: length, total: Math.max(total, length) });
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
+  const file = loader.finish();
+  const bytes = loader.bytesRead;
+  reply({ type: 'progress', bytesRead: bytes, total: Math.max(source.total, bytes) });
+  return { file, bytes };
 }
 
 export interface CsvSource {
@@ -54,13 +52,17 @@ export interface CsvSource {
 }
 
 export async function openCsv(source: CsvSource, request: ImportRequest, profile: DeviceProfile, reply: Reply): Promise<void> {
-  const bytes = await readAll(source.head, source.reader, source.total, reply);
-  const result = openMemoryFile(bytes, source.name);
-  if (!result.ok) {
-    reply({ type: 'error', message: result.message, at: result.at });
+  let parsed: { file: CsvFile; bytes: number };
+  try {
+    parsed = await parse(source, reply);
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    // The reader's own words; the rest of the stream is not read.
+    await source.reader.cancel().catch(() => undefined);
+    reply({ type: 'error', message: error.message, at: error.at });
     return;
   }
-  const { file } = result;
+  const { file, bytes } = parsed;
   const perfetto = request.purpose === 'perfetto';
   const pageSize1g = request.pageSize1g ?? false;
   switch (file.kind) {
@@ -88,7 +90,7 @@ export async function openCsv(source: CsvSource, request: ImportRequest, profile
           type: 'done',
           facts: {
             name: source.name,
-            bytes: bytes.length,
+            bytes,
             format: 'msmemscope',
             formatEvidence: snapshot.formatEvidence,
             profile: profile.name,
@@ -121,13 +123,13 @@ export async function openCsv(source: CsvSource, request: ImportRequest, profile
         });
         return;
       }
-      reply({ type: 'profiler-csv', name: source.name, bytes: bytes.length, table: file });
+      reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
       return;
     case 'operator_memory':
       if (perfetto) throw new FormatError(`${source.name}: operator_memory.csv is exported as it is; it holds no counters for Perfetto`);
-      reply({ type: 'profiler-csv', name: source.name, bytes: bytes.length, table: file });
+      reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
       return;
-    case 'snapshot':
-      throw new FormatError(`${source.name}: a snapshot pickle reached the CSV reader`);
+    default:
+      assertNever(file);
   }
 }
