@@ -103,9 +103,10 @@ export const formatsCsvSuite: BenchSuite = {
   async run(): Promise<BenchResult[]> {
     const file = memScopeDumpFile({ rows: ROWS, devices: 2, stackPool: 4000, liveTarget: 2000 });
     const baseline = baselineCore(CSV_BASELINE);
-    const load = loadavg()[0]?.toFixed(1) ?? '?';
+    const load = (): string => loadavg()[0]?.toFixed(1) ?? '?';
     const results: BenchResult[] = [];
     for (const phase of ['parse', 'job'] as const) {
+      const loadBefore = load();
       const streamed: Run[] = [];
       const whole: Run[] = [];
       for (let run = 0; run < RUNS[phase]; run += 1) {
@@ -120,7 +121,7 @@ export const formatsCsvSuite: BenchSuite = {
       const what =
         `${file.rows.toLocaleString('en-US')}-row memscope_dump CSV, ${(file.bytes / MB).toFixed(1)} MB ` +
         `(${(file.bytes / file.rows).toFixed(0)} B per row), ${phase === 'parse' ? 'file to rows' : 'file to rows to imported session'}, ` +
-        `each run a fresh process, the two ways alternating; 1-minute load average ${load} on ${availableParallelism()} cores`;
+        `each run a fresh process, the two ways alternating; 1-minute load average ${loadBefore} before the runs and ${load()} after, on ${availableParallelism()} cores (wall time is the scheduler's as much as ours: compare CPU)`;
       const compare = `streamed (CsvLoader, 4 MiB chunks): ${words(now, RUNS[phase])}; whole (commit ${CSV_BASELINE.slice(0, 7)}): ${words(before, RUNS[phase])}`;
       const name = `formats.csv-${phase}`;
       results.push(
