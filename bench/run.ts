@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
+import { formatsCsvSuite } from './suites/formats-csv.ts';
 import { formatsImportSuite } from './suites/formats-import.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { runSuite } from './suites/run.ts';
@@ -29,6 +30,7 @@ const SUITES: readonly BenchSuite[] = [
   webImportSuite,
   formatsSuite,
   formatsImportSuite,
+  formatsCsvSuite,
 ];
 
 /** A result as stored: which suite measured it, and when. */

@@ -63,15 +63,20 @@ export interface LoaderClass {
  */
 export const BASELINE_COMMIT = process.env.PAGELENS_BENCH_BASELINE ?? 'e669c3720b6e3eb27fd39340dbb6dd3007291719';
 
+/** `packages/core/src` as it was at `commit`, unpacked once into the temp directory; the directory holding it. */
+export function baselineCore(commit: string): string {
+  const dir = join(tmpdir(), `pagelens-bench-baseline-${commit.slice(0, 12)}`);
+  if (!existsSync(join(dir, 'packages/core/src/index.ts'))) {
+    mkdirSync(dir, { recursive: true });
+    const archive = execFileSync('git', ['-C', ROOT, 'archive', commit, 'packages/core/src'], { maxBuffer: 1 << 28 });
+    execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  }
+  return dir;
+}
+
 export async function baselineLoader(): Promise<{ loader: LoaderClass; commit: string } | { why: string }> {
-  const dir = join(tmpdir(), `pagelens-bench-baseline-${BASELINE_COMMIT.slice(0, 12)}`);
-  const entry = join(dir, 'packages/core/src/formats/open-file.ts');
   try {
-    if (!existsSync(entry)) {
-      mkdirSync(dir, { recursive: true });
-      const archive = execFileSync('git', ['-C', ROOT, 'archive', BASELINE_COMMIT, 'packages/core/src'], { maxBuffer: 1 << 28 });
-      execFileSync('tar', ['-x', '-C', dir], { input: archive });
-    }
+    const entry = join(baselineCore(BASELINE_COMMIT), 'packages/core/src/formats/open-file.ts');
     const module = (await import(pathToFileURL(entry).href)) as { SnapshotLoader: LoaderClass };
     return { loader: module.SnapshotLoader, commit: BASELINE_COMMIT.slice(0, 7) };
   } catch (error) {

@@ -145,7 +145,15 @@ export {
   type MemScopeUnplaced,
   memScopeToSnapshot,
 } from './formats/memscope-session.ts';
-export { type LoaderOptions, type MemoryFile, type OpenResult, openMemoryFile, SnapshotLoader } from './formats/open-file.ts';
+export {
+  type CsvFile,
+  CsvLoader,
+  type LoaderOptions,
+  type MemoryFile,
+  type OpenResult,
+  openMemoryFile,
+  SnapshotLoader,
+} from './formats/open-file.ts';
 export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';

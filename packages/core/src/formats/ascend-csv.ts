@@ -1,17 +1,57 @@
-import { bigField, type CsvRow, deviceIndex, numberField, readCsv, readTable, rowError, type Table } from './csv.ts';
+import { bigField, type CsvRow, CsvTableReader, deviceIndex, numberField, rowError } from './csv.ts';
+import type { CsvRecord } from './csv-records.ts';
+import { encodeUtf8 } from './utf8.ts';
 
 /**
  * The memory CSVs Ascend's tools write (column facts: ../shared/reference/formats.md, from
  * Ascend/msmemscope `docs/*_user_guide/output_file_spec.md` and Ascend/pytorch's profiler guide):
  * msMemScope's `memscope_dump_*.csv`, and torch_npu's profiler `memory_record.csv` and
  * `operator_memory.csv`. MB and KB are the tools' units (MB = 2^20 bytes in torch_npu's profiler).
+ *
+ * Each is read as its bytes arrive (a worker reading a File stream): a row becomes its typed value
+ * as soon as it completes, so only those values are kept, never the file's text.
  */
+
+/** A CSV of one kind read in chunks: `bytesRead` for progress, then `end` for the file's rows. */
+export interface CsvFileReader<F> {
+  readonly bytesRead: number;
+  push(chunk: Uint8Array): void;
+  end(): F;
+}
+
+function tableReader<R extends string, O extends string, T, F>(
+  file: string,
+  required: readonly R[],
+  optional: readonly O[],
+  map: (row: CsvRow<R | O>) => T,
+  wrap: (rows: T[]) => F,
+): CsvFileReader<F> {
+  const rows: T[] = [];
+  const table = new CsvTableReader(file, required, optional, (row) => {
+    rows.push(map(row));
+  });
+  return {
+    get bytesRead() {
+      return table.bytesRead;
+    },
+    push: (chunk) => table.push(chunk),
+    end: () => {
+      table.end();
+      return wrap(rows);
+    },
+  };
+}
+
+/** A CSV held whole as text (tests, small files). */
+function readText<F>(reader: CsvFileReader<F>, text: string): F {
+  reader.push(encodeUtf8(text));
+  return reader.end();
+}
 
 const DUMP_REQUIRED = ['ID', 'Event', 'Event Type', 'Timestamp(ns)', 'Device Id', 'Ptr', 'Attr'] as const;
 const DUMP_OPTIONAL = ['Name', 'Process Id', 'Thread Id', 'Call Stack(Python)', 'Call Stack(C)'] as const;
 
 export interface MemScopeEvent {
-  /** The CSV line the row starts on; for a `.db`, the row's 1-based place in the table. */
   readonly line: number;
   readonly id: string;
   /** SYSTEM, MALLOC, FREE, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX, SNAPSHOT. */
@@ -59,26 +99,46 @@ function interned(seen: Map<string, string>, text: string): string {
   return text;
 }
 
+export function memScopeDumpReader(file = 'memscope_dump.csv'): CsvFileReader<MemScopeDump> {
+  const stacks = new Map<string, string>();
+  return tableReader(
+    file,
+    DUMP_REQUIRED,
+    DUMP_OPTIONAL,
+    (row) => dumpEvent(row, file, stacks),
+    (events) => ({ kind: 'memscope_dump', events }),
+  );
+}
+
 export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
+  return readText(memScopeDumpReader(file), text);
+}
+
+/**
+ * The same rows from msMemScope's `.db` (its `memscope_dump` table, memscope-db.ts): the header,
+ * then each row as a record, through the same column rules; messages name rows, not lines.
+ */
+export function readMemScopeTable(header: readonly string[], rows: Iterable<CsvRecord>, file: string): MemScopeDump {
   const stacks = new Map<string, string>();
-  const { rows: events } = readCsv(text, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => memScopeEvent(row, file, stacks));
+  const events: MemScopeEvent[] = [];
+  const table = new CsvTableReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => events.push(dumpEvent(row, file, stacks)), 'row');
+  table.take({ line: 0, fieldCount: header.length, field: (at) => header[at] ?? '' });
+  for (const row of rows) table.take(row);
+  table.end();
   return { kind: 'memscope_dump', events };
 }
 
-/** The same rows from msMemScope's `.db` (its `memscope_dump` table, memscope-db.ts), by the same column rules. */
-export function readMemScopeTable(table: Table, file: string): MemScopeDump {
-  const stacks = new Map<string, string>();
-  const { rows: events } = readTable(table, file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => memScopeEvent(row, file, stacks));
-  return { kind: 'memscope_dump', events };
-}
-
-type DumpColumn = (typeof DUMP_REQUIRED)[number] | (typeof DUMP_OPTIONAL)[number];
-
-function memScopeEvent(row: CsvRow<DumpColumn>, file: string, stacks: Map<string, string>): MemScopeEvent {
+function dumpEvent(
+  row: CsvRow<(typeof DUMP_REQUIRED)[number] | (typeof DUMP_OPTIONAL)[number]>,
+  file: string,
+  stacks: Map<string, string>,
+): MemScopeEvent {
   const attr = parseAttr(row.get('Attr') ?? '');
   const rawPtr = (row.get('Ptr') ?? '').trim();
   const size = attr.size === undefined ? undefined : Number(attr.size);
-  if (size !== undefined && !Number.isSafeInteger(size)) throw rowError(file, row, `Attr size "${attr.size}" is not a byte count`);
+  if (size !== undefined && !Number.isSafeInteger(size)) {
+    throw rowError(file, row, `Attr size "${attr.size}" is not a byte count`);
+  }
   return {
     line: row.line,
     id: row.get('ID') ?? '',
@@ -113,21 +173,30 @@ export interface MemoryRecord {
   readonly rows: readonly MemoryRecordRow[];
 }
 
+export function memoryRecordReader(file = 'memory_record.csv'): CsvFileReader<MemoryRecord> {
+  return tableReader(
+    file,
+    RECORD_REQUIRED,
+    RECORD_OPTIONAL,
+    (row): MemoryRecordRow => {
+      const active = (row.get('Total Active(MB)') ?? '').trim();
+      return {
+        line: row.line,
+        component: row.get('Component') ?? '',
+        timestampUs: numberField(row, 'Timestamp(us)', file),
+        allocatedMB: numberField(row, 'Total Allocated(MB)', file),
+        reservedMB: numberField(row, 'Total Reserved(MB)', file),
+        activeMB: active === '' ? undefined : numberField(row, 'Total Active(MB)', file),
+        device: deviceIndex(row.get('Device Type')),
+        deviceType: row.get('Device Type') ?? '',
+      };
+    },
+    (rows) => ({ kind: 'memory_record', rows }),
+  );
+}
+
 export function readMemoryRecord(text: string, file = 'memory_record.csv'): MemoryRecord {
-  const { rows } = readCsv(text, file, RECORD_REQUIRED, RECORD_OPTIONAL, (row): MemoryRecordRow => {
-    const active = (row.get('Total Active(MB)') ?? '').trim();
-    return {
-      line: row.line,
-      component: row.get('Component') ?? '',
-      timestampUs: numberField(row, 'Timestamp(us)', file),
-      allocatedMB: numberField(row, 'Total Allocated(MB)', file),
-      reservedMB: numberField(row, 'Total Reserved(MB)', file),
-      activeMB: active === '' ? undefined : numberField(row, 'Total Active(MB)', file),
-      device: deviceIndex(row.get('Device Type')),
-      deviceType: row.get('Device Type') ?? '',
-    };
-  });
-  return { kind: 'memory_record', rows };
+  return readText(memoryRecordReader(file), text);
 }
 
 const OPERATOR_REQUIRED = ['Name', 'Size(KB)', 'Allocation Time(us)', 'Release Time(us)', 'Device Type'] as const;
@@ -148,17 +217,26 @@ export interface OperatorMemory {
   readonly rows: readonly OperatorMemoryRow[];
 }
 
+export function operatorMemoryReader(file = 'operator_memory.csv'): CsvFileReader<OperatorMemory> {
+  return tableReader(
+    file,
+    OPERATOR_REQUIRED,
+    OPERATOR_OPTIONAL,
+    (row): OperatorMemoryRow => {
+      const release = (row.get('Release Time(us)') ?? '').trim();
+      return {
+        line: row.line,
+        name: row.get('Name') ?? '',
+        sizeKB: numberField(row, 'Size(KB)', file),
+        allocationTimeUs: numberField(row, 'Allocation Time(us)', file),
+        releaseTimeUs: release === '' || release === 'N/A' ? undefined : numberField(row, 'Release Time(us)', file),
+        device: deviceIndex(row.get('Device Type')),
+      };
+    },
+    (rows) => ({ kind: 'operator_memory', rows }),
+  );
+}
+
 export function readOperatorMemory(text: string, file = 'operator_memory.csv'): OperatorMemory {
-  const { rows } = readCsv(text, file, OPERATOR_REQUIRED, OPERATOR_OPTIONAL, (row): OperatorMemoryRow => {
-    const release = (row.get('Release Time(us)') ?? '').trim();
-    return {
-      line: row.line,
-      name: row.get('Name') ?? '',
-      sizeKB: numberField(row, 'Size(KB)', file),
-      allocationTimeUs: numberField(row, 'Allocation Time(us)', file),
-      releaseTimeUs: release === '' || release === 'N/A' ? undefined : numberField(row, 'Release Time(us)', file),
-      device: deviceIndex(row.get('Device Type')),
-    };
-  });
-  return { kind: 'operator_memory', rows };
+  return readText(operatorMemoryReader(file), text);
 }

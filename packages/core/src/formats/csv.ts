@@ -1,179 +1,116 @@
+import { type CsvRecord, CsvRecordReader } from './csv-records.ts';
 import { FormatError } from './format-error.ts';
 
 /**
- * A small RFC 4180 CSV reader for the Ascend tools' memory CSVs: quoted fields (with "" and line
- * breaks inside), CRLF or LF, a leading BOM. Columns are found by name, compared without case and
+ * The Ascend tools' memory CSVs as tables: the header read first, then each row handed on as it
+ * completes (csv-records.ts reads the bytes). Columns are found by name, compared without case and
  * spaces ("Thread ID" = "Thread Id"), so a renamed header fails with the names it has.
  */
 export interface CsvRow<C extends string> {
-  /** 1-based: the line a CSV record starts on, or the row's place in a database table (see `unit`). */
+  /** The 1-based line of a CSV, or row of a database table (memscope-db.ts), as `unit` says. */
   readonly line: number;
   readonly unit: RowUnit;
   readonly get: (column: C) => string | undefined;
 }
 
-/** How a message names a row: a CSV `line` (which the page shows as such), or a database table's `row`. */
 export type RowUnit = 'line' | 'row';
 
-/** A FormatError about one row; `at` is set for CSV lines only, since a table row is no place in the file. */
-export function rowError(file: string, row: { readonly line: number; readonly unit: RowUnit }, problem: string): FormatError {
-  return new FormatError(`${file}: ${row.unit} ${row.line}: ${problem}`, row.unit === 'line' ? row.line : undefined);
+/** `file: line 7: …` (or `row 7` for a table): a FormatError at that line (a table's rows have no place in a file). */
+export function rowError(file: string, row: { readonly line: number; readonly unit: RowUnit }, message: string): FormatError {
+  return new FormatError(`${file}: ${row.unit} ${row.line}: ${message}`, row.unit === 'line' ? row.line : undefined);
 }
 
 function key(name: string): string {
   return name.replace(/\s+/g, '').toLowerCase();
 }
 
-/** One record: its fields and the 1-based line it starts on (for a table, its 1-based row). */
-export interface CsvRecord {
-  readonly fields: string[];
-  readonly line: number;
-}
-
-const QUOTE = 0x22;
-const COMMA = 0x2c;
-const LF = 0x0a;
-const CR = 0x0d;
-
 /**
- * The records of `text`, one at a time, so a million-row file is never held as a million field
- * arrays at once. Unquoted fields are sliced out whole rather than built a character at a time.
+ * Each data row of a CSV pushed in chunks through `onRow`, with its `required` columns checked;
+ * `optional` columns may be absent. A missing column is named with the columns the file has; a row
+ * with more or fewer fields than the header names its line. The row is valid only while `onRow`
+ * runs: what it keeps is what it copies out.
  */
-export function* csvRecords(text: string, file: string): Generator<CsvRecord> {
-  const n = text.length;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  while (i < n) {
-    const start = line;
-    const fields: string[] = [];
-    for (;;) {
-      if (text.charCodeAt(i) === QUOTE) {
-        // Quoted: "" is a quote, and commas and line breaks are text.
-        let field = '';
-        let from = i + 1;
-        for (;;) {
-          const close = text.indexOf('"', from);
-          if (close < 0)
-            throw new FormatError(`${file}: line ${start}: a quoted field is not closed before the end of the file (truncated?)`, start);
-          field += text.slice(from, close);
-          for (let k = text.indexOf('\n', from); k >= 0 && k < close; k = text.indexOf('\n', k + 1)) line += 1;
-          if (text.charCodeAt(close + 1) === QUOTE) {
-            field += '"';
-            from = close + 2;
-          } else {
-            i = close + 1;
-            break;
-          }
-        }
-        // Text after the closing quote up to the separator belongs to the field, as the old reader kept it.
-        let j = i;
-        while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j += 1;
-        fields.push(j > i ? field + text.slice(i, j) : field);
-        i = j;
-      } else {
-        let j = i;
-        while (j < n && text.charCodeAt(j) !== COMMA && text.charCodeAt(j) !== LF && text.charCodeAt(j) !== CR) j += 1;
-        fields.push(text.slice(i, j));
-        i = j;
-      }
-      const c = text.charCodeAt(i);
-      if (c === COMMA) {
-        i += 1;
-        continue;
-      }
-      // End of the record: a line break (CRLF, LF or CR) or the end of the text.
-      if (c === CR && text.charCodeAt(i + 1) === LF) i += 2;
-      else if (c === CR || c === LF) i += 1;
-      line += 1;
-      break;
+export class CsvTableReader<R extends string, O extends string> {
+  private readonly records: CsvRecordReader;
+  private header: readonly string[] | undefined;
+  /** Column name as asked for → its index in the header. */
+  private readonly columns = new Map<string, number>();
+  private current: CsvRecord | undefined;
+  private readonly row: { line: number; unit: RowUnit; get: (column: R | O) => string | undefined };
+
+  constructor(
+    private readonly file: string,
+    private readonly required: readonly R[],
+    private readonly optional: readonly O[],
+    private readonly onRow: (row: CsvRow<R | O>) => void,
+    unit: RowUnit = 'line',
+  ) {
+    this.records = new CsvRecordReader(file, (record) => this.take(record));
+    this.row = {
+      line: 0,
+      unit,
+      get: (column) => {
+        const at = this.columns.get(column);
+        return at === undefined || this.current === undefined ? undefined : this.current.field(at);
+      },
+    };
+  }
+
+  get bytesRead(): number {
+    return this.records.bytesRead;
+  }
+
+  push(chunk: Uint8Array): void {
+    this.records.push(chunk);
+  }
+
+  /** The input has ended; returns the header (trimmed) as the file spells it. */
+  end(): readonly string[] {
+    this.records.end();
+    if (this.header === undefined) {
+      throw new FormatError(`${this.file}: the file is empty; expected a header with ${this.required.join(', ')}`, 1);
     }
-    // A blank line is no record.
-    if (fields.length > 1 || fields[0] !== '') yield { fields, line: start };
+    return this.header;
   }
-}
 
-/** The records of `text` as one array (small files and tests). */
-export function splitCsv(text: string, file: string): CsvRecord[] {
-  return [...csvRecords(text, file)];
-}
-
-/**
- * Each data row of `text` through `map`, with its `required` columns checked; `optional` columns
- * may be absent. A missing column is named with the columns the file has; a row with more or fewer
- * fields than the header names its line. Only what `map` returns is kept.
- */
-export function readCsv<R extends string, O extends string, T>(
-  text: string,
-  file: string,
-  required: readonly R[],
-  optional: readonly O[],
-  map: (row: CsvRow<R | O>) => T,
-): { readonly rows: T[]; readonly header: readonly string[] } {
-  const records = csvRecords(text, file);
-  const first = records.next();
-  if (first.done === true) throw new FormatError(`${file}: the file is empty; expected a header with ${required.join(', ')}`, 1);
-  const header = first.value.fields.map((name) => name.trim());
-  return readTable({ header, at: first.value.line, records, unit: 'line' }, file, required, optional, map);
-}
-
-/** Named columns and their records: a CSV after its header line, or a database table (memscope-db.ts). */
-export interface Table {
-  readonly header: readonly string[];
-  /** Where the header is, for the missing-column message: line 1 of a CSV, undefined for a table. */
-  readonly at: number | undefined;
-  readonly records: Iterable<CsvRecord>;
-  readonly unit: RowUnit;
-}
-
-/** `readCsv` past the header: the column check and `map` over each record, whatever the records came from. */
-export function readTable<R extends string, O extends string, T>(
-  table: Table,
-  file: string,
-  required: readonly R[],
-  optional: readonly O[],
-  map: (row: CsvRow<R | O>) => T,
-): { readonly rows: T[]; readonly header: readonly string[] } {
-  const { header } = table;
-  const index = new Map<string, number>();
-  header.forEach((name, at) => {
-    if (!index.has(key(name))) index.set(key(name), at);
-  });
-  const missing = required.filter((name) => !index.has(key(name)));
-  if (missing.length > 0) {
-    throw new FormatError(
-      `${file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')}; columns found: ${header.map((name) => `"${name}"`).join(', ')}`,
-      table.at,
-    );
-  }
-  const columns = new Map<string, number>();
-  for (const name of [...required, ...optional]) {
-    const at = index.get(key(name));
-    if (at !== undefined) columns.set(name, at);
-  }
-  const rows: T[] = [];
-  // One row object, refilled per record: `map` reads it at once and keeps only what it returns.
-  let fields: string[] = [];
-  const row: { line: number; unit: RowUnit; get: (column: R | O) => string | undefined } = {
-    line: 0,
-    unit: table.unit,
-    get: (column) => {
-      const at = columns.get(column);
-      return at === undefined ? undefined : fields[at];
-    },
-  };
-  for (const record of table.records) {
-    if (record.fields.length !== header.length) {
+  /** One record: the header first, then the rows. Records that do not come from bytes (a database's rows) enter here. */
+  take(record: CsvRecord): void {
+    if (this.header === undefined) {
+      this.readHeader(record);
+      return;
+    }
+    if (record.fieldCount !== this.header.length) {
       throw rowError(
-        file,
-        { line: record.line, unit: table.unit },
-        `${record.fields.length} fields where the header has ${header.length} (a damaged or cut row)`,
+        this.file,
+        { line: record.line, unit: this.row.unit },
+        `${record.fieldCount} fields where the header has ${this.header.length} (a damaged or cut row)`,
       );
     }
-    fields = record.fields;
-    row.line = record.line;
-    rows.push(map(row));
+    this.current = record;
+    this.row.line = record.line;
+    this.onRow(this.row);
+    this.current = undefined;
   }
-  return { rows, header };
+
+  private readHeader(record: CsvRecord): void {
+    const header = Array.from({ length: record.fieldCount }, (_, at) => record.field(at).trim());
+    const index = new Map<string, number>();
+    header.forEach((name, at) => {
+      if (!index.has(key(name))) index.set(key(name), at);
+    });
+    const missing = this.required.filter((name) => !index.has(key(name)));
+    if (missing.length > 0) {
+      throw new FormatError(
+        `${this.file}: missing column${missing.length > 1 ? 's' : ''} ${missing.map((name) => `"${name}"`).join(', ')}; columns found: ${header.map((name) => `"${name}"`).join(', ')}`,
+        this.row.unit === 'line' ? record.line : undefined,
+      );
+    }
+    for (const name of [...this.required, ...this.optional]) {
+      const at = index.get(key(name));
+      if (at !== undefined) this.columns.set(name, at);
+    }
+    this.header = header;
+  }
 }
 
 /** A number field; a blank or non-number is an error naming the line and the column. */

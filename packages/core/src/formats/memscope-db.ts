@@ -1,5 +1,5 @@
 import { type MemScopeDump, readMemScopeTable } from './ascend-csv.ts';
-import type { CsvRecord } from './csv.ts';
+import type { CsvRecord } from './csv-records.ts';
 import { FormatError } from './format-error.ts';
 
 /**
@@ -96,7 +96,8 @@ function* records(statement: SqliteStatement, file: string): Generator<CsvRecord
     } catch (error) {
       throw damaged(file, error, `row ${row}: `);
     }
-    yield { fields: values.map(text), line: row };
+    const fields = values.map(text);
+    yield { line: row, fieldCount: fields.length, field: (at) => fields[at] ?? '' };
   }
 }
 
@@ -136,7 +137,7 @@ export function readMemScopeDb(engine: SqliteEngine, bytes: Uint8Array, file = '
       } catch (error) {
         throw damaged(file, error);
       }
-      return readMemScopeTable({ header, at: undefined, records: records(statement, file), unit: 'row' }, `${file} (table ${name})`);
+      return readMemScopeTable(header, records(statement, file), `${file} (table ${name})`);
     } finally {
       statement?.free();
     }

@@ -1,10 +1,11 @@
 import {
+  type CsvFileReader,
   type MemoryRecord,
   type MemScopeDump,
+  memoryRecordReader,
+  memScopeDumpReader,
   type OperatorMemory,
-  readMemoryRecord,
-  readMemScopeDump,
-  readOperatorMemory,
+  operatorMemoryReader,
 } from './ascend-csv.ts';
 import { FormatError } from './format-error.ts';
 import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.ts';
@@ -17,6 +18,16 @@ import { decodeUtf8 } from './utf8.ts';
 /** Any file PageLens opens. */
 export type MemoryFile = MemorySnapshot | MemScopeDump | MemoryRecord | OperatorMemory;
 export type MemoryFileKind = MemoryFile['kind'];
+/** The Ascend tools' CSVs. */
+export type CsvFile = Exclude<MemoryFile, MemorySnapshot>;
+type CsvKind = CsvFile['kind'];
+
+/** Each CSV kind's reader, for a file called `name` (or the kind's usual name when there is none). */
+const CSV_READERS: { readonly [K in CsvKind]: (name: string) => CsvFileReader<Extract<CsvFile, { kind: K }>> } = {
+  memscope_dump: (name) => memScopeDumpReader(name || 'memscope_dump.csv'),
+  memory_record: (name) => memoryRecordReader(name || 'memory_record.csv'),
+  operator_memory: (name) => operatorMemoryReader(name || 'operator_memory.csv'),
+};
 
 export type OpenResult =
   | { readonly ok: true; readonly file: MemoryFile }
@@ -95,11 +106,80 @@ function kindFromName(name: string): MemoryFileKind | undefined {
   return undefined;
 }
 
-function kindFromHeader(firstLine: string): MemoryFileKind | undefined {
+function kindFromHeader(firstLine: string): CsvKind | undefined {
   if (firstLine.includes('Total Reserved(MB)') && firstLine.includes('Component')) return 'memory_record';
   if (firstLine.includes('Allocation Time(us)')) return 'operator_memory';
   if (firstLine.includes('Event Type') && firstLine.includes('Attr')) return 'memscope_dump';
   return undefined;
+}
+
+/** A CSV's kind is told by its header when its name does not say: at most this many bytes are held to find the header's end. */
+const HEADER_LIMIT = 64 * 1024;
+const LF = 0x0a;
+
+/**
+ * One of the Ascend CSVs fed in chunks (a worker reading a File stream): its kind comes from its
+ * name, or else from its header line, held until it is complete; from then on every chunk is
+ * parsed as it comes (ascend-csv.ts), so `bytesRead` is also how far the parse got.
+ */
+export class CsvLoader {
+  private reader: CsvFileReader<CsvFile> | undefined;
+  private head: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly name: string) {
+    const kind = kindFromName(name);
+    if (kind !== undefined && kind !== 'snapshot') this.reader = CSV_READERS[kind](name);
+  }
+
+  get bytesRead(): number {
+    return this.reader?.bytesRead ?? this.head.length;
+  }
+
+  /** `chunk` is not kept past the call. Throws a FormatError for a damaged row or a file of no kind PageLens reads. */
+  push(chunk: Uint8Array): void {
+    if (this.reader !== undefined) {
+      this.reader.push(chunk);
+      return;
+    }
+    const head = this.head.length === 0 ? chunk : concat(this.head, chunk);
+    if (!chunk.includes(LF) && head.length < HEADER_LIMIT) {
+      this.head = head === chunk ? chunk.slice() : head;
+      return;
+    }
+    this.head = new Uint8Array(0);
+    this.start(head).push(head);
+  }
+
+  finish(): CsvFile {
+    const reader = this.reader ?? this.start(this.head);
+    return reader.end();
+  }
+
+  /** The reader for the kind the header line in `head` names. */
+  private start(head: Uint8Array): CsvFileReader<CsvFile> {
+    const lf = head.indexOf(LF);
+    const kind = kindFromHeader(decodeUtf8(head, 0, lf < 0 ? head.length : lf));
+    if (kind === undefined) throw notAMemoryFile(head);
+    const reader = CSV_READERS[kind](this.name);
+    this.reader = reader;
+    return reader;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function notAMemoryFile(bytes: Uint8Array): FormatError {
+  return new FormatError(
+    `not a file PageLens reads: expected a PyTorch/torch_npu memory snapshot pickle (it starts with byte 0x80), ` +
+      `msMemScope's memscope_dump_*.csv or .db, or the torch_npu profiler's memory_record.csv or operator_memory.csv; ` +
+      `this one starts with ${readable(bytes)}`,
+    0,
+  );
 }
 
 function readable(bytes: Uint8Array): string {
@@ -132,22 +212,7 @@ function open(bytes: Uint8Array, name: string, sqlite: SqliteEngine | undefined)
     loader.push(bytes);
     return loader.finish();
   }
-  const text = decodeUtf8(bytes, 0, bytes.length);
-  const firstLine = text.slice(0, text.search(/\r?\n|$/));
-  const kind = byName ?? kindFromHeader(firstLine);
-  switch (kind) {
-    case 'memscope_dump':
-      return readMemScopeDump(text, name || 'memscope_dump.csv');
-    case 'memory_record':
-      return readMemoryRecord(text, name || 'memory_record.csv');
-    case 'operator_memory':
-      return readOperatorMemory(text, name || 'operator_memory.csv');
-    default:
-      throw new FormatError(
-        `not a file PageLens reads: expected a PyTorch/torch_npu memory snapshot pickle (it starts with byte 0x80), ` +
-          `msMemScope's memscope_dump_*.csv or .db, or the torch_npu profiler's memory_record.csv or operator_memory.csv; ` +
-          `this one starts with ${readable(bytes)}`,
-        0,
-      );
-  }
+  const loader = new CsvLoader(name);
+  loader.push(bytes);
+  return loader.finish();
 }

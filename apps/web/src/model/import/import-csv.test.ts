@@ -18,7 +18,17 @@ const RECORD = [
 /** Runs the worker's CSV branch on `text` as a file called `name` and collects its replies. */
 async function run(text: string, name: string, purpose?: 'perfetto'): Promise<ImportReply[]> {
   const bytes = new TextEncoder().encode(text);
-  const reader = new Blob([bytes.subarray(3)]).stream().getReader();
+  // 64 KiB chunks after a 3-byte head, as a File stream delivers them.
+  let at = 3;
+  const reader = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) controller.close();
+      else {
+        controller.enqueue(bytes.slice(at, at + 64 * 1024));
+        at += 64 * 1024;
+      }
+    },
+  }).getReader();
   const replies: ImportReply[] = [];
   await openCsv(
     { name, total: bytes.length, head: bytes.subarray(0, 3), reader },
@@ -55,5 +65,24 @@ describe('the import worker: Ascend CSVs', () => {
   it('a damaged CSV is the reader’s message, naming the column', async () => {
     const replies = await run(RECORD.replace('Total Reserved(MB)', 'Reserved'), 'memory_record.csv');
     expect(replies.at(-1)).toMatchObject({ type: 'error', message: expect.stringContaining('missing column "Total Reserved(MB)"'), at: 1 });
+  });
+
+  it('progress is how far the parse got: a damaged row halfway stops the import there, before the rest is read', async () => {
+    const good = '4,MALLOC,PTA,N/A,4000,1,1,0,0x12c000001000,"{size:4096}","train.py(3): step",';
+    const rows = Math.ceil((4 * MiB) / (good.length + 1));
+    const lines = [DUMP, ...Array.from({ length: rows }, () => good)];
+    // DUMP is the file's lines 1–4, so lines[k] (k ≥ 1) is line k + 4.
+    const damagedLine = Math.floor(rows / 2) + 4;
+    lines[damagedLine - 4] = '9,MALLOC,PTA,N/A,notatime,1,1,0,0x1,{},,';
+    const text = lines.join('\n');
+    const replies = await run(text, 'memscope_dump_1.csv');
+    const error = replies.at(-1);
+    expect(error).toMatchObject({ type: 'error', at: damagedLine });
+    expect(error?.type === 'error' ? error.message : '').toContain(`line ${damagedLine}: "Timestamp(ns)" is "notatime"`);
+    const progress = replies.flatMap((reply) => (reply.type === 'progress' ? [reply.bytesRead] : []));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    // The damaged row starts near the middle of the 4 MiB: no progress past it was reported.
+    expect(Math.max(...progress)).toBeLessThan(text.indexOf('notatime') + MiB);
   });
 });

@@ -1,14 +1,18 @@
-// The import worker's branch for the Ascend CSVs (issue 16): msMemScope's memscope_dump (CSV, or
-// its .db through import-db.ts) becomes a recorded session through the snapshot importer; the profiler's memory_record / operator_memory,
-// which carry no addresses, come back as tables. Runs in the worker, so a million-row file never
-// blocks the page; progress is reported while the bytes arrive.
+// The import worker's branch for every file that is not a pickle (issue 16): msMemScope's
+// memscope_dump (CSV, or its .db through import-db.ts) becomes a recorded session through the
+// snapshot importer; the profiler's memory_record / operator_memory, which carry no addresses, come
+// back as tables. Runs in the worker, so a million-row file never blocks the page. A CSV is parsed
+// chunk by chunk as it arrives (core CsvLoader), so its text is never held whole and the progress
+// reported is how far the parse got; a .db is read whole, as SQLite needs it.
 import {
+  assertNever,
+  type CsvFile,
+  CsvLoader,
   chromeTraceJson,
   type DeviceProfile,
   FormatError,
   isSqliteFile,
   memoryRecordToChromeTrace,
-  openMemoryFile,
   type SqliteEngine,
 } from '@pagelens/core';
 import { loadSqlite, openDb } from './import-db.ts';
@@ -17,8 +21,40 @@ import type { ImportRequest } from './import-protocol.ts';
 
 /** One progress message per this many bytes read. */
 const PROGRESS_EVERY = 1024 * 1024;
+/** SQLite's header, "SQLite format 3\0", is this long. */
+const SQLITE_HEADER = 16;
 
-/** The whole stream after `head`, reporting progress; the CSV reader and SQLite need the file whole. */
+export interface CsvSource {
+  readonly name: string;
+  readonly total: number;
+  readonly head: Uint8Array;
+  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+function join(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+/** The stream's first bytes, at least SQLITE_HEADER of them when the file has that many, so a .db is told apart. */
+async function headOf(source: CsvSource): Promise<{ head: Uint8Array; ended: boolean }> {
+  const chunks = [source.head];
+  let length = source.head.length;
+  while (length < SQLITE_HEADER) {
+    const { done, value } = await source.reader.read();
+    if (done) return { head: join(chunks, length), ended: true };
+    chunks.push(value);
+    length += value.length;
+  }
+  return { head: join(chunks, length), ended: false };
+}
+
+/** The whole stream after `head`, reporting progress: SQLite needs the file whole. */
 async function readAll(head: Uint8Array, reader: ReadableStreamDefaultReader<Uint8Array>, total: number, reply: Reply) {
   const chunks = [head];
   let length = head.length;
@@ -34,23 +70,30 @@ async function readAll(head: Uint8Array, reader: ReadableStreamDefaultReader<Uin
     }
   }
   reply({ type: 'progress', bytesRead: length, total: Math.max(total, length) });
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
+  return join(chunks, length);
+}
+
+/** The stream from `head` on, parsed chunk by chunk, reporting progress; a damaged file throws a FormatError at its row. */
+async function parse(head: Uint8Array, ended: boolean, source: CsvSource, reply: Reply): Promise<{ file: CsvFile; bytes: number }> {
+  const loader = new CsvLoader(source.name);
+  loader.push(head);
+  let reported = 0;
+  while (!ended) {
+    const { done, value } = await source.reader.read();
+    if (done) break;
+    loader.push(value);
+    if (loader.bytesRead - reported >= PROGRESS_EVERY) {
+      reported = loader.bytesRead;
+      reply({ type: 'progress', bytesRead: reported, total: source.total });
+    }
   }
-  return all;
+  const file = loader.finish();
+  const bytes = loader.bytesRead;
+  reply({ type: 'progress', bytesRead: bytes, total: Math.max(source.total, bytes) });
+  return { file, bytes };
 }
 
-export interface CsvSource {
-  readonly name: string;
-  readonly total: number;
-  readonly head: Uint8Array;
-  readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-}
-
-/** Every file that is not a pickle, read whole; `sqlite` loads SQLite for a .db (tests give Node's). */
+/** Every file that is not a pickle; `sqlite` loads SQLite for a .db (tests give Node's). */
 export async function openCsv(
   source: CsvSource,
   request: ImportRequest,
@@ -58,22 +101,27 @@ export async function openCsv(
   reply: Reply,
   sqlite: () => Promise<SqliteEngine> = loadSqlite,
 ): Promise<void> {
-  const bytes = await readAll(source.head, source.reader, source.total, reply);
-  // msMemScope's .db, told by its header once the bytes are whole (a first chunk may be shorter than it).
-  if (isSqliteFile(bytes)) {
+  const { head, ended } = await headOf(source);
+  if (isSqliteFile(head)) {
+    const bytes = ended ? head : await readAll(head, source.reader, source.total, reply);
     await openDb(bytes, source.name, request, profile, reply, sqlite);
     return;
   }
-  const result = openMemoryFile(bytes, source.name);
-  if (!result.ok) {
-    reply({ type: 'error', message: result.message, at: result.at });
+  let parsed: { file: CsvFile; bytes: number };
+  try {
+    parsed = await parse(head, ended, source, reply);
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    // The reader's own words; the rest of the stream is not read.
+    await source.reader.cancel().catch(() => undefined);
+    reply({ type: 'error', message: error.message, at: error.at });
     return;
   }
-  const { file } = result;
+  const { file, bytes } = parsed;
   const perfetto = request.purpose === 'perfetto';
   switch (file.kind) {
     case 'memscope_dump':
-      replyMemScope(file, { name: source.name, bytes: bytes.length, rowsAre: 'line' }, request, profile, reply);
+      replyMemScope(file, { name: source.name, bytes, rowsAre: 'line' }, request, profile, reply);
       return;
     case 'memory_record':
       if (perfetto) {
@@ -85,13 +133,13 @@ export async function openCsv(
         });
         return;
       }
-      reply({ type: 'profiler-csv', name: source.name, bytes: bytes.length, table: file });
+      reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
       return;
     case 'operator_memory':
       if (perfetto) throw new FormatError(`${source.name}: operator_memory.csv is exported as it is; it holds no counters for Perfetto`);
-      reply({ type: 'profiler-csv', name: source.name, bytes: bytes.length, table: file });
+      reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
       return;
-    case 'snapshot':
-      throw new FormatError(`${source.name}: a snapshot pickle reached the CSV reader`);
+    default:
+      assertNever(file);
   }
 }
