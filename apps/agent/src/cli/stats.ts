@@ -13,6 +13,7 @@ import {
   SnapshotLoader,
   type SnapshotStats,
   snapshotStats,
+  type TraceSummary,
 } from '@pagelens/core';
 import { loadSqlite } from './sqlite.ts';
 
@@ -39,14 +40,16 @@ export async function openForCommand(
   path: string,
   profileName: string | undefined,
   io: StatsIo,
-): Promise<{ readonly file: MemoryFile; readonly profile: DeviceProfile } | number> {
+): Promise<{ readonly file: MemoryFile; readonly profile: DeviceProfile; readonly summary: TraceSummary | undefined } | number> {
   const profile = profileName === undefined ? DEFAULT_PROFILE : findProfile(profileName);
   if (profile === undefined) {
     io.err(`pagelens ${command}: unknown profile "${profileName}"; use ${BUILTIN_PROFILE_NAMES.join(', ')}\n`);
     return 2;
   }
   try {
-    return { file: await load(path), profile };
+    // stats needs only the trace's counts: it streams past (bounded memory for any length); export keeps it.
+    const loaded = await load(path, command === 'stats');
+    return { ...loaded, profile };
   } catch (error) {
     if (error instanceof FormatError) {
       io.err(`pagelens ${command}: ${path}: ${error.message}\n`);
@@ -64,13 +67,13 @@ export async function openForCommand(
  * A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read
  * whole, and so is msMemScope's .db, which SQLite (sql.js, loaded only then) reads from memory.
  */
-export async function load(path: string): Promise<MemoryFile> {
+export async function load(path: string, summarizeTrace = false): Promise<{ file: MemoryFile; summary: TraceSummary | undefined }> {
   const fd = openSync(path, 'r');
   try {
     const first = new Uint8Array(1);
     const size = statSync(path).size;
     if (readSync(fd, first, 0, 1, 0) === 1 && first[0] === 0x80) {
-      const loader = new SnapshotLoader({ totalBytes: size });
+      const loader = new SnapshotLoader({ totalBytes: size, summarizeTrace });
       const buffer = new Uint8Array(CHUNK);
       for (let position = 0; ; ) {
         const read = readSync(fd, buffer, 0, CHUNK, position);
@@ -79,7 +82,8 @@ export async function load(path: string): Promise<MemoryFile> {
         loader.push(buffer.slice(0, read));
         position += read;
       }
-      return loader.finish();
+      const file = loader.finish();
+      return { file, summary: loader.traceSummary };
     }
   } finally {
     closeSync(fd);
@@ -87,7 +91,7 @@ export async function load(path: string): Promise<MemoryFile> {
   const bytes = new Uint8Array(readFileSync(path));
   const result = openMemoryFile(bytes, path, isSqliteFile(bytes) ? await loadSqlite() : undefined);
   if (!result.ok) throw new FormatError(result.message, result.at);
-  return result.file;
+  return { file: result.file, summary: undefined };
 }
 
 /** What `--json` prints for CSV files (and the .db): per device, rows and their kinds. */
@@ -178,7 +182,7 @@ function human(path: string, stats: SnapshotStats, profile: DeviceProfile): stri
 export async function runStats(path: string, options: StatsOptions, io: StatsIo): Promise<number> {
   const opened = await openForCommand('stats', path, options.profile, io);
   if (typeof opened === 'number') return opened;
-  const { file, profile } = opened;
+  const { file, profile, summary } = opened;
   if (file.kind !== 'snapshot') {
     const stats = tableStats(file);
     if (options.json) io.out(`${JSON.stringify(stats, null, 2)}\n`);
@@ -194,7 +198,7 @@ export async function runStats(path: string, options: StatsOptions, io: StatsIo)
     }
     return 0;
   }
-  const stats = snapshotStats(file, { profile, pageSize1g: options.pageSize1g });
+  const stats = snapshotStats(file, { profile, pageSize1g: options.pageSize1g }, summary);
   io.out(options.json ? `${JSON.stringify(stats, null, 2)}\n` : human(path, stats, profile));
   return 0;
 }

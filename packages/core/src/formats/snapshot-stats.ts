@@ -3,6 +3,7 @@ import { coverageByClass, ptesFor } from '../analysis/pte.ts';
 import type { PageClass } from '../model/events.ts';
 import { type AllocatorModel, type SegmentCall, segmentPages } from './segment-pages.ts';
 import type { MemorySnapshot, Segment, TraceAction } from './snapshot-types.ts';
+import type { TraceSummary } from './trace-summary.ts';
 
 /**
  * `pagelens stats`: a summary of a snapshot's final state (issue 16). Recorded figures are sums of
@@ -79,17 +80,36 @@ function noActions(): Record<TraceAction, number> {
   };
 }
 
-/** Devices listed: every device with a segment or a trace entry, in index order. */
-export function snapshotStats(snapshot: MemorySnapshot, model: AllocatorModel): SnapshotStats {
+/** What stats reads of a device's trace: its entries, or their counts from a summarised read (trace-summary.ts). */
+interface TraceCounts {
+  readonly entries: number;
+  readonly actions: Readonly<Record<TraceAction, number>>;
+}
+
+function countsOf(snapshot: MemorySnapshot, summary: TraceSummary | undefined): TraceCounts[] {
+  if (summary !== undefined) return summary.devices.map((device) => ({ entries: device.entries, actions: device.actions }));
+  return snapshot.deviceTraces.map((trace) => {
+    const actions = noActions();
+    for (const entry of trace) actions[entry.action] += 1;
+    return { entries: trace.length, actions };
+  });
+}
+
+/**
+ * Devices listed: every device with a segment or a trace entry, in index order. `summary`: the
+ * trace was summarised as it was read (its lists are empty), and these are its counts.
+ */
+export function snapshotStats(snapshot: MemorySnapshot, model: AllocatorModel, summary?: TraceSummary): SnapshotStats {
+  const traces = countsOf(snapshot, summary);
   const ids = new Set<number>();
   for (const segment of snapshot.segments) ids.add(segment.device);
-  snapshot.deviceTraces.forEach((trace, device) => {
-    if (trace.length > 0) ids.add(device);
+  traces.forEach((trace, device) => {
+    if (trace.entries > 0) ids.add(device);
   });
   const order = [...ids].sort((a, b) => a - b);
   const byDevice = new Map<number, Segment[]>(order.map((id) => [id, []]));
   for (const segment of snapshot.segments) byDevice.get(segment.device)?.push(segment);
-  const devices = order.map((device) => deviceStats(device, byDevice.get(device) ?? [], snapshot));
+  const devices = order.map((device) => deviceStats(device, byDevice.get(device) ?? [], traces[device]));
   const pages: PageStats = {
     modeled: true,
     profile: model.profile.name,
@@ -102,7 +122,7 @@ export function snapshotStats(snapshot: MemorySnapshot, model: AllocatorModel): 
   return { format: snapshot.format, formatEvidence: snapshot.formatEvidence, devices, pages };
 }
 
-function deviceStats(device: number, segments: readonly Segment[], snapshot: MemorySnapshot): DeviceStats {
+function deviceStats(device: number, segments: readonly Segment[], trace: TraceCounts | undefined): DeviceStats {
   let reservedBytes = 0;
   let allocatedBytes = 0;
   let activeBytes = 0;
@@ -115,9 +135,6 @@ function deviceStats(device: number, segments: readonly Segment[], snapshot: Mem
     blocks += segment.blocks.length;
     if (segment.isExpandable) expandableSegments += 1;
   }
-  const trace = snapshot.deviceTraces[device] ?? [];
-  const actions = noActions();
-  for (const entry of trace) actions[entry.action] += 1;
   return {
     device,
     segments: segments.length,
@@ -126,8 +143,8 @@ function deviceStats(device: number, segments: readonly Segment[], snapshot: Mem
     activeBytes,
     blocks,
     expandableSegments,
-    traceEvents: trace.length,
-    actions,
+    traceEvents: trace?.entries ?? 0,
+    actions: { ...noActions(), ...trace?.actions },
   };
 }
 

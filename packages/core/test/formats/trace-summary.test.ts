@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/formats/format-error.ts';
 import { SnapshotLoader } from '../../src/formats/open-file.ts';
+import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot } from '../../src/formats/snapshot-types.ts';
+import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { type Py, writePickle } from './pickle-writer.ts';
 import { makeSnapshot } from './snapshot-fixtures.ts';
 
@@ -112,5 +114,15 @@ describe('trace summary: a snapshot read with its trace streamed past', () => {
     const twice = [...trace, trace[0] ?? null];
     expect(() => load(writePickle({ segments: [], device_traces: [twice] }), true)).toThrow(FormatError);
     expect(() => load(writePickle({ segments: [], device_traces: [twice] }), true)).toThrow(/device_traces\[0\]\[2500\]: expected a dict/);
+  });
+
+  it('stats from a summarised read equal stats from the whole trace (pagelens stats reads this way)', () => {
+    const fixture = makeSnapshot({ flavour: 'torch_npu', events: 4000, devices: 2, expandableDevice: 1, liveTarget: 200 });
+    const bytes = writePickle(fixture.data);
+    const model = { profile: ASCEND_910B2, pageSize1g: false };
+    const whole = snapshotStats(load(bytes, false).snapshot, model);
+    const { snapshot, summary } = load(bytes, true);
+    expect(snapshotStats(snapshot, model, summary)).toEqual(whole);
+    expect(whole.devices[0]?.traceEvents).toBeGreaterThan(0);
   });
 });
