@@ -8,6 +8,7 @@ import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
 import { formatsCsvSuite } from './suites/formats-csv.ts';
 import { formatsImportSuite } from './suites/formats-import.ts';
+import { formatsStreamSuite } from './suites/formats-stream.ts';
 import { handshakeSuite } from './suites/handshake.ts';
 import { runSuite } from './suites/run.ts';
 import { simSuite } from './suites/sim.ts';
@@ -31,6 +32,7 @@ const SUITES: readonly BenchSuite[] = [
   formatsSuite,
   formatsImportSuite,
   formatsCsvSuite,
+  formatsStreamSuite,
 ];
 
 /** A result as stored: which suite measured it, and when. */
