@@ -91,4 +91,21 @@ describe('import worker: snapshots', () => {
     const atLimit = (await replies(bytes, 16 * 1024, bytes.length)).at(-1);
     expect(atLimit?.type === 'done' && atLimit.facts.traceSummary === undefined && atLimit.facts.traceEntries).toBe(summary?.entries);
   });
+
+  it('a file cut inside its trace: the final state is sent before the reader says where the file broke', async () => {
+    const bytes = writePickle(makeSnapshot({ flavour: 'torch_npu', events: 3000, devices: 2, liveTarget: 50 }).data);
+    const cut = bytes.subarray(0, Math.floor(bytes.length * 0.9));
+    for (const chunk of [cut.length, 16 * 1024]) {
+      const seen: ImportReply[] = [];
+      const reader = streamOf(cut, chunk);
+      const run = openSnapshot(
+        { name: 'cut.pickle', total: cut.length, first: await reader.read(), reader },
+        {},
+        { name: 'cut.pickle', profile: ASCEND_910B2, pageSize1g: false },
+        (message) => seen.push(message),
+      );
+      await expect(run).rejects.toThrow(/truncated/);
+      expect(seen.filter((reply) => reply.type === 'preview')).toHaveLength(1);
+    }
+  });
 });

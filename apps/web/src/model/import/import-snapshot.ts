@@ -96,15 +96,22 @@ async function readSnapshot(
   const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, summarizeTrace } : { summarizeTrace });
   let reported = 0;
   let early = preview !== undefined;
+  const sendEarly = (): void => {
+    if (!early || preview === undefined) return;
+    const segments = loader.earlySegments();
+    if (segments === undefined) return;
+    early = false;
+    sendSession('preview', segments, preview, total, reply);
+  };
   for (let chunk = first; !chunk.done; chunk = await reader.read()) {
-    loader.push(chunk.value);
-    if (early && preview !== undefined) {
-      const segments = loader.earlySegments();
-      if (segments !== undefined) {
-        early = false;
-        sendSession('preview', segments, preview, total, reply);
-      }
+    try {
+      loader.push(chunk.value);
+    } catch (error) {
+      // A file cut short fails in the chunk that reaches its end: segments read whole before that are still shown.
+      sendEarly();
+      throw error;
     }
+    sendEarly();
     if (loader.bytesRead - reported >= PROGRESS_EVERY) {
       reported = loader.bytesRead;
       reply({ type: 'progress', bytesRead: reported, total });
