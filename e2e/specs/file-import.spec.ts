@@ -133,6 +133,7 @@ test('a snapshot cut inside its trace keeps the final state its segments gave, a
   await expect(banner).toHaveAttribute('data-import-phase', 'preview');
   await expect(page.getByTestId('import-segments-only')).toContainText('its trace could not be read');
   await expect(page.getByTestId('import-segments')).toContainText(String(file.segments));
+  await snap(page, 'file-import-cut-trace');
 });
 
 test('pagelens open FILE starts the explorer with the file loaded: no session, the file streamed from the agent', async ({ page }) => {
