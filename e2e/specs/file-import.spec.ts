@@ -129,6 +129,7 @@ test('a snapshot cut inside its trace keeps the final state its segments gave, a
     .getByTestId('open-file-input')
     .setInputFiles({ name: 'cut.pickle', mimeType: 'application/octet-stream', buffer: Buffer.from(cut) });
   await expect(page.getByTestId('import-error-message')).toContainText(/truncated|ended/i);
+  await expect(page.getByTestId('import-error')).toContainText('The trace of cut.pickle could not be read; its final state is shown');
   const banner = page.getByTestId('import-banner');
   await expect(banner).toHaveAttribute('data-import-phase', 'preview');
   await expect(page.getByTestId('import-segments-only')).toContainText('its trace could not be read');

@@ -16,6 +16,7 @@ export function ImportStatus() {
   const { t } = useTranslation();
   const progress = useAppStore(selectImporting);
   const problem = useAppStore(selectImportProblem);
+  const imported = useAppStore((state) => state.imported);
   const setProblem = useAppStore((state) => state.setImportProblem);
   const exportProblem = useAppStore((state) => state.exportProblem);
   const setExportProblem = useAppStore((state) => state.setExportProblem);
@@ -56,9 +57,11 @@ export function ImportStatus() {
     );
   }
   if (problem === undefined) return null;
+  // The file's segments read whole and are on show (the segments-first view): only its trace broke.
+  const keptFinalState = imported?.segmentsOnly === true && imported.name === problem.name;
   return (
     <section className="panel import-status state-error" role="alert" data-testid="import-error">
-      <h2>{t('fileImport.failed', { name: problem.name })}</h2>
+      <h2>{t(keptFinalState ? 'fileImport.traceFailed' : 'fileImport.failed', { name: problem.name })}</h2>
       <p>
         <code data-testid="import-error-message">{problem.message}</code>
       </p>
