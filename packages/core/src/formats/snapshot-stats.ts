@@ -65,7 +65,7 @@ export interface SnapshotStats {
 }
 
 /** A count per action; the type makes a new TRACE_ACTIONS entry a compile error here until it is added. */
-function noActions(): Record<TraceAction, number> {
+export function noActions(): Record<TraceAction, number> {
   return {
     alloc: 0,
     free_requested: 0,

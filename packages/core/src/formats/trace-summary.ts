@@ -1,7 +1,8 @@
 import { FormatError } from './format-error.ts';
 import type { PickleValue } from './pickle-values.ts';
 import { addClues, type FormatClues, noClues, readTraceBatch } from './snapshot-normalize.ts';
-import { type MemorySnapshot, TRACE_ACTIONS, type TraceAction, type TraceEntry } from './snapshot-types.ts';
+import { noActions } from './snapshot-stats.ts';
+import type { MemorySnapshot, TraceAction, TraceEntry } from './snapshot-types.ts';
 
 /**
  * A trace too long to keep, summarised while it streams past (pickle-trace-stream.ts): per device,
@@ -33,10 +34,6 @@ export interface TraceSummary {
 }
 
 const MAX_BUCKETS = 2048;
-
-function noActions(): Record<TraceAction, number> {
-  return Object.fromEntries(TRACE_ACTIONS.map((action) => [action, 0])) as Record<TraceAction, number>;
-}
 
 class DeviceCounter {
   entries = 0;
