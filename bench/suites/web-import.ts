@@ -157,7 +157,13 @@ function workerTimeline(open: OpenTimes): string {
   const since = (at: number | undefined): string => (at === undefined ? '?' : `${((at - open.chosenAt) / 1000).toFixed(2)} s`);
   const progress = open.replies.filter((reply) => reply.type === 'progress');
   const done = open.replies.find((reply) => reply.type === 'done');
-  return `worker replies reached the page: first progress ${since(progress[0]?.at)}, last progress ${since(progress.at(-1)?.at)} (${progress.length} progress messages), done ${since(done?.at)}; banner committed ${since(open.bannerAt)}`;
+  const preview = open.replies.find((reply) => reply.type === 'preview');
+  // The preview carries no byte count: the last progress before it says how far the worker had read.
+  const readBefore =
+    preview === undefined ? 0 : Math.max(0, ...progress.filter((reply) => reply.at <= preview.at).map((reply) => reply.bytesRead));
+  const previewAt =
+    preview === undefined ? 'no preview' : `preview ${since(preview.at)} (progress before it: ${(readBefore / MB).toFixed(1)} MB read)`;
+  return `worker replies reached the page: first progress ${since(progress[0]?.at)}, ${previewAt}, last progress ${since(progress.at(-1)?.at)} (${progress.length} progress messages), done ${since(done?.at)}; banner committed ${since(open.bannerAt)}`;
 }
 
 function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {

@@ -2,6 +2,7 @@ import { formatBytes, formatInteger } from '@pagelens/core';
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { RESOURCES } from './catalog.ts';
+import { memoizeTranslations } from './memo-t.ts';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -22,7 +23,8 @@ export function rememberLanguage(storage: Pick<Storage, 'setItem'>, language: La
   storage.setItem(STORAGE_KEY, language);
 }
 
-export function createI18n(language: Language): i18n {
+/** `memoize: false` gives i18next's own `t`, for tests that compare the two. */
+export function createI18n(language: Language, options: { memoize?: boolean } = {}): i18n {
   const instance = i18next.createInstance();
   void instance.use(initReactI18next).init({
     lng: language,
@@ -39,5 +41,6 @@ export function createI18n(language: Language): i18n {
     const { defaultValue: _outer, ...values } = options;
     return instance.t(`texts.${String(value)}`, { ...values, defaultValue: String(value) });
   });
+  if (options.memoize !== false) memoizeTranslations(instance);
   return instance;
 }

@@ -19,3 +19,23 @@ describe('host resets', () => {
     expect(selectHostResets(store.getState())).toBe(2);
   });
 });
+
+describe('cursor and play', () => {
+  it('wake the subscribers only when they change (a step stops play first, and it is usually stopped)', () => {
+    const store = createAppStore();
+    const host = new SimHost({ devices: [ASCEND_910B2] });
+    store.getState().applySnapshot(encodeSnapshot(host.state), false);
+    let wakes = 0;
+    const stop = store.subscribe(() => {
+      wakes += 1;
+    });
+    store.getState().setPlaying(false);
+    store.getState().setCursor('live');
+    store.getState().setCursor(0);
+    expect(wakes).toBe(0);
+    store.getState().setPlaying(true);
+    store.getState().setPlaying(true);
+    expect(wakes).toBe(1);
+    stop();
+  });
+});

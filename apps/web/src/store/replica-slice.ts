@@ -142,10 +142,16 @@ export function createReplicaSlice(
       hasUnpublished: () => scheduled,
       setCursor: (cursor) => {
         const timeline = get().timeline;
-        if (timeline === undefined || cursor === 'live' || cursor >= timeline.lastSeq) set({ cursor: 'live' });
-        else set({ cursor: Math.max(timeline.firstSeq, Math.round(cursor)) });
+        const next =
+          timeline === undefined || cursor === 'live' || cursor >= timeline.lastSeq
+            ? 'live'
+            : Math.max(timeline.firstSeq, Math.round(cursor));
+        if (next !== get().cursor) set({ cursor: next });
       },
-      setPlaying: (playing) => set({ playing }),
+      // Every step of the time cursor stops play first: unchanged, that must not wake every subscriber.
+      setPlaying: (playing) => {
+        if (get().playing !== playing) set({ playing });
+      },
       setCompare: (compare) => set({ compare }),
     };
   };

@@ -1,6 +1,7 @@
 import { explainPeak, type FrameGroup, groupByTopFrame, leaksBetween, reservedSteps, stackContains } from '@pagelens/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAfterPaint } from '../../hooks/useAfterPaint.ts';
 import { bytes } from '../../model/format.ts';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -59,10 +60,13 @@ export function RecordingAnalysis() {
   const setFilter = useAppStore((state) => state.setStackFilter);
   const setCursor = useAppStore((state) => state.setCursor);
   const framesOf = useBlockFrames();
-  const blocks = useMemo(() => index?.all(device) ?? [], [index, device]);
+  // The peak of a large file takes a few hundred ms to work out: after the page map's first paint.
+  const worked = useAfterPaint(useMemo(() => ({ timeline, index }), [timeline, index]));
+  const pending = worked === undefined || worked.index !== index || worked.timeline !== timeline;
+  const blocks = useMemo(() => worked?.index?.all(device) ?? [], [worked, device]);
   const peak = useMemo(
-    () => (timeline === undefined ? undefined : explainPeak(blocks, reservedSteps(timeline.events, device), framesOf)),
-    [blocks, timeline, device, framesOf],
+    () => (worked?.timeline === undefined ? undefined : explainPeak(blocks, reservedSteps(worked.timeline.events, device), framesOf)),
+    [blocks, worked, device, framesOf],
   );
   const matching = useMemo(() => blocks.filter((block) => stackContains(block, filter, framesOf)), [blocks, filter, framesOf]);
   const peakGroups = useMemo(
@@ -101,7 +105,9 @@ export function RecordingAnalysis() {
 
       <h3 className="section-title">{t('fileImport.analysis.peakTitle')}</h3>
       {peak === undefined ? (
-        <p className="muted">{t('fileImport.analysis.noBlocks')}</p>
+        <p className="muted" data-testid={pending ? 'peak-pending' : undefined}>
+          {t(pending ? 'fileImport.analysis.working' : 'fileImport.analysis.noBlocks')}
+        </p>
       ) : (
         <div data-testid="peak">
           <p>

@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import { memo, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ColorBy } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -12,8 +12,13 @@ export interface PageMapToolbarProps {
   onZoomToSelection(): void;
 }
 
-/** Colour mode and zoom buttons (for pointer users; the same as + − 0 z). */
-export function PageMapToolbar({ colorBy, controls, canZoomToSelection, onZoomToSelection }: PageMapToolbarProps) {
+/** Colour mode and zoom buttons (for pointer users; the same as + − 0 z). Unchanged by a step of the time cursor. */
+export const PageMapToolbar = memo(function PageMapToolbar({
+  colorBy,
+  controls,
+  canZoomToSelection,
+  onZoomToSelection,
+}: PageMapToolbarProps) {
   const { t } = useTranslation();
   const setPrefs = useAppStore((s) => s.setPrefs);
   const modes: ColorBy[] = ['owner', 'kind'];
@@ -59,13 +64,13 @@ export function PageMapToolbar({ colorBy, controls, canZoomToSelection, onZoomTo
       </span>
     </div>
   );
-}
+});
 
 /**
  * Where the view is: the frames on screen, the zoom factor and whether cells are frames or pages.
  * It follows the controller's published summary, so zooming re-renders this line, not the view.
  */
-export function PageMapStatus({
+export const PageMapStatus = memo(function PageMapStatus({
   summary,
   total,
   pageSize,
@@ -90,4 +95,4 @@ export function PageMapStatus({
       {shown.level === 'pages' ? t('pageMap.status.levelPages', { size: pageSize }) : t('pageMap.status.levelFrames')}
     </span>
   );
-}
+});

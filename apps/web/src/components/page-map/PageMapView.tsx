@@ -106,11 +106,13 @@ function PageMapBody({ state, deviceId }: { state: HostState; deviceId: number }
   const pageSize = device?.profile.normalPageSize ?? NORMAL_PAGE;
   const contentKey = `${deviceId}:${version}:${cursor}:${colorBy}:${theme}:${processFilter ?? 'all'}`;
   // The process filter dims the other processes' memory: they share the frames, so hiding it would misstate what is free.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the replica mutates in place; contentKey says when it changed.
+  // Without a filter the scheme is the mode's and the theme's alone, so a step of the time cursor keeps it (and the legend).
+  const schemeKey = processFilter === undefined ? `${colorBy}:${theme}` : contentKey;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the replica mutates in place; schemeKey says when it changed.
   const scheme = useMemo(
     () =>
       focusedScheme(colorScheme(colorBy, theme === 'dark'), table === undefined ? undefined : processFocus(state, table, processFilter)),
-    [contentKey],
+    [schemeKey],
   );
   // biome-ignore lint/correctness/useExhaustiveDependencies: the replica mutates in place; version and cursor say when it changed.
   const counts = useMemo(() => (table === undefined ? undefined : mapCounts(table)), [table, version, cursor]);
