@@ -8,6 +8,7 @@ const GiB = 1024 * MiB;
 interface MapHooks {
   locate(frame: number, page?: number): { x: number; y: number } | undefined;
   view(): { k: number; x: number; y: number; level: string };
+  lastPaint(): { at: number; count: number };
 }
 
 declare global {
@@ -158,6 +159,49 @@ test('3 MiB HUGE_FIRST: two huge frames in the allocation’s colour; hover name
   expect(a).toBe(b);
   expect(a).not.toBe(free);
   await snap(page, 'page-map-huge-selected');
+});
+
+/** How many times the map has painted, once the frames after the last change have run. */
+async function paints(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    return window.__pagelensPageMap?.lastPaint().count ?? -1;
+  });
+}
+
+test('time travel: a step that changes frames redraws the map, a step that changes none leaves it as drawn', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await setUp(page);
+  // 1 MiB HUGE_ONLY takes one huge frame, the top one (modeled); aclrtGetDevice changes no frame.
+  expect((await callAcl(page, 'aclrtMalloc', { size: MiB, policy: 'ACL_MEM_MALLOC_HUGE_ONLY' })).ok).toBe(true);
+  expect((await callAcl(page, 'aclrtGetDevice', {})).ok).toBe(true);
+  await idle(page);
+  await expect(page.getByTestId('legend-count-huge')).toHaveText('1');
+  await page.mouse.move(5, 5);
+  const owned = await pixel(page, await locate(page, 32_767));
+  const free = await pixel(page, await locate(page, 32_765));
+  expect(owned).not.toBe(free);
+  const position = page.getByTestId('tt-position');
+  const before = await paints(page);
+
+  // Back over aclrtGetDevice: another state, the same frames: no paint, the same picture.
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('time-travel')).toHaveAttribute('data-live', 'false');
+  const stepped = await position.textContent();
+  expect(await paints(page)).toBe(before);
+  expect(await pixel(page, await locate(page, 32_767))).toBe(owned);
+
+  // Back over the allocation: the frame is free in that state, and the map shows it.
+  await page.keyboard.press('ArrowLeft');
+  await expect(position).not.toHaveText(stepped ?? '');
+  await expect(page.getByTestId('legend-count-huge')).toHaveText('0');
+  expect(await pixel(page, await locate(page, 32_767))).toBe(free);
+  expect(await paints(page)).toBeGreaterThan(before);
+
+  // And forward again: the allocation's colour is back.
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('legend-count-huge')).toHaveText('1');
+  expect(await pixel(page, await locate(page, 32_767))).toBe(owned);
 });
 
 test('fragmentation: HUGE_ONLY fails while normal pages are free, and no frame is wholly free', async ({ page, agent }) => {

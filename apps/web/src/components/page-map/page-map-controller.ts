@@ -1,5 +1,6 @@
 import type { FrameTable } from '@pagelens/core';
 import type { ColorScheme } from '../../model/page-map/colors.ts';
+import { DrawnFrames, sameSelection } from '../../model/page-map/drawn-frames.ts';
 import { type Hit, hitTest, sameHit } from '../../model/page-map/hit.ts';
 import { chooseLayout, FRAME_H, FRAME_W, frameOrigin, type PageMapLayout, pageOrigin } from '../../model/page-map/layout.ts';
 import type { MapSelection } from '../../model/page-map/selection.ts';
@@ -84,7 +85,12 @@ export class PageMapController implements MapControls {
   #paints = 0;
   #paintedAt = 0;
   #recording: number[] | undefined;
+  /** What the last paint drew, to leave the canvas alone when new input shows the same. */
+  #drawn: { readonly frames: DrawnFrames; readonly scheme: ColorScheme; readonly selection: MapSelection | undefined } | undefined;
+  /** A paint is scheduled and has not run yet (it will draw the latest input, whatever it is). */
+  #due = false;
   readonly #paint = (): void => {
+    this.#due = false;
     const started = performance.now();
     this.#drawMap();
     if (this.#recording !== undefined) {
@@ -126,8 +132,10 @@ export class PageMapController implements MapControls {
       this.resize();
       return;
     }
-    // New content redraws the map; the hover layer only changes with the zoom, the pointer or the theme.
-    if (previous.contentKey !== input.contentKey || previous.selection !== input.selection) frameScheduler.schedule(this.#paint);
+    // New content redraws the map, unless it shows what is drawn already (a step of the time cursor
+    // that changed no frame); the hover layer only changes with the zoom, the pointer or the theme.
+    if ((previous.contentKey !== input.contentKey || previous.selection !== input.selection) && !this.#showsDrawn(input))
+      this.#schedulePaint();
     if (previous.scheme !== input.scheme) this.#redraw();
   }
 
@@ -285,9 +293,21 @@ export class PageMapController implements MapControls {
     return makeView(fit, this.#zoom, width, height);
   }
 
-  #redraw(): void {
+  #schedulePaint(): void {
+    this.#due = true;
     frameScheduler.schedule(this.#paint);
+  }
+
+  #redraw(): void {
+    this.#schedulePaint();
     frameScheduler.schedule(this.#paintHover);
+  }
+
+  /** True when the last paint drew this input's frames, colours and selection, and no paint is due. */
+  #showsDrawn(input: MapInput): boolean {
+    const drawn = this.#drawn;
+    if (drawn === undefined || this.#due) return false;
+    return drawn.scheme === input.scheme && sameSelection(drawn.selection, input.selection) && drawn.frames.same(input.table);
   }
 
   #drawMap(): void {
@@ -297,6 +317,9 @@ export class PageMapController implements MapControls {
     const view = this.#view();
     const { table, scheme, selection, contentKey } = this.#input;
     drawPageMap(ctx, { table, layout, view, scheme, selection, contentKey: `${contentKey}|${layout.tilesAcross}` }, this.#target);
+    const frames = this.#drawn?.frames ?? new DrawnFrames();
+    frames.remember(table);
+    this.#drawn = { frames, scheme, selection };
     this.#paints += 1;
     this.#paintedAt = performance.now();
     const span = visibleFrameSpan(layout, view);
