@@ -40,6 +40,23 @@ describe('remembered translations', () => {
     expect(i18n.t('timeTravel.live')).toBe('Live');
   });
 
+  it('keeps to i18next a fixed t asked for another language or namespace in its options', () => {
+    const en = createI18n('en').getFixedT('en');
+    const zh = createI18n('zh', { memoize: false }).t;
+    expect(en('timeTravel.live')).toBe('Live');
+    expect(en('timeTravel.live', { lng: 'zh' })).toBe(zh('timeTravel.live'));
+    expect(en('timeTravel.live')).toBe('Live');
+  });
+
+  it('useTranslation’s fixed t reads as i18next’s own, for every text', () => {
+    for (const language of ['en', 'zh'] as const) {
+      const memo = createI18n(language).getFixedT(language, 'translation');
+      const plain = createI18n(language, { memoize: false }).getFixedT(language, 'translation');
+      for (const key of leafKeys(RESOURCES[language].translation).map((item) => item.replace(/_(one|other|zero)$/, '')))
+        for (const values of VALUES) expect(memo(key, values), key).toBe(plain(key, values));
+    }
+  });
+
   it('forgets when a bundle changes', () => {
     const i18n = createI18n('en');
     expect(i18n.t('timeTravel.live')).toBe('Live');

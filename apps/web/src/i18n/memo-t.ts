@@ -47,22 +47,50 @@ function valuePart(value: unknown): string | undefined {
   }
 }
 
-/** Puts the memo in front of `instance.t` (react-i18next's fixed `t` calls it too). Cleared when a bundle changes. */
+/** Options that choose the language, namespace or prefix themselves: a fixed `t` must not key them by its own. */
+function scoped(options: unknown): boolean {
+  if (typeof options !== 'object' || options === null) return false;
+  return 'lng' in options || 'lngs' in options || 'ns' in options || 'keyPrefix' in options;
+}
+
+/**
+ * Puts the memo in front of `instance.t`, and of the fixed `t` react-i18next's useTranslation asks
+ * for (i18next's own copies its whole options object on every call, which cost as much again as
+ * the lookup). Cleared when a bundle changes.
+ */
 export function memoizeTranslations(instance: i18n): void {
   const translate = instance.t.bind(instance);
+  const fixedOf = instance.getFixedT.bind(instance);
   const memo = new Map<string, unknown>();
   const forget = (): void => memo.clear();
   instance.store.on('added', forget);
   instance.store.on('removed', forget);
-  const memoized = (key: unknown, options?: unknown, ...rest: unknown[]): unknown => {
-    const id = callKey(instance.language, key, options, rest.length);
-    const call = (): unknown => Reflect.apply(translate, instance, [key, options, ...rest]);
-    if (id === undefined) return call();
+  const remember = (id: string, compute: () => unknown): unknown => {
     if (memo.has(id)) return memo.get(id);
-    const text = call();
+    const text = compute();
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(id, text);
     return text;
   };
+  const memoized = (key: unknown, options?: unknown, ...rest: unknown[]): unknown => {
+    const id = callKey(instance.language, key, options, rest.length);
+    const call = (): unknown => Reflect.apply(translate, instance, [key, options, ...rest]);
+    return id === undefined ? call() : remember(id, call);
+  };
+  const fixed = (lng: unknown, ns?: unknown, keyPrefix?: unknown): unknown => {
+    const plain = fixedOf(lng as string, ns as string, keyPrefix as string);
+    // Only the case useTranslation asks for is remembered: one language, one namespace, no prefix.
+    if (typeof lng !== 'string' || (ns !== undefined && typeof ns !== 'string') || keyPrefix !== undefined) return plain;
+    const scope = `${lng}\u0001${ns ?? ''}`;
+    const fast = (key: unknown, options?: unknown, ...rest: unknown[]): unknown => {
+      const call = (): unknown => Reflect.apply(plain, undefined, [key, options, ...rest]);
+      const id = scoped(options) ? undefined : callKey(scope, key, options, rest.length);
+      return id === undefined ? call() : remember(id, call);
+    };
+    // i18next marks its fixed t with what it is fixed to; callers may read them.
+    for (const field of ['lng', 'lngs', 'ns', 'keyPrefix']) Reflect.set(fast, field, Reflect.get(plain, field));
+    return fast;
+  };
   Reflect.set(instance, 't', memoized);
+  Reflect.set(instance, 'getFixedT', fixed);
 }

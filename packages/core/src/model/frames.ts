@@ -21,26 +21,32 @@ export interface FrameTable {
   readonly count: number;
   /** Normal pages per frame: 512 for 4 KiB pages, 32 for 64 KiB pages. */
   readonly pagesPerFrame: number;
-  readonly kind: Uint8Array;
+  kind: Uint8Array;
   /** Owning object id of a huge or giant frame, or of a split frame wholly held by one allocation; 0 otherwise. */
-  readonly owner: Int32Array;
+  owner: Int32Array;
   /** Normal pages in use in a split frame. */
-  readonly used: Uint16Array;
+  used: Uint16Array;
   /** Owner of each normal page of a split frame that is shared or partly free (0 = free page). */
-  readonly pages: Map<number, Int32Array>;
+  pages: Map<number, Int32Array>;
   /** The frames that have an entry in `pages`: a bit test where a Map lookup per frame cost more than the claim. */
-  readonly paged: Bitset;
-  readonly free: Bitset;
+  paged: Bitset;
+  free: Bitset;
   /** Split frames that still have a free page. */
-  readonly partial: Bitset;
+  partial: Bitset;
   /** Free frames in each 1 GiB-aligned block of 512 frames. */
-  readonly freeInBlock: Uint16Array;
+  freeInBlock: Uint16Array;
   /**
    * Page-owner arrays of split frames that became free again, kept for the next split: a fresh
    * typed array per split frame cost more than the rest of the claim. Scratch, not state: never
    * read except to be reused, and not part of a snapshot or a clone.
    */
   readonly spareOwners: Int32Array[];
+  /**
+   * Set when a clone shares this table's arrays, on both tables: the first write to either copies
+   * them (see `own`). The arrays above are therefore replaced, not only edited, by a write; read
+   * them from the table each time rather than keeping one across a change.
+   */
+  sharesArrays: boolean;
   hugeFrames: number;
   giantFrames: number;
   splitFrames: number;
@@ -67,6 +73,7 @@ export function createFrameTable(count: number, pagesPerFrame: number): FrameTab
     partial: new Bitset(count),
     freeInBlock,
     spareOwners: [],
+    sharesArrays: false,
     hugeFrames: 0,
     giantFrames: 0,
     splitFrames: 0,
@@ -74,21 +81,30 @@ export function createFrameTable(count: number, pagesPerFrame: number): FrameTab
   };
 }
 
+/**
+ * A copy that shares the arrays until either table is written (copy on write): a time-travel
+ * checkpoint is cloned for every step back, and most steps through a recorded job (blocks inside
+ * segments) write no frame at all, so the copy of some 250 KB per device is made only when needed.
+ */
 export function cloneFrameTable(table: FrameTable): FrameTable {
+  table.sharesArrays = true;
+  return { ...table, spareOwners: [], sharesArrays: true };
+}
+
+/** Gives `table` arrays of its own before a write, when a clone shares them. */
+function own(table: FrameTable): void {
+  if (!table.sharesArrays) return;
   const pages = new Map<number, Int32Array>();
   for (const [frame, owners] of table.pages) pages.set(frame, owners.slice());
-  return {
-    ...table,
-    kind: table.kind.slice(),
-    owner: table.owner.slice(),
-    used: table.used.slice(),
-    pages,
-    paged: Bitset.copyOf(table.paged),
-    free: Bitset.copyOf(table.free),
-    partial: Bitset.copyOf(table.partial),
-    freeInBlock: table.freeInBlock.slice(),
-    spareOwners: [],
-  };
+  table.kind = table.kind.slice();
+  table.owner = table.owner.slice();
+  table.used = table.used.slice();
+  table.pages = pages;
+  table.paged = Bitset.copyOf(table.paged);
+  table.free = Bitset.copyOf(table.free);
+  table.partial = Bitset.copyOf(table.partial);
+  table.freeInBlock = table.freeInBlock.slice();
+  table.sharesArrays = false;
 }
 
 function takeFrame(table: FrameTable, frame: number): void {
@@ -124,6 +140,7 @@ export function claimFrames(
   kind: typeof FrameKind.huge | typeof FrameKind.giant,
   owner: number,
 ): void {
+  own(table);
   for (let r = 0; r < runs.length; r += 2) {
     const start = runs[r] ?? 0;
     const end = start + (runs[r + 1] ?? 0);
@@ -136,6 +153,7 @@ export function claimFrames(
 }
 
 export function releaseFrames(table: FrameTable, runs: readonly number[]): void {
+  own(table);
   for (let r = 0; r < runs.length; r += 2) {
     const start = runs[r] ?? 0;
     const end = start + (runs[r + 1] ?? 0);
@@ -155,6 +173,7 @@ export function releaseFrames(table: FrameTable, runs: readonly number[]): void 
  * proportional to frames touched, not pages.
  */
 export function claimPages(table: FrameTable, runs: readonly number[], owner: number): void {
+  own(table);
   const ppf = table.pagesPerFrame;
   for (let r = 0; r < runs.length; r += 2) {
     let page = runs[r] ?? 0;
@@ -199,6 +218,7 @@ export function claimPages(table: FrameTable, runs: readonly number[], owner: nu
 
 /** Frees normal pages; a split frame whose last page is freed becomes a free frame again. */
 export function releasePages(table: FrameTable, runs: readonly number[]): void {
+  own(table);
   const ppf = table.pagesPerFrame;
   for (let r = 0; r < runs.length; r += 2) {
     let page = runs[r] ?? 0;
