@@ -4,17 +4,10 @@ import { reduce } from '../src/model/reduce.ts';
 import { fingerprint } from '../src/model/snapshot.ts';
 import { cloneHostState, createHostState, type HostState } from '../src/model/state.ts';
 import { ASCEND_910B4 } from '../src/profiles/builtin.ts';
-import { SimHost } from '../src/sim/sim-host.ts';
-import { SimRuntime } from '../src/sim/sim-runtime.ts';
-import { runRandomSession } from './support/random-session.ts';
+import { freshSession, runRandomSession } from './support/random-session.ts';
 
 async function recordedSession(seed: number): Promise<{ events: MemoryEvent[]; final: HostState }> {
-  const host = new SimHost({ devices: [ASCEND_910B4], seed });
-  const events: MemoryEvent[] = [];
-  host.subscribe((batch) => events.push(...batch));
-  const rt = new SimRuntime(host);
-  await rt.aclInit({ configPath: null });
-  await rt.aclrtSetDevice({ deviceId: 0 });
+  const { host, rt, events } = await freshSession(seed);
   await runRandomSession(rt, seed, 250);
   return { events, final: host.state };
 }

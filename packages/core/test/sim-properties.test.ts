@@ -12,17 +12,7 @@ import { ASCEND_910B4 } from '../src/profiles/builtin.ts';
 import { Rng } from '../src/sim/rng.ts';
 import { SimHost } from '../src/sim/sim-host.ts';
 import { SimRuntime } from '../src/sim/sim-runtime.ts';
-import { randomCall, runRandomSession } from './support/random-session.ts';
-
-async function freshSession(seed: number) {
-  const host = new SimHost({ devices: [ASCEND_910B4], seed });
-  const events: MemoryEvent[] = [];
-  host.subscribe((batch) => events.push(...batch));
-  const rt = new SimRuntime(host);
-  await rt.aclInit({ configPath: null });
-  await rt.aclrtSetDevice({ deviceId: 0 });
-  return { host, rt, events };
-}
+import { freshSession, randomCall, runRandomSession } from './support/random-session.ts';
 
 /** Every owner found in the frame table matches exactly the runs its object claims. */
 function checkOwnership(state: HostState): void {

@@ -1,8 +1,11 @@
 import type { AclCall } from '../../src/acl/invoke.ts';
 import { invokeAcl } from '../../src/acl/invoke.ts';
+import type { MemoryEvent } from '../../src/model/events.ts';
 import type { HostState } from '../../src/model/state.ts';
+import { ASCEND_910B4 } from '../../src/profiles/builtin.ts';
 import { Rng } from '../../src/sim/rng.ts';
-import type { SimRuntime } from '../../src/sim/sim-runtime.ts';
+import { SimHost } from '../../src/sim/sim-host.ts';
+import { SimRuntime } from '../../src/sim/sim-runtime.ts';
 import { GiB, KiB, MiB } from '../../src/units/bytes.ts';
 import { toHex } from '../../src/units/hex.ts';
 
@@ -168,4 +171,15 @@ export async function runRandomSession(
     rets.push((await invokeAcl(runtime, call.fn, call.args)).ret);
   }
   return rets;
+}
+
+/** A 910B4 host with ACL initialised and device 0 set, recording every event it emits from the start. */
+export async function freshSession(seed: number): Promise<{ host: SimHost; rt: SimRuntime; events: MemoryEvent[] }> {
+  const host = new SimHost({ devices: [ASCEND_910B4], seed });
+  const events: MemoryEvent[] = [];
+  host.subscribe((batch) => events.push(...batch));
+  const rt = new SimRuntime(host);
+  await rt.aclInit({ configPath: null });
+  await rt.aclrtSetDevice({ deviceId: 0 });
+  return { host, rt, events };
 }
