@@ -47,10 +47,6 @@ export class DrawnFrames {
     this.#used = table.used.slice();
     this.#pages = new Map([...table.pages].map(([frame, owners]) => [frame, owners.slice()]));
   }
-
-  forget(): void {
-    this.#kind = undefined;
-  }
 }
 
 /** Whether two selections outline and colour the same frames and pages. */
