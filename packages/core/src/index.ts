@@ -165,6 +165,14 @@ export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
 export { TRACE_ACTIONS } from './formats/snapshot-types.ts';
 export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
+export {
+  type PackedEvents,
+  packEvents,
+  TraceCall,
+  type TraceCallParts,
+  TraceCalls,
+  unpackEvents,
+} from './formats/trace-calls.ts';
 export type { DeviceTraceSummary, TraceSummary } from './formats/trace-summary.ts';
 export type { Program } from './interp/ast.ts';
 export { DEFAULT_PROGRAM_NAME } from './interp/c-library.ts';

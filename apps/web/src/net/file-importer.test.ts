@@ -1,4 +1,13 @@
-import { ASCEND_910B2, type ImportedBlock, importSnapshot, internStacks, openMemoryFile, stackFrames } from '@pagelens/core';
+import {
+  ASCEND_910B2,
+  type ImportedBlock,
+  importSnapshot,
+  internStacks,
+  openMemoryFile,
+  packEvents,
+  stackFrames,
+  unpackEvents,
+} from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -65,7 +74,7 @@ function doneReply(): Extract<ImportReply, { type: 'done' }> {
       devices: 1,
     },
     initial: session.initial,
-    events: session.events,
+    events: packEvents(session.events).packed,
     ...interned(session.blocks.all(0)),
   };
 }
@@ -121,10 +130,11 @@ describe('FileImporter', () => {
     expect(state.session?.role).toBe('viewer');
     expect(state.session?.functions.size).toBe(0);
     expect(state.session?.host.provenance).toBe('modeled');
-    const last = reply.events[reply.events.length - 1]?.seq ?? 0;
+    const events = unpackEvents(reply.events);
+    const last = events[events.length - 1]?.seq ?? 0;
     expect(state.timeline?.lastSeq).toBe(last);
     // At the first segment's alloc one segment is live; at the end, every segment of the file.
-    const firstAlloc = reply.events.find((event) => event.kind === 'alloc')?.seq ?? 0;
+    const firstAlloc = events.find((event) => event.kind === 'alloc')?.seq ?? 0;
     state.setCursor(firstAlloc);
     expect(cursorState(store.getState())?.allocations.size).toBe(1);
     state.setCursor('live');

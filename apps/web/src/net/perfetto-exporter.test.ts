@@ -1,4 +1,13 @@
-import { aclrtMemMallocPolicy, encodeSnapshot, heldBytes, type MemoryEvent, SimHost, SimRuntime, usedBytes } from '@pagelens/core';
+import {
+  aclrtMemMallocPolicy,
+  encodeSnapshot,
+  heldBytes,
+  type MemoryEvent,
+  packEvents,
+  SimHost,
+  SimRuntime,
+  usedBytes,
+} from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import type { ImportedFacts, ImportReply, ImportRequest } from '../model/import/import-protocol.ts';
 import { createAppStore } from '../store/app-store.ts';
@@ -65,7 +74,7 @@ function done(of: ImportedFacts): Extract<ImportReply, { type: 'done' }> {
     type: 'done',
     facts: of,
     initial: encodeSnapshot(new SimHost().state),
-    events: [],
+    events: packEvents([]).packed,
     blocks: [],
     stacks: { frames: [], starts: new Int32Array([0]), frameIds: new Int32Array(0) },
     stackIds: new Int32Array(0),

@@ -13,6 +13,7 @@ import { FormatError } from './format-error.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
+import { type TraceCallFields, TraceCalls } from './trace-calls.ts';
 
 /**
  * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
@@ -83,12 +84,15 @@ function streamHex(stream: bigint): string {
 class Builder {
   readonly events: MemoryEvent[] = [];
   readonly state: HostState;
+  /** The trace entries' calls, in columns (trace-calls.ts). */
+  readonly traceCalls: TraceCalls;
   private seq = 0;
   private nextId = 1;
   t = 0;
 
-  constructor(state: HostState) {
+  constructor(state: HostState, traceEntries: number) {
     this.state = state;
+    this.traceCalls = new TraceCalls(traceEntries);
   }
 
   id(): number {
@@ -105,6 +109,17 @@ class Builder {
       body,
       call === undefined ? { seq: this.seq, t: this.t, provenance } : { seq: this.seq, t: this.t, provenance, call },
     ) as MemoryEvent;
+    this.events.push(event);
+    reduce(this.state, event);
+    return this.seq;
+  }
+
+  /** A trace entry's observed call: a TraceCall over the columns, or a plain event when they cannot hold it exactly. */
+  traceCall(fields: Omit<TraceCallFields, 'seq' | 't'>, args: () => Record<string, unknown>): number {
+    const full = { ...fields, seq: this.seq + 1, t: this.t };
+    if (!TraceCalls.fits(full)) return this.call(fields.action, args(), 'observed');
+    this.seq += 1;
+    const event = this.traceCalls.push(full);
     this.events.push(event);
     reduce(this.state, event);
     return this.seq;
@@ -322,12 +337,21 @@ function applyEntry(
   blocks: BlockIndex,
   entry: TraceEntry,
 ): { seq: number; ok: boolean } {
-  const args: Record<string, unknown> = { addr: hex(entry.addr), size: entry.size, stream: streamHex(entry.stream), device: replay.device };
   const modelAddr = toModelAddress(replay.map, entry.addr);
-  if (modelAddr !== undefined) args.modelAddr = `0x${modelAddr.toString(16)}`;
-  if (entry.poolId !== undefined) args.pool_id = entry.poolId;
-  if (entry.timeUs !== undefined) args.time_us = entry.timeUs;
+  const argsOf = (): Record<string, unknown> => {
+    const args: Record<string, unknown> = {
+      addr: hex(entry.addr),
+      size: entry.size,
+      stream: streamHex(entry.stream),
+      device: replay.device,
+    };
+    if (modelAddr !== undefined) args.modelAddr = `0x${modelAddr.toString(16)}`;
+    if (entry.poolId !== undefined) args.pool_id = entry.poolId;
+    if (entry.timeUs !== undefined) args.time_us = entry.timeUs;
+    return args;
+  };
   if (entry.action === 'oom') {
+    const args = argsOf();
     args.device_free = entry.deviceFree ?? null;
     const seq = builder.call(
       'oom',
@@ -338,7 +362,19 @@ function applyEntry(
     );
     return { seq, ok: true };
   }
-  const seq = builder.call(entry.action, args, 'observed');
+  const seq = builder.traceCall(
+    {
+      action: entry.action,
+      device: replay.device,
+      addr: entry.addr,
+      size: entry.size,
+      stream: streamHex(entry.stream),
+      modelAddr,
+      poolId: entry.poolId,
+      timeUs: entry.timeUs,
+    },
+    argsOf,
+  );
   switch (entry.action) {
     case 'segment_alloc':
       if (replay.segments.has(entry.addr)) return { seq, ok: false };
@@ -413,7 +449,10 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   if (deviceCount > 16) throw new FormatError(`the snapshot names ${deviceCount} devices; PageLens models at most 16`);
   const initialState = createHostState(Array.from({ length: deviceCount }, () => options.profile));
   const initial = encodeSnapshot(initialState);
-  const builder = new Builder(initialState);
+  const builder = new Builder(
+    initialState,
+    snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
+  );
   const blocks = new BlockIndex();
   const replays = Array.from(
     { length: deviceCount },

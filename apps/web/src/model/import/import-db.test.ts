@@ -1,4 +1,4 @@
-import { ASCEND_910B2 } from '@pagelens/core';
+import { ASCEND_910B2, unpackEvents } from '@pagelens/core';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { openCsv } from './import-csv.ts';
@@ -59,7 +59,7 @@ describe('the import worker: msMemScope .db', () => {
     });
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 3 }]);
     expect(done.blocks.map((block) => block.size)).toEqual([4096]);
-    expect(done.events.some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
+    expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
   });
 
   it('a database without the table is the reader’s message', async () => {

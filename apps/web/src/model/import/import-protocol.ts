@@ -1,9 +1,9 @@
 import type {
   ImportedBlock,
-  MemoryEvent,
   MemoryRecord,
   MemScopeUnplaced,
   OperatorMemory,
+  PackedEvents,
   Snapshot,
   StackTable,
   TraceSummary,
@@ -66,7 +66,8 @@ export type ProfilerTable = MemoryRecord | OperatorMemory;
 export interface SessionPayload {
   readonly facts: ImportedFacts;
   readonly initial: Snapshot;
-  readonly events: readonly MemoryEvent[];
+  /** The events, the trace entries' calls as transferred columns (core trace-calls.ts): a clone of a million call objects held ~350 MB twice over. */
+  readonly events: PackedEvents;
   /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
   readonly blocks: readonly ImportedBlock[];
   readonly stacks: StackTable;

@@ -1,0 +1,333 @@
+import type { CallEvent, MemoryEvent } from '../model/events.ts';
+import { TRACE_ACTIONS, type TraceAction } from './snapshot-types.ts';
+
+/**
+ * The `call` events of a snapshot's trace entries, one typed array per field, and the events that
+ * read them (TraceCall). A recorded job holds millions of entries: as plain objects each cost about
+ * 300 bytes (the event, its args, two address texts), here about 60, and the columns reach the page
+ * by transfer instead of a structured clone. The events are the same to every reader: their fields
+ * are getters over the columns, their args made when asked.
+ */
+
+const PID = 1;
+const U64_END = 1n << 64n;
+const HAS_MODEL_ADDR = 1;
+const HAS_POOL = 2;
+const HAS_TIME = 4;
+
+/** What an entry's call records, as snapshot-session.ts hands it over. */
+export interface TraceCallFields {
+  readonly seq: number;
+  readonly t: number;
+  readonly action: TraceAction;
+  readonly device: number;
+  readonly addr: bigint;
+  readonly size: number;
+  readonly stream: string;
+  readonly modelAddr: number | undefined;
+  readonly poolId: string | undefined;
+  readonly timeUs: number | undefined;
+}
+
+/** The columns as they cross to the page: typed arrays to transfer, and the two texts tables. */
+export interface TraceCallParts {
+  readonly length: number;
+  readonly seq: Uint32Array;
+  readonly t: Float64Array;
+  readonly action: Uint8Array;
+  readonly device: Uint8Array;
+  readonly flags: Uint8Array;
+  readonly addr: BigUint64Array;
+  readonly modelAddr: Float64Array;
+  readonly size: Float64Array;
+  readonly timeUs: Float64Array;
+  readonly stream: Uint32Array;
+  readonly pool: Uint32Array;
+  readonly streams: readonly string[];
+  readonly pools: readonly string[];
+}
+
+type Columns = Omit<TraceCallParts, 'length' | 'streams' | 'pools'>;
+
+function allocate(capacity: number): Columns {
+  return {
+    seq: new Uint32Array(capacity),
+    t: new Float64Array(capacity),
+    action: new Uint8Array(capacity),
+    device: new Uint8Array(capacity),
+    flags: new Uint8Array(capacity),
+    addr: new BigUint64Array(capacity),
+    modelAddr: new Float64Array(capacity),
+    size: new Float64Array(capacity),
+    timeUs: new Float64Array(capacity),
+    stream: new Uint32Array(capacity),
+    pool: new Uint32Array(capacity),
+  };
+}
+
+const COLUMN_NAMES = Object.keys(allocate(0)) as (keyof Columns)[];
+
+function intern(table: string[], index: Map<string, number>, text: string): number {
+  let at = index.get(text);
+  if (at === undefined) {
+    at = table.length;
+    table.push(text);
+    index.set(text, at);
+  }
+  return at;
+}
+
+export class TraceCalls {
+  #columns: Columns;
+  #length = 0;
+  readonly #streams: string[];
+  readonly #pools: string[];
+  readonly #streamIndex = new Map<string, number>();
+  readonly #poolIndex = new Map<string, number>();
+
+  /** `capacity`: the entries expected (it grows past them if needed). */
+  constructor(capacity: number) {
+    this.#columns = allocate(Math.max(16, capacity));
+    this.#streams = [];
+    this.#pools = [];
+  }
+
+  /** The columns the worker sent, read in place. */
+  static from(parts: TraceCallParts): TraceCalls {
+    const calls = new TraceCalls(0);
+    calls.#columns = parts;
+    calls.#length = parts.length;
+    calls.#streams.push(...parts.streams);
+    calls.#pools.push(...parts.pools);
+    return calls;
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /**
+   * True when the columns hold these fields exactly: an address past 64 bits (a pickle's int may be
+   * any size) or an unknown action stays a plain event.
+   */
+  static fits(fields: TraceCallFields): boolean {
+    const inU64 = (value: bigint) => value >= 0n && value < U64_END;
+    return (
+      inU64(fields.addr) &&
+      (fields.modelAddr === undefined || Number.isSafeInteger(fields.modelAddr)) &&
+      Number.isInteger(fields.device) &&
+      fields.device >= 0 &&
+      fields.device < 256 &&
+      Number.isInteger(fields.seq) &&
+      fields.seq > 0 &&
+      fields.seq < 2 ** 32 &&
+      TRACE_ACTIONS.includes(fields.action)
+    );
+  }
+
+  /** Appends one call (TraceCalls.fits must hold) and returns its event. */
+  push(fields: TraceCallFields): TraceCall {
+    if (this.#length === this.#columns.seq.length) this.#grow();
+    const c = this.#columns;
+    const i = this.#length;
+    c.seq[i] = fields.seq;
+    c.t[i] = fields.t;
+    c.action[i] = TRACE_ACTIONS.indexOf(fields.action);
+    c.device[i] = fields.device;
+    c.addr[i] = fields.addr;
+    c.size[i] = fields.size;
+    c.stream[i] = intern(this.#streams, this.#streamIndex, fields.stream);
+    let flags = 0;
+    if (fields.modelAddr !== undefined) {
+      flags |= HAS_MODEL_ADDR;
+      c.modelAddr[i] = fields.modelAddr;
+    }
+    if (fields.poolId !== undefined) {
+      flags |= HAS_POOL;
+      c.pool[i] = intern(this.#pools, this.#poolIndex, fields.poolId);
+    }
+    if (fields.timeUs !== undefined) {
+      flags |= HAS_TIME;
+      c.timeUs[i] = fields.timeUs;
+    }
+    c.flags[i] = flags;
+    this.#length += 1;
+    return new TraceCall(this, i);
+  }
+
+  #grow(): void {
+    const next = allocate(this.#columns.seq.length * 2);
+    for (const name of COLUMN_NAMES) (next[name] as { set(source: ArrayLike<unknown>): void }).set(this.#columns[name] as never);
+    this.#columns = next;
+  }
+
+  /** The columns cut to length, for postMessage, and the buffers to transfer. */
+  parts(): { parts: TraceCallParts; transfer: ArrayBuffer[] } {
+    const c = this.#columns;
+    const n = this.#length;
+    const cut: Columns = {
+      seq: c.seq.slice(0, n),
+      t: c.t.slice(0, n),
+      action: c.action.slice(0, n),
+      device: c.device.slice(0, n),
+      flags: c.flags.slice(0, n),
+      addr: c.addr.slice(0, n),
+      modelAddr: c.modelAddr.slice(0, n),
+      size: c.size.slice(0, n),
+      timeUs: c.timeUs.slice(0, n),
+      stream: c.stream.slice(0, n),
+      pool: c.pool.slice(0, n),
+    };
+    return {
+      parts: { length: n, ...cut, streams: [...this.#streams], pools: [...this.#pools] },
+      transfer: COLUMN_NAMES.map((name) => cut[name].buffer as ArrayBuffer),
+    };
+  }
+
+  seq(i: number): number {
+    return this.#columns.seq[i] ?? 0;
+  }
+
+  t(i: number): number {
+    return this.#columns.t[i] ?? 0;
+  }
+
+  action(i: number): TraceAction {
+    return TRACE_ACTIONS[this.#columns.action[i] ?? 0] ?? 'alloc';
+  }
+
+  /** The call's args, keyed as a plain event's were: addr, size, stream, device, then modelAddr, pool_id, time_us when recorded. */
+  args(i: number): Record<string, unknown> {
+    const c = this.#columns;
+    const flags = c.flags[i] ?? 0;
+    const args: Record<string, unknown> = {
+      addr: `0x${(c.addr[i] ?? 0n).toString(16)}`,
+      size: c.size[i],
+      stream: this.#streams[c.stream[i] ?? 0],
+      device: c.device[i],
+    };
+    if ((flags & HAS_MODEL_ADDR) !== 0) args.modelAddr = `0x${(c.modelAddr[i] ?? 0).toString(16)}`;
+    if ((flags & HAS_POOL) !== 0) args.pool_id = this.#pools[c.pool[i] ?? 0];
+    if ((flags & HAS_TIME) !== 0) args.time_us = c.timeUs[i];
+    return args;
+  }
+}
+
+/**
+ * One trace entry's `call` event, read from its columns: what a plain event of the same entry holds
+ * (pid 1, ret 0, no duration, provenance observed), field for field.
+ */
+export class TraceCall implements CallEvent {
+  readonly #calls: TraceCalls;
+  readonly #index: number;
+
+  constructor(calls: TraceCalls, index: number) {
+    this.#calls = calls;
+    this.#index = index;
+  }
+
+  get kind(): 'call' {
+    return 'call';
+  }
+
+  get pid(): number {
+    return PID;
+  }
+
+  get fn(): string {
+    return this.#calls.action(this.#index);
+  }
+
+  get args(): Record<string, unknown> {
+    return this.#calls.args(this.#index);
+  }
+
+  get ret(): number {
+    return 0;
+  }
+
+  get durationNs(): number {
+    return 0;
+  }
+
+  get seq(): number {
+    return this.#calls.seq(this.#index);
+  }
+
+  get t(): number {
+    return this.#calls.t(this.#index);
+  }
+
+  get provenance(): 'observed' {
+    return 'observed';
+  }
+
+  /** The columns this event reads (packEvents sends them once for all). */
+  get calls(): TraceCalls {
+    return this.#calls;
+  }
+
+  /** The plain event, for JSON and for structured comparison. */
+  toJSON(): CallEvent {
+    return {
+      kind: 'call',
+      pid: PID,
+      fn: this.fn,
+      args: this.args,
+      ret: 0,
+      durationNs: 0,
+      seq: this.seq,
+      t: this.t,
+      provenance: 'observed',
+    };
+  }
+}
+
+/**
+ * Events as they cross to the page: the plain ones cloned, the trace calls as their columns.
+ * `traceAt[i]` is 1 where the i-th event is the next trace call, 0 where it is the next plain event.
+ */
+export interface PackedEvents {
+  readonly plain: readonly MemoryEvent[];
+  readonly traceAt: Uint8Array;
+  readonly calls: TraceCallParts | undefined;
+}
+
+/** Splits events into plain ones and the columns of their trace calls (which must share one TraceCalls). */
+export function packEvents(events: readonly MemoryEvent[]): { packed: PackedEvents; transfer: ArrayBuffer[] } {
+  const plain: MemoryEvent[] = [];
+  const traceAt = new Uint8Array(events.length);
+  let calls: TraceCalls | undefined;
+  events.forEach((event, i) => {
+    if (event instanceof TraceCall) {
+      calls ??= event.calls;
+      if (event.calls !== calls) throw new Error('packEvents: trace calls of two sessions');
+      traceAt[i] = 1;
+    } else plain.push(event);
+  });
+  const columns = calls?.parts();
+  return {
+    packed: { plain, traceAt, calls: columns?.parts },
+    transfer: [traceAt.buffer, ...(columns?.transfer ?? [])],
+  };
+}
+
+/** The events packEvents split, in their order again; trace calls read the columns in place. */
+export function unpackEvents(packed: PackedEvents): MemoryEvent[] {
+  const calls = packed.calls === undefined ? undefined : TraceCalls.from(packed.calls);
+  const events = new Array<MemoryEvent>(packed.traceAt.length);
+  let plain = 0;
+  let traced = 0;
+  for (let i = 0; i < packed.traceAt.length; i += 1) {
+    if (packed.traceAt[i] === 1 && calls !== undefined && traced < calls.length) {
+      events[i] = new TraceCall(calls, traced);
+      traced += 1;
+    } else {
+      const event = packed.plain[plain];
+      if (event === undefined) throw new Error(`unpackEvents: event ${i} is missing`);
+      events[i] = event;
+      plain += 1;
+    }
+  }
+  return events;
+}
