@@ -186,7 +186,8 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
   const each = m.views.map((view) => `${view.name} ${view.timing.ms.toFixed(0)} ms`).join(', ');
   const mem = m.openMemory;
   const sampled = `sampled every ~250 ms from choosing the file to complete (${mem.rssSamples} RSS samples over up to ${mem.renderers} renderer processes; ${mem.heapSamples} heap samples, longest gap ${(mem.longestHeapGapMs / 1000).toFixed(1)} s while the main thread was busy)`;
-  const rssWhen = `the RSS peak was sampled ${(mem.rssPeakAtMs / 1000).toFixed(1)} s after the file was chosen, RSS at complete ${(mem.lastRss / MB).toFixed(0)} MB`;
+  const peakSplit = mem.peakByProcess.map((bytes) => `${(bytes / MB).toFixed(0)}`).join(' + ');
+  const rssWhen = `the RSS peak was sampled ${(mem.rssPeakAtMs / 1000).toFixed(1)} s after the file was chosen (${peakSplit} MB by process, of it ${(mem.peakAnon / MB).toFixed(0)} MB anonymous: heaps and malloc, not mapped files), RSS before the file ${(mem.firstRss / MB).toFixed(0)} MB, at complete ${(mem.lastRss / MB).toFixed(0)} MB`;
   const n = `web.import.${scene.label}`;
   return [
     ms(

@@ -10,6 +10,13 @@ export function rss(pid: number | undefined): number {
   return match?.[1] === undefined ? Number.NaN : Number(match[1]) * 1024;
 }
 
+/** Resident set of a process and its anonymous part (RssAnon: heaps and malloc, not mapped files or shared memory), bytes. */
+export function rssParts(pid: number): { rss: number; anon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string): number => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon') };
+}
+
 /** CPU seconds a process has used so far, all its threads (GC helpers included), user + system. */
 export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { rss } from './proc.ts';
+import { rssParts } from './proc.ts';
 
 /**
  * Memory of Chromium's renderers while a page works, sampled every ~250 ms from two places:
@@ -28,6 +28,11 @@ export interface MemoryPeaks {
   /** When the RSS peak was sampled, ms after sampling began; and the last RSS sample, bytes. */
   readonly rssPeakAtMs: number;
   readonly lastRss: number;
+  /** The first sample (before the work began), bytes. */
+  readonly firstRss: number;
+  /** At the RSS peak: each renderer's RSS, and the summed anonymous part (heaps, malloc; not mapped files or shared memory). */
+  readonly peakByProcess: readonly number[];
+  readonly peakAnon: number;
 }
 
 const INTERVAL_MS = 250;
@@ -66,17 +71,22 @@ export function rendererPids(root: number): number[] {
   });
 }
 
-function rendererRss(root: number): { bytes: number; count: number } {
+function rendererRss(root: number): { bytes: number; count: number; byProcess: number[]; anon: number } {
   let bytes = 0;
+  let anon = 0;
+  const byProcess: number[] = [];
   const pids = rendererPids(root);
   for (const pid of pids) {
     try {
-      bytes += rss(pid);
+      const parts = rssParts(pid);
+      bytes += parts.rss;
+      anon += parts.anon;
+      byProcess.push(parts.rss);
     } catch {
       // A renderer that just exited holds nothing.
     }
   }
-  return { bytes, count: pids.length };
+  return { bytes, count: pids.length, byProcess, anon };
 }
 
 function jsHeapUsed(reply: unknown): number {
@@ -96,10 +106,17 @@ export async function sampleMemory(cdp: CdpSession): Promise<{ stop(): Promise<M
   let rssSamples = 0;
   let peakAt = 0;
   let lastRss = 0;
+  let peakByProcess: number[] = [];
+  let peakAnon = 0;
+  const first = rendererRss(process.pid).bytes;
   const began = performance.now();
   const timer = setInterval(() => {
-    const { bytes, count } = rendererRss(process.pid);
-    if (bytes > rendererPeak) peakAt = performance.now() - began;
+    const { bytes, count, byProcess, anon } = rendererRss(process.pid);
+    if (bytes > rendererPeak) {
+      peakAt = performance.now() - began;
+      peakByProcess = byProcess;
+      peakAnon = anon;
+    }
     rendererPeak = Math.max(rendererPeak, bytes);
     lastRss = bytes;
     renderers = Math.max(renderers, count);
@@ -135,6 +152,9 @@ export async function sampleMemory(cdp: CdpSession): Promise<{ stop(): Promise<M
         renderers,
         rssPeakAtMs: peakAt,
         lastRss,
+        firstRss: first,
+        peakByProcess,
+        peakAnon,
       };
     },
   };

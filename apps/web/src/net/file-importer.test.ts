@@ -1,13 +1,4 @@
-import {
-  ASCEND_910B2,
-  type ImportedBlock,
-  importSnapshot,
-  internStacks,
-  openMemoryFile,
-  packEvents,
-  stackFrames,
-  unpackEvents,
-} from '@pagelens/core';
+import { ASCEND_910B2, importSnapshot, openMemoryFile, packEvents, stackFrames, unpackEvents } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -75,14 +66,9 @@ function doneReply(): Extract<ImportReply, { type: 'done' }> {
     },
     initial: session.initial,
     events: packEvents(session.events).packed,
-    ...interned(session.blocks.all(0)),
+    blocks: session.blocks.all(0),
+    stacks: session.stacks,
   };
-}
-
-/** As the worker sends them: blocks without frames, stacks interned. */
-function interned(blocks: readonly ImportedBlock[]) {
-  const { table, ids } = internStacks(blocks.map((block) => block.frames));
-  return { blocks: blocks.map((block) => ({ ...block, frames: [] })), stacks: table, stackIds: ids };
 }
 
 describe('FileImporter', () => {

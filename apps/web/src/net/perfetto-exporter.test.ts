@@ -77,7 +77,6 @@ function done(of: ImportedFacts): Extract<ImportReply, { type: 'done' }> {
     events: packEvents([]).packed,
     blocks: [],
     stacks: { frames: [], starts: new Int32Array([0]), frameIds: new Int32Array(0) },
-    stackIds: new Int32Array(0),
   };
 }
 

@@ -1,4 +1,4 @@
-import { BlockIndex, type ImportedBlock, NO_STACK, type StackTable, unpackEvents } from '@pagelens/core';
+import { BlockIndex, type ImportedBlock, type StackTable, unpackEvents } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 import type { ImportedFacts, ProfilerTable, SessionPayload } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
@@ -90,22 +90,18 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   setExportProblem: (exportProblem) => set({ exportProblem, exporting: undefined }),
   setImporting: (importing) => set({ importing }),
   setImportProblem: (importProblem) => set({ importProblem, importing: undefined }),
-  loadImported: ({ facts, initial, events: packed, blocks, stacks, stackIds }, options = {}) => {
+  loadImported: ({ facts, initial, events: packed, blocks, stacks }, options = {}) => {
     const events = unpackEvents(packed);
     // The whole file stays reachable by time travel: no folding of old events.
     const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
     timeline.append(events);
     const index = new BlockIndex();
-    const stackOfBlock = new Map<ImportedBlock, number>();
-    blocks.forEach((block, i) => {
-      index.add(block);
-      stackOfBlock.set(block, stackIds[i] ?? NO_STACK);
-    });
+    for (const block of blocks) index.add(block);
     index.seal();
     set({
       imported: facts,
       importedBlocks: index,
-      importedStacks: { table: stacks, stackOf: (block) => stackOfBlock.get(block) ?? NO_STACK },
+      importedStacks: { table: stacks, stackOf: (block) => block.stack },
       importing: options.reading === true ? get().importing : undefined,
       importProblem: undefined,
       session: importedSession(facts),

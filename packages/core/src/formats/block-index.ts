@@ -1,4 +1,4 @@
-import type { BlockState, StackFrames } from './snapshot-types.ts';
+import type { BlockState } from './snapshot-types.ts';
 
 /**
  * The caching allocator's blocks of an imported snapshot, over time: a side index beside the
@@ -24,7 +24,8 @@ export interface ImportedBlock {
   /** Bytes the program asked for; only the final snapshot's blocks record it. */
   requestedSize: number | undefined;
   readonly stream: bigint;
-  frames: StackFrames;
+  /** Its stack in the session's table (stack-table.ts), or NO_STACK / BAD_STACK. */
+  stack: number;
   /** Seq of the alloc entry, or the import's first seq when it was live before the trace began. */
   readonly allocSeq: number;
   /** Seq of free_requested, when seen. */

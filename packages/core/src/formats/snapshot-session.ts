@@ -13,6 +13,7 @@ import { FormatError } from './format-error.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
+import { StackInterner, type StackTable } from './stack-table.ts';
 import { type TraceCallFields, TraceCalls } from './trace-calls.ts';
 
 /**
@@ -51,6 +52,8 @@ export interface ImportedSession {
   /** The state after every event. */
   readonly final: HostState;
   readonly blocks: BlockIndex;
+  /** The blocks' stacks, each distinct one once (a block's `stack` is its id here). */
+  readonly stacks: StackTable;
   readonly addressMaps: readonly AddressMap[];
   /** Per device, the seq of each trace entry's `call` event (time travel to an entry). */
   readonly entrySeqs: readonly (readonly number[])[];
@@ -234,6 +237,12 @@ function handleBytes(small: boolean, giant: boolean): number {
   return small ? 2 * MiB : 20 * MiB;
 }
 
+/** The blocks as they are made, and their stacks interned as they come (the frames are not kept). */
+interface Blocks {
+  readonly index: BlockIndex;
+  readonly stacks: StackInterner;
+}
+
 function mapRange(builder: Builder, replay: DeviceReplay, model: AllocatorModel, address: bigint, size: number): void {
   const cluster = clusterOf(replay.map, address);
   if (cluster === undefined || size === 0) return;
@@ -312,7 +321,7 @@ function unmapRange(builder: Builder, replay: DeviceReplay, address: bigint, siz
   return found;
 }
 
-function openBlock(replay: DeviceReplay, blocks: BlockIndex, address: bigint, live: LiveBlock, seq: number): void {
+function openBlock(replay: DeviceReplay, blocks: Blocks, address: bigint, live: LiveBlock, seq: number): void {
   const block: ImportedBlock = {
     device: replay.device,
     recordedAddress: address,
@@ -320,13 +329,13 @@ function openBlock(replay: DeviceReplay, blocks: BlockIndex, address: bigint, li
     size: live.size,
     requestedSize: undefined,
     stream: live.stream,
-    frames: live.frames,
+    stack: blocks.stacks.add(live.frames),
     allocSeq: seq,
     freeRequestedSeq: undefined,
     freeCompletedSeq: undefined,
   };
   replay.blocks.set(address, block);
-  blocks.add(block);
+  blocks.index.add(block);
 }
 
 /** One trace entry: its observed call, then what it changes in the model. Returns false when it contradicts the state. */
@@ -334,7 +343,7 @@ function applyEntry(
   builder: Builder,
   replay: DeviceReplay,
   model: AllocatorModel,
-  blocks: BlockIndex,
+  blocks: Blocks,
   entry: TraceEntry,
 ): { seq: number; ok: boolean } {
   const modelAddr = toModelAddress(replay.map, entry.addr);
@@ -453,7 +462,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     initialState,
     snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
   );
-  const blocks = new BlockIndex();
+  const blocks: Blocks = { index: new BlockIndex(), stacks: new StackInterner() };
   const replays = Array.from(
     { length: deviceCount },
     (_, device) => new DeviceReplay(device, buildAddressMap(device, rangesOf(snapshot, device))),
@@ -495,8 +504,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     if (seqs !== undefined) seqs[index] = result.seq;
     if (!result.ok) inconsistent += 1;
   }
-  const finalMismatch = attachFinalBlocks(snapshot, replays);
-  blocks.seal();
+  const finalMismatch = attachFinalBlocks(snapshot, replays, blocks.stacks);
+  blocks.index.seal();
   return {
     name: options.name,
     format: snapshot.format,
@@ -505,7 +514,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     initial,
     events: builder.events,
     final: builder.state,
-    blocks,
+    blocks: blocks.index,
+    stacks: blocks.stacks.table(),
     addressMaps: replays.map((replay) => replay.map),
     entrySeqs,
     timeBasis: snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined)) ? 'time_us' : 'entry order',
@@ -515,7 +525,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
 }
 
 /** Gives the blocks live at the end the final snapshot's requested sizes and stacks; counts the segments that disagree. */
-function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceReplay[]): number {
+function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceReplay[], stacks: StackInterner): number {
   let mismatch = 0;
   const expected = replays.map(() => 0);
   for (const segment of snapshot.segments) {
@@ -533,7 +543,7 @@ function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceRep
         continue;
       }
       live.requestedSize = block.requestedSize;
-      if (block.frames.length > 0) live.frames = block.frames;
+      if (block.frames.length > 0) live.stack = stacks.add(block.frames);
     }
   }
   replays.forEach((replay, device) => {

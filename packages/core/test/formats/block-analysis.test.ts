@@ -10,10 +10,10 @@ import {
   stackMatchSeqs,
 } from '../../src/formats/block-analysis.ts';
 import type { ImportedBlock } from '../../src/formats/block-index.ts';
-import { framesOf as checkedFrames } from '../../src/formats/frames.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import type { Frame } from '../../src/formats/snapshot-types.ts';
+import { NO_STACK, stackFrames } from '../../src/formats/stack-table.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { writePickle } from './pickle-writer.ts';
@@ -40,7 +40,7 @@ function block(
     size,
     requestedSize: undefined,
     stream: 0n,
-    frames: [],
+    stack: NO_STACK,
     allocSeq,
     freeRequestedSeq,
     freeCompletedSeq,
@@ -124,7 +124,7 @@ describe('explain the peak, leaks in a range, stack filter', () => {
     if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
     const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
     const all = session.blocks.all(0);
-    const peak = explainPeak(all, reservedSteps(session.events, 0), (b) => checkedFrames(b.frames));
+    const peak = explainPeak(all, reservedSteps(session.events, 0), (b) => stackFrames(session.stacks, b.stack));
     const seqs = session.entrySeqs[0] ?? [];
     const highest = Math.max(...seqs.map((seq) => session.blocks.totalsAt(0, seq).allocated));
     expect(peak?.allocated).toBe(highest);

@@ -4,6 +4,7 @@ import { openMemoryFile } from '../../src/formats/open-file.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot, Segment } from '../../src/formats/snapshot-types.ts';
+import { stackFrames } from '../../src/formats/stack-table.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
 import { reduce } from '../../src/model/reduce.ts';
 import { decodeSnapshot } from '../../src/model/snapshot.ts';
@@ -166,9 +167,31 @@ describe('importSnapshot: a snapshot as a recorded session of the model', () => 
       const recorded = segment?.blocks.find((b) => b.address === block.recordedAddress);
       expect(block.size).toBe(recorded?.size);
       expect(block.requestedSize).toBe(recorded?.requestedSize);
-      expect(framesOf(block.frames).length).toBe(4);
+      expect(stackFrames(session.stacks, block.stack)).toEqual(framesOf(recorded?.frames ?? []));
+      expect(stackFrames(session.stacks, block.stack)).toHaveLength(4);
       expect(block.addr).toBe(allocation.addr + Number(block.recordedAddress - (segment?.address ?? 0n)));
     }
+  });
+});
+
+describe('importSnapshot: stacks', () => {
+  it("each block freed in the trace keeps its alloc entry's stack, interned once per distinct stack", () => {
+    const snapshot = open(makeSnapshot({ ...NPU, events: 6000 }));
+    const session = importSnapshot(snapshot, MODEL);
+    const trace = snapshot.deviceTraces[0] ?? [];
+    const seqs = session.entrySeqs[0] ?? [];
+    const byAllocSeq = new Map(session.blocks.all(0).map((block) => [block.allocSeq, block]));
+    let checked = 0;
+    trace.forEach((entry, index) => {
+      if (entry.action !== 'alloc') return;
+      const block = byAllocSeq.get(seqs[index] ?? -1);
+      if (block?.freeCompletedSeq === undefined) return;
+      expect(stackFrames(session.stacks, block.stack)).toEqual(framesOf(entry.frames));
+      checked += 1;
+    });
+    expect(checked).toBeGreaterThan(50);
+    const distinct = new Set(session.blocks.all(0).map((block) => block.stack)).size;
+    expect(session.stacks.starts.length - 1).toBeGreaterThanOrEqual(distinct - 1);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ImportedBlock } from '@pagelens/core';
+import { type ImportedBlock, NO_STACK } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { barPieces } from './segment-bar-model.ts';
 
@@ -18,7 +18,7 @@ function block(
     size,
     requestedSize: requested,
     stream: 0n,
-    frames: [],
+    stack: NO_STACK,
     allocSeq,
     freeRequestedSeq,
     freeCompletedSeq,

@@ -68,11 +68,9 @@ export interface SessionPayload {
   readonly initial: Snapshot;
   /** The events, the trace entries' calls as transferred columns (core trace-calls.ts): a clone of a million call objects held ~350 MB twice over. */
   readonly events: PackedEvents;
-  /** The blocks without their stacks (`frames` empty): those come interned, in `stacks`. */
+  /** The blocks; each one's `stack` is its id in `stacks`. */
   readonly blocks: readonly ImportedBlock[];
   readonly stacks: StackTable;
-  /** Per block (same order), its stack in `stacks`, or NO_STACK / BAD_STACK. */
-  readonly stackIds: Int32Array;
 }
 
 export type ImportReply =
