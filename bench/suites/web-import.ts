@@ -143,6 +143,27 @@ async function measure(browser: BenchBrowser, url: string, path: string, expecte
   return { open, openMemory, views, steps, expectedHuge };
 }
 
+/** A page whose only work per ArrowLeft is one attribute of an element the probe watches, as the time-travel slider's. */
+const FLOOR_PAGE = `data:text/html,${encodeURIComponent(
+  '<!doctype html><div data-testid="tt-slider" aria-valuetext="0">0</div><script>' +
+    "addEventListener('keydown', (e) => { if (e.key !== 'ArrowLeft') return; const s = document.querySelector('[data-testid=tt-slider]');" +
+    " const v = String(Number(s.getAttribute('aria-valuetext')) + 1); s.setAttribute('aria-valuetext', v); s.textContent = v; });</script>",
+)}`;
+
+/**
+ * The method's own floor: the same probe and key presses on FLOOR_PAGE, in the same browser. What it
+ * measures is the key's trip through CDP and the wait for the renderer's next frame, which no page avoids.
+ */
+async function floorSteps(browser: BenchBrowser): Promise<number[]> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1 });
+  await page.addInitScript(`${NAME_SHIM}\n(${installImportProbe.toString()})();`);
+  await page.goto(FLOOR_PAGE);
+  const steps: number[] = [];
+  for (let i = 0; i < STEPS; i += 1) steps.push((await timedKey(page, 'ArrowLeft', { kind: 'cursor' }, `floor step ${i + 1}`)).ms);
+  await page.close();
+  return steps.sort((x, y) => x - y);
+}
+
 const ms = (name: string, value: number, detail: string, target?: number): BenchResult => ({
   name,
   value,
@@ -250,11 +271,19 @@ export const webImportSuite: BenchSuite = {
         const browser = await launchChromium();
         try {
           const measured = await measure(browser, url, file.path, expectedHuge, label);
+          const floor = await floorSteps(browser);
           const what =
             `${file.events.toLocaleString('en-US')}-entry torch_npu snapshot (${(file.bytes / MB).toFixed(1)} MB, 56-frame stacks from 200,000 frames, ~2,000 live blocks) ` +
             `chosen through Open file… on the simulator session of the real CLI, default Ascend910B2 profile; Chromium headless (${BROWSER_FLAGS}) at 1280×720${profiling ? ', unminified build under a CPU profile' : ''}; ` +
             `1-minute load average ${load} on ${availableParallelism()} cores when the page opened`;
           out.push(...results({ label, events: file.events, bytes: file.bytes, what }, measured, events >= 1_000_000));
+          out.push(
+            ms(
+              `web.import.${label}.step_floor_p95`,
+              quantile(floor, 0.95),
+              `the method's floor, beside web.import.${label}.step_p95 in the same browser right after it: ${STEPS} × ArrowLeft on a page whose only work per key is one attribute and text of the element the probe watches, each keydown → end of the first frame showing it; p50 ${quantile(floor, 0.5).toFixed(1)} ms, max ${(floor.at(-1) ?? 0).toFixed(1)} ms. What any page pays: the key's trip and the wait for the renderer's next frame (60 Hz)`,
+            ),
+          );
         } finally {
           await browser.close();
         }

@@ -10,8 +10,9 @@ import {
 import { FormatError } from './format-error.ts';
 import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.ts';
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
-import { normalizeSnapshot } from './snapshot-normalize.ts';
-import type { MemorySnapshot } from './snapshot-types.ts';
+import type { PickleValue } from './pickle-values.ts';
+import { addClues, type FormatClues, noClues, normalizeSnapshot, readTraceBatch } from './snapshot-normalize.ts';
+import type { MemorySnapshot, TraceEntry } from './snapshot-types.ts';
 import { TraceSummarizer, type TraceSummary } from './trace-summary.ts';
 import { decodeUtf8 } from './utf8.ts';
 
@@ -48,15 +49,48 @@ export interface LoaderOptions extends PickleLimits {
   readonly summarizeTrace?: boolean;
 }
 
+/**
+ * The trace kept whole, but typed batch by batch as the reader streams it (pickle-trace-stream.ts):
+ * each entry's dict and frames list leave the pickle tree and the memo once typed, so the raw trace
+ * and its typed copy are never held together (at 1 M entries, some 200 MB of a worker's heap).
+ */
+class TraceKeeper {
+  readonly traces: TraceEntry[][] = [];
+  readonly clues: FormatClues = noClues();
+
+  readonly add = (device: number, batch: readonly PickleValue[]): void => {
+    while (this.traces.length <= device) this.traces.push([]);
+    const trace = this.traces[device];
+    if (trace === undefined) return;
+    readTraceBatch(batch, device, trace.length, (entry) => {
+      addClues(this.clues, entry);
+      trace.push(entry);
+    });
+  };
+
+  /** The snapshot with the streamed traces in place of the lists the stream emptied (a trace it never saw stays as read). */
+  complete(snapshot: MemorySnapshot): MemorySnapshot {
+    if (this.traces.length === 0) return snapshot;
+    const devices = Math.max(snapshot.deviceTraces.length, this.traces.length);
+    const deviceTraces = Array.from({ length: devices }, (_, device) => {
+      const streamed = this.traces[device];
+      return streamed !== undefined && streamed.length > 0 ? streamed : (snapshot.deviceTraces[device] ?? []);
+    });
+    return { ...snapshot, deviceTraces };
+  }
+}
+
 export class SnapshotLoader {
   private readonly reader: PickleReader;
   private readonly summarizer: TraceSummarizer | undefined;
+  private readonly keeper: TraceKeeper;
   private early = false;
   private summary: TraceSummary | undefined;
 
   constructor(options: LoaderOptions = {}) {
     this.summarizer = options.summarizeTrace === true ? new TraceSummarizer() : undefined;
-    this.reader = new PickleReader(this.summarizer === undefined ? options : { ...options, traceSink: this.summarizer.add });
+    this.keeper = new TraceKeeper();
+    this.reader = new PickleReader({ ...options, traceSink: this.summarizer?.add ?? this.keeper.add });
   }
 
   /** With summarizeTrace, after `finish`: what the trace held. */
@@ -66,6 +100,11 @@ export class SnapshotLoader {
 
   get bytesRead(): number {
     return this.reader.bytesRead;
+  }
+
+  /** Trace entries typed as they streamed past (the rest, if any, are read from the tree at the end). */
+  get streamedEntries(): number {
+    return this.keeper.traces.reduce((sum, trace) => sum + trace.length, 0);
   }
 
   push(chunk: Uint8Array): void {
@@ -90,7 +129,11 @@ export class SnapshotLoader {
 
   finish(): MemorySnapshot {
     const value = this.reader.end();
-    if (this.summarizer === undefined) return normalizeSnapshot(value);
+    if (this.summarizer === undefined) {
+      // A file whose trace lists the stream did not recognise kept them in the tree: read as a whole.
+      if (this.keeper.traces.length === 0) return normalizeSnapshot(value);
+      return this.keeper.complete(normalizeSnapshot(value, this.keeper.clues));
+    }
     const snapshot = normalizeSnapshot(value, this.summarizer.clues);
     this.summary = this.summarizer.finish(snapshot);
     return snapshot;

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { framesOf } from '../../src/formats/frames.ts';
 import { openMemoryFile, SnapshotLoader } from '../../src/formats/open-file.ts';
+import { PickleReader } from '../../src/formats/pickle-reader.ts';
 import { segmentPages } from '../../src/formats/segment-pages.ts';
+import { normalizeSnapshot } from '../../src/formats/snapshot-normalize.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot } from '../../src/formats/snapshot-types.ts';
 import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
@@ -126,7 +128,15 @@ describe('snapshot normaliser', () => {
     }
     expect(progress.at(-1)).toBe(bytes.length);
     expect(progress.every((value, i) => i === 0 || value > (progress[i - 1] ?? 0))).toBe(true);
-    expect(loader.finish()).toEqual(open(bytes));
+    const whole = open(bytes);
+    expect(loader.finish()).toEqual(whole);
+    // And the same as the tree read whole with no trace stream at all.
+    const tree = new PickleReader({});
+    tree.push(bytes);
+    expect(whole).toEqual(normalizeSnapshot(tree.end()));
+    // Typed as it streamed, not read from a tree held to the end.
+    expect(loader.streamedEntries).toBe(whole.deviceTraces[0]?.length);
+    expect(loader.streamedEntries).toBeGreaterThan(900);
   });
 
   it('segments first: the loader answers the final state once, while the trace is still being read', () => {
@@ -160,6 +170,7 @@ describe('snapshot normaliser', () => {
       if (loader.earlySegments() !== undefined) answers += 1;
     }
     expect(answers).toBe(0);
+    expect(loader.finish()).toEqual(open(traceFirst));
     const bytes = writePickle({ segments: segments ?? null, device_traces: device_traces ?? null });
     const whole = new SnapshotLoader({ totalBytes: bytes.length });
     whole.push(bytes);
