@@ -12,7 +12,7 @@ import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.t
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
 import type { PickleValue } from './pickle-values.ts';
 import { addClues, type FormatClues, noClues, normalizeSnapshot, readTraceBatch } from './snapshot-normalize.ts';
-import type { MemorySnapshot, TraceEntry } from './snapshot-types.ts';
+import type { MemorySnapshot, StackFrames, TraceEntry } from './snapshot-types.ts';
 import { TraceSummarizer, type TraceSummary } from './trace-summary.ts';
 import { decodeUtf8 } from './utf8.ts';
 
@@ -47,6 +47,13 @@ export interface LoaderOptions extends PickleLimits {
    * large to hold, the snapshot comes with empty traces and `traceSummary` says what they held.
    */
   readonly summarizeTrace?: boolean;
+  /**
+   * Which trace entries keep their stacks: 'all' (the default), or 'blocks', the ones a recorded
+   * session shows (snapshot-session.ts): each `alloc`'s, and a `free_completed`'s when it is the first
+   * entry at its address (a block alive before the ring buffer began takes that stack). A 1 M-entry
+   * file's other stacks, some 13 M frame references, are then not held.
+   */
+  readonly stacks?: 'all' | 'blocks';
 }
 
 /**
@@ -54,19 +61,47 @@ export interface LoaderOptions extends PickleLimits {
  * each entry's dict and frames list leave the pickle tree and the memo once typed, so the raw trace
  * and its typed copy are never held together (at 1 M entries, some 200 MB of a worker's heap).
  */
+const NO_FRAMES: StackFrames = Object.freeze([]);
+
 class TraceKeeper {
   readonly traces: TraceEntry[][] = [];
   readonly clues: FormatClues = noClues();
+  /** With stacks 'blocks': per device, the addresses an alloc or free_completed entry has named so far. */
+  readonly #named: Set<bigint>[] | undefined;
+
+  constructor(stacks: 'all' | 'blocks') {
+    this.#named = stacks === 'blocks' ? [] : undefined;
+  }
 
   readonly add = (device: number, batch: readonly PickleValue[]): void => {
     while (this.traces.length <= device) this.traces.push([]);
     const trace = this.traces[device];
     if (trace === undefined) return;
+    const named = this.#named;
+    let seen: Set<bigint> | undefined;
+    if (named !== undefined) {
+      while (named.length <= device) named.push(new Set());
+      seen = named[device];
+    }
     readTraceBatch(batch, device, trace.length, (entry) => {
       addClues(this.clues, entry);
-      trace.push(entry);
+      trace.push(seen === undefined ? entry : this.#blockStack(entry, seen));
     });
   };
+
+  /** The entry with its stack only when a block can take it. */
+  #blockStack(entry: TraceEntry, seen: Set<bigint>): TraceEntry {
+    if (entry.frames.length === 0) return entry;
+    if (entry.action === 'alloc') {
+      seen.add(entry.addr);
+      return entry;
+    }
+    if (entry.action === 'free_completed' && !seen.has(entry.addr)) {
+      seen.add(entry.addr);
+      return entry;
+    }
+    return { ...entry, frames: NO_FRAMES };
+  }
 
   /** The snapshot with the streamed traces in place of the lists the stream emptied (a trace it never saw stays as read). */
   complete(snapshot: MemorySnapshot): MemorySnapshot {
@@ -89,7 +124,7 @@ export class SnapshotLoader {
 
   constructor(options: LoaderOptions = {}) {
     this.summarizer = options.summarizeTrace === true ? new TraceSummarizer() : undefined;
-    this.keeper = new TraceKeeper();
+    this.keeper = new TraceKeeper(options.stacks ?? 'all');
     this.reader = new PickleReader({ ...options, traceSink: this.summarizer?.add ?? this.keeper.add });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { framesOf } from '../../src/formats/frames.ts';
-import { openMemoryFile } from '../../src/formats/open-file.ts';
+import { openMemoryFile, SnapshotLoader } from '../../src/formats/open-file.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot, Segment } from '../../src/formats/snapshot-types.ts';
@@ -192,6 +192,43 @@ describe('importSnapshot: stacks', () => {
     expect(checked).toBeGreaterThan(50);
     const distinct = new Set(session.blocks.all(0).map((block) => block.stack)).size;
     expect(session.stacks.starts.length - 1).toBeGreaterThanOrEqual(distinct - 1);
+  });
+});
+
+describe('importSnapshot: a loader that keeps only the stacks blocks take', () => {
+  it('gives every block the stack it has when all stacks are kept, and holds no other entry stack', () => {
+    const bytes = writePickle(makeSnapshot({ ...NPU, events: 6000 }).data);
+    const load = (stacks: 'all' | 'blocks'): MemorySnapshot => {
+      const loader = new SnapshotLoader({ totalBytes: bytes.length, stacks });
+      for (let at = 0; at < bytes.length; at += 8192) loader.push(bytes.subarray(at, at + 8192));
+      return loader.finish();
+    };
+    const all = load('all');
+    const blocks = load('blocks');
+    const kept = (snapshot: MemorySnapshot) => snapshot.deviceTraces.flat().filter((entry) => entry.frames.length > 0);
+    expect(kept(all).length).toBeGreaterThan(kept(blocks).length * 1.5);
+    // Only allocs, and first-seen free_completed entries (blocks alive before the ring began), keep theirs.
+    expect(new Set(kept(blocks).map((entry) => entry.action))).toEqual(new Set(['alloc', 'free_completed']));
+    // Apart from the stacks, the same snapshot.
+    const bare = (snapshot: MemorySnapshot) => snapshot.deviceTraces.map((trace) => trace.map((entry) => ({ ...entry, frames: [] })));
+    expect(bare(blocks)).toEqual(bare(all));
+    expect(blocks.segments).toEqual(all.segments);
+    const sessionAll = importSnapshot(all, MODEL);
+    const sessionBlocks = importSnapshot(blocks, MODEL);
+    for (const device of [0, 1]) {
+      const a = sessionAll.blocks.all(device);
+      const b = sessionBlocks.blocks.all(device);
+      expect(b.length).toBe(a.length);
+      expect(a.length).toBeGreaterThan(20);
+      b.forEach((block, i) => {
+        const other = a[i];
+        expect(block.recordedAddress).toBe(other?.recordedAddress);
+        expect(stackFrames(sessionBlocks.stacks, block.stack)).toEqual(stackFrames(sessionAll.stacks, other?.stack ?? -1));
+      });
+    }
+    // Blocks alive before the ring began take a free_completed entry's stack: the fixture has some.
+    const before = sessionBlocks.blocks.all(0).filter((block) => block.allocSeq === sessionBlocks.blocks.all(0)[0]?.allocSeq);
+    expect(before.some((block) => stackFrames(sessionBlocks.stacks, block.stack).length > 0)).toBe(true);
   });
 });
 

@@ -103,7 +103,9 @@ async function readSnapshot(
   reply: Reply,
   summarizeTrace: boolean,
 ): Promise<{ snapshot: MemorySnapshot | undefined; bytes: number; summary: TraceSummary | undefined }> {
-  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, summarizeTrace } : { summarizeTrace });
+  // A session shows the stacks of blocks only; Perfetto's instant events carry every entry's.
+  const stacks = preview === undefined ? 'all' : 'blocks';
+  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, summarizeTrace, stacks } : { summarizeTrace, stacks });
   let reported = 0;
   let early = preview !== undefined;
   const sendEarly = (): void => {
