@@ -98,6 +98,11 @@ class Builder {
     this.traceCalls = new TraceCalls(traceEntries);
   }
 
+  /** The seq the next event takes. */
+  get nextSeq(): number {
+    return this.seq + 1;
+  }
+
   id(): number {
     const id = this.nextId;
     this.nextId += 1;
@@ -118,11 +123,10 @@ class Builder {
   }
 
   /** A trace entry's observed call: a TraceCall over the columns, or a plain event when they cannot hold it exactly. */
-  traceCall(fields: Omit<TraceCallFields, 'seq' | 't'>, args: () => Record<string, unknown>): number {
-    const full = { ...fields, seq: this.seq + 1, t: this.t };
-    if (!TraceCalls.fits(full)) return this.call(fields.action, args(), 'observed');
+  traceCall(fields: TraceCallFields, args: () => Record<string, unknown>): number {
+    if (!TraceCalls.fits(fields)) return this.call(fields.action, args(), 'observed');
     this.seq += 1;
-    const event = this.traceCalls.push(full);
+    const event = this.traceCalls.push(fields);
     this.events.push(event);
     reduce(this.state, event);
     return this.seq;
@@ -373,6 +377,8 @@ function applyEntry(
   }
   const seq = builder.traceCall(
     {
+      seq: builder.nextSeq,
+      t: builder.t,
       action: entry.action,
       device: replay.device,
       addr: entry.addr,
@@ -429,25 +435,45 @@ function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
   return ranges;
 }
 
+/** Trace entries of every device in time order, as columns: the k-th is entry `index[p]` of device `device[p]` at time `t[p]`, p = order[k]. */
+interface MergedOrder {
+  readonly length: number;
+  readonly device: Uint8Array;
+  readonly index: Uint32Array;
+  readonly t: Float64Array;
+  /** Positions by time; undefined when the columns are in time order already (one device's trace). */
+  readonly order: Uint32Array | undefined;
+}
+
 /** Trace entries of every device in time order: by time_us when recorded, else by index; ties by device. */
-function mergedOrder(snapshot: MemorySnapshot): { device: number; index: number; t: number }[] {
+function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
   const timed = snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined));
   let t0 = Number.POSITIVE_INFINITY;
   if (timed)
     for (const trace of snapshot.deviceTraces)
       for (const entry of trace) if (entry.timeUs !== undefined && entry.timeUs < t0) t0 = entry.timeUs;
-  const order: { device: number; index: number; t: number }[] = [];
-  snapshot.deviceTraces.forEach((trace, device) => {
+  const length = snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0);
+  const device = new Uint8Array(length);
+  const index = new Uint32Array(length);
+  const t = new Float64Array(length);
+  let k = 0;
+  snapshot.deviceTraces.forEach((trace, d) => {
     let last = 0;
-    trace.forEach((entry, index) => {
+    trace.forEach((entry, i) => {
       // ns; a missing or earlier time keeps the device's last, so each device's order is kept.
-      const t = timed ? (entry.timeUs === undefined ? last : Math.max(last, Math.round((entry.timeUs - t0) * 1000))) : (index + 1) * 1000;
-      last = t;
-      order.push({ device, index, t });
+      const time = timed ? (entry.timeUs === undefined ? last : Math.max(last, Math.round((entry.timeUs - t0) * 1000))) : (i + 1) * 1000;
+      last = time;
+      device[k] = d;
+      index[k] = i;
+      t[k] = time;
+      k += 1;
     });
   });
-  order.sort((a, b) => a.t - b.t || a.device - b.device || a.index - b.index);
-  return order;
+  // One device's times never go back: its entries are in order as they are.
+  if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1) return { length, device, index, t, order: undefined };
+  const order = Uint32Array.from({ length }, (_, i) => i);
+  order.sort((a, b) => (t[a] ?? 0) - (t[b] ?? 0) || (device[a] ?? 0) - (device[b] ?? 0) || (index[a] ?? 0) - (index[b] ?? 0));
+  return { length, device, index, t, order };
 }
 
 export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions): ImportedSession {
@@ -494,7 +520,12 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   });
   const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
   let inconsistent = 0;
-  for (const { device, index, t } of mergedOrder(snapshot)) {
+  const merged = mergedOrder(snapshot);
+  for (let k = 0; k < merged.length; k += 1) {
+    const p = merged.order === undefined ? k : (merged.order[k] ?? 0);
+    const device = merged.device[p] ?? 0;
+    const index = merged.index[p] ?? 0;
+    const t = merged.t[p] ?? 0;
     const entry = snapshot.deviceTraces[device]?.[index];
     const replay = replays[device];
     if (entry === undefined || replay === undefined) continue;
