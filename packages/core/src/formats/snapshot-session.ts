@@ -39,6 +39,12 @@ import { type TraceCallFields, TraceCalls } from './trace-calls.ts';
 export interface ImportOptions extends AllocatorModel {
   /** The file's name, shown as the process name. */
   readonly name: string;
+  /**
+   * Let go of each trace entry once it is applied, and leave the snapshot's traces empty: for a
+   * caller that drops the snapshot afterwards (the import worker), so the entries and the session
+   * are not both held whole (at 1 M entries, the entries and their stacks are some 170 MB of a tab).
+   */
+  readonly consume?: boolean;
 }
 
 export interface ImportedSession {
@@ -520,7 +526,9 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   });
   const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
   let inconsistent = 0;
+  const timeBasis = snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined)) ? 'time_us' : 'entry order';
   const merged = mergedOrder(snapshot);
+  const consumed = options.consume === true ? (snapshot.deviceTraces as (TraceEntry | undefined)[][]) : undefined;
   for (let k = 0; k < merged.length; k += 1) {
     const p = merged.order === undefined ? k : (merged.order[k] ?? 0);
     const device = merged.device[p] ?? 0;
@@ -531,10 +539,13 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     if (entry === undefined || replay === undefined) continue;
     builder.t = t;
     const result = applyEntry(builder, replay, model, blocks, entry);
+    const trace = consumed?.[device];
+    if (trace !== undefined) trace[index] = undefined;
     const seqs = entrySeqs[device];
     if (seqs !== undefined) seqs[index] = result.seq;
     if (!result.ok) inconsistent += 1;
   }
+  if (consumed !== undefined) for (const trace of consumed) trace.length = 0;
   const finalMismatch = attachFinalBlocks(snapshot, replays, blocks.stacks);
   blocks.index.seal();
   return {
@@ -549,7 +560,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     stacks: blocks.stacks.table(),
     addressMaps: replays.map((replay) => replay.map),
     entrySeqs,
-    timeBasis: snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined)) ? 'time_us' : 'entry order',
+    timeBasis,
     inconsistent,
     finalMismatch,
   };

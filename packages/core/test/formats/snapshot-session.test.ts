@@ -232,6 +232,32 @@ describe('importSnapshot: a loader that keeps only the stacks blocks take', () =
   });
 });
 
+describe('importSnapshot: consume', () => {
+  it('builds the same session while letting go of the entries, and leaves the traces empty', () => {
+    const fixture = makeSnapshot({ ...NPU, events: 3000 });
+    const whole = importSnapshot(open(fixture), MODEL);
+    const snapshot = open(fixture);
+    const entries = snapshot.deviceTraces.map((trace) => trace.length);
+    const consumed = importSnapshot(snapshot, { ...MODEL, consume: true });
+    expect(snapshot.deviceTraces.map((trace) => trace.length)).toEqual(entries.map(() => 0));
+    expect(consumed.entrySeqs.map((seqs) => seqs.length)).toEqual(entries);
+    expect(consumed.entrySeqs).toEqual(whole.entrySeqs);
+    expect(consumed.timeBasis).toBe(whole.timeBasis);
+    expect(consumed.inconsistent).toBe(whole.inconsistent);
+    expect(consumed.finalMismatch).toBe(whole.finalMismatch);
+    expect(consumed.events.length).toBe(whole.events.length);
+    const text = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    consumed.events.forEach((event, i) => expect(text(event)).toBe(text(whole.events[i])));
+    for (const device of [0, 1]) {
+      const a = whole.blocks.all(device);
+      const b = consumed.blocks.all(device);
+      expect(
+        b.map((block) => [block.recordedAddress, block.allocSeq, block.freeCompletedSeq, stackFrames(consumed.stacks, block.stack)]),
+      ).toEqual(a.map((block) => [block.recordedAddress, block.allocSeq, block.freeCompletedSeq, stackFrames(whole.stacks, block.stack)]));
+    }
+  });
+});
+
 describe('importSnapshot: addresses, CUDA files, limits', () => {
   it('maps addresses above 2^53 into the device window and keeps the recorded ones exact', () => {
     const base = (1n << 60n) + 0x1234_5600_0000n;

@@ -53,7 +53,8 @@ function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, model
     profile: modeling.profile.name,
     pageSize1g: modeling.pageSize1g,
     timeBasis: session.timeBasis,
-    traceEntries: snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
+    // The session's count: the import lets go of the snapshot's entries (ImportOptions.consume).
+    traceEntries: session.entrySeqs.reduce((sum, seqs) => sum + seqs.length, 0),
     segments: snapshot.segments.length,
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
@@ -74,7 +75,7 @@ function buildSession(held: Held, modeling: Modeling, bytes: number): { session:
   const snapshot = held.snapshot;
   if (snapshot === undefined) throw new Error('the snapshot was already used');
   held.snapshot = undefined;
-  const session = importSnapshot(snapshot, modeling);
+  const session = importSnapshot(snapshot, { ...modeling, consume: true });
   return { session, facts: snapshotFacts(snapshot, session, modeling, bytes) };
 }
 
