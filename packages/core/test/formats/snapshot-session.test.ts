@@ -247,7 +247,9 @@ describe('importSnapshot: consume', () => {
     expect(consumed.finalMismatch).toBe(whole.finalMismatch);
     expect(consumed.events.length).toBe(whole.events.length);
     const text = (value: unknown) => JSON.stringify(value, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-    consumed.events.forEach((event, i) => expect(text(event)).toBe(text(whole.events[i])));
+    consumed.events.forEach((event, i) => {
+      expect(text(event)).toBe(text(whole.events[i]));
+    });
     for (const device of [0, 1]) {
       const a = whole.blocks.all(device);
       const b = consumed.blocks.all(device);
