@@ -97,8 +97,9 @@ export class TraceCalls {
     const calls = new TraceCalls(0);
     calls.#columns = parts;
     calls.#length = parts.length;
-    calls.#streams.push(...parts.streams);
-    calls.#pools.push(...parts.pools);
+    // A loop, not push(...texts): a hostile file can name more streams than a call takes arguments.
+    for (const text of parts.streams) calls.#streams.push(text);
+    for (const text of parts.pools) calls.#pools.push(text);
     return calls;
   }
 

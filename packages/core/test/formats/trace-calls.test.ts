@@ -165,6 +165,28 @@ describe('trace calls in columns', () => {
     });
   });
 
+  it('a file naming a million streams packs and unpacks (no call spreads the texts as arguments)', () => {
+    const calls = new TraceCalls(0);
+    const n = 1_000_000;
+    for (let i = 0; i < n; i += 1)
+      calls.push({
+        seq: i + 1,
+        t: i,
+        action: 'alloc',
+        device: 0,
+        addr: BigInt(i) * 512n,
+        size: 512,
+        stream: `0x${i.toString(16)}`,
+        modelAddr: undefined,
+        poolId: `${i},0`,
+        timeUs: undefined,
+      });
+    const { parts } = calls.parts();
+    expect(parts.streams).toHaveLength(n);
+    const back = TraceCalls.from(parts);
+    expect(new TraceCall(back, n - 1).args).toMatchObject({ stream: `0x${(n - 1).toString(16)}`, pool_id: `${n - 1},0` });
+  });
+
   it('refuses what the columns cannot hold', () => {
     const fields: TraceCallFields = {
       seq: 1,
