@@ -49,12 +49,29 @@ async function openScenario(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the replica is idle and the goal chips were read at its version or later: the panel
+ * checks goals at most every 250 ms under a stream of changes, so right after a step it may still
+ * show the state before it.
+ */
+async function goalsCurrent(page: Page): Promise<void> {
+  await idle(page);
+  const version = await page.evaluate(() => {
+    // The store's version counts changes to the replica's timeline.
+    const hooks: { idle(): Promise<void>; store?: { getState(): { version: number } } } | undefined = window.__pagelens;
+    return hooks?.store?.getState().version ?? 0;
+  });
+  await expect
+    .poll(async () => Number((await page.getByTestId('lesson-steps').getAttribute('data-version')) ?? -1))
+    .toBeGreaterThanOrEqual(version);
+}
+
+/**
  * Steps the playground (n) until `step`'s goal is met; `later` must not be met at that point. A
  * statement at a time: wait for the execution to move on and the replica to catch up each time.
  */
 async function stepUntilMet(page: Page, step: string, later?: string): Promise<void> {
   for (let guard = 0; guard < 80; guard += 1) {
-    await idle(page);
+    await goalsCurrent(page);
     if ((await chip(page, step).getAttribute('data-met')) === 'true') break;
     const state = await status(page).getAttribute('data-state');
     expect(state, `the scenario ended before ${step} was met`).not.toBe('finished');
@@ -67,6 +84,7 @@ async function stepUntilMet(page: Page, step: string, later?: string): Promise<v
     }).toPass();
   }
   await expect(chip(page, step)).toHaveAttribute('data-met', 'true');
+  await goalsCurrent(page);
   if (later !== undefined) await expect(chip(page, later)).toHaveAttribute('data-met', 'false');
 }
 

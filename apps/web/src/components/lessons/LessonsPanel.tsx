@@ -125,7 +125,7 @@ interface BodyProps {
 function LessonBody({ lesson, step, state, driver, dispatch }: BodyProps) {
   const { t, i18n } = useTranslation();
   const language = i18n.language === 'zh' ? 'zh' : 'en';
-  const goals = useLessonGoals(lesson);
+  const { met: goals, version: goalsVersion } = useLessonGoals(lesson);
   const current = lesson.steps[step];
   const start = scenarioById(lesson.startsFrom);
   if (current === undefined || start === undefined) return null;
@@ -156,7 +156,7 @@ function LessonBody({ lesson, step, state, driver, dispatch }: BodyProps) {
           {t('lessons.teaching')}
         </p>
       )}
-      <ol className="lesson-steps" aria-label={t('lessons.stepsLabel')}>
+      <ol className="lesson-steps" aria-label={t('lessons.stepsLabel')} data-testid="lesson-steps" data-version={goalsVersion}>
         {lesson.steps.map((item, index) => (
           <li key={item.id}>
             <button

@@ -15,14 +15,16 @@ const CHECK_MS = 250;
  * host reset. Goals are checked on the live state whatever the time cursor shows, since they say
  * what the student has done.
  */
-export function useLessonGoals(lesson: Lesson | undefined): readonly boolean[] {
+export function useLessonGoals(lesson: Lesson | undefined): { readonly met: readonly boolean[]; readonly version: number } {
   const timeline = useAppStore(selectTimeline);
   const version = useThrottled(useAppStore(selectVersion), CHECK_MS);
-  return useMemo(() => {
+  const met = useMemo(() => {
     if (lesson === undefined) return [];
     if (timeline === undefined) return lesson.steps.map(() => false);
     // `version` stands for the timeline's content, which changes in place.
     void version;
     return goalsMet(lesson, { state: timeline.live, events: timeline.events });
   }, [lesson, timeline, version]);
+  // The replica version the goals were read at, so a reader (a test) can tell a stale answer from a current one.
+  return { met, version };
 }
