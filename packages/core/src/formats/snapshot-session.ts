@@ -14,7 +14,7 @@ import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
-import { type TraceCallFields, TraceCalls } from './trace-calls.ts';
+import { type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
 
 /**
  * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
@@ -129,8 +129,8 @@ class Builder {
   }
 
   /** A trace entry's observed call: a TraceCall over the columns, or a plain event when they cannot hold it exactly. */
-  traceCall(fields: TraceCallFields, args: () => Record<string, unknown>): number {
-    if (!TraceCalls.fits(fields)) return this.call(fields.action, args(), 'observed');
+  traceCall(fields: TraceCallFields): number {
+    if (!TraceCalls.fits(fields)) return this.call(fields.action, traceCallArgs(fields), 'observed');
     this.seq += 1;
     const event = this.traceCalls.push(fields);
     this.events.push(event);
@@ -356,21 +356,20 @@ function applyEntry(
   blocks: Blocks,
   entry: TraceEntry,
 ): { seq: number; ok: boolean } {
-  const modelAddr = toModelAddress(replay.map, entry.addr);
-  const argsOf = (): Record<string, unknown> => {
-    const args: Record<string, unknown> = {
-      addr: hex(entry.addr),
-      size: entry.size,
-      stream: streamHex(entry.stream),
-      device: replay.device,
-    };
-    if (modelAddr !== undefined) args.modelAddr = `0x${modelAddr.toString(16)}`;
-    if (entry.poolId !== undefined) args.pool_id = entry.poolId;
-    if (entry.timeUs !== undefined) args.time_us = entry.timeUs;
-    return args;
+  const fields: TraceCallFields = {
+    seq: builder.nextSeq,
+    t: builder.t,
+    action: entry.action,
+    device: replay.device,
+    addr: entry.addr,
+    size: entry.size,
+    stream: streamHex(entry.stream),
+    modelAddr: toModelAddress(replay.map, entry.addr),
+    poolId: entry.poolId,
+    timeUs: entry.timeUs,
   };
   if (entry.action === 'oom') {
-    const args = argsOf();
+    const args = traceCallArgs(fields);
     args.device_free = entry.deviceFree ?? null;
     const seq = builder.call(
       'oom',
@@ -381,21 +380,7 @@ function applyEntry(
     );
     return { seq, ok: true };
   }
-  const seq = builder.traceCall(
-    {
-      seq: builder.nextSeq,
-      t: builder.t,
-      action: entry.action,
-      device: replay.device,
-      addr: entry.addr,
-      size: entry.size,
-      stream: streamHex(entry.stream),
-      modelAddr,
-      poolId: entry.poolId,
-      timeUs: entry.timeUs,
-    },
-    argsOf,
-  );
+  const seq = builder.traceCall(fields);
   switch (entry.action) {
     case 'segment_alloc':
       if (replay.segments.has(entry.addr)) return { seq, ok: false };

@@ -15,6 +15,26 @@ const HAS_MODEL_ADDR = 1;
 const HAS_POOL = 2;
 const HAS_TIME = 4;
 
+/**
+ * A trace entry call's args, written once for both kinds of event: addr, size, stream, device,
+ * then modelAddr, pool_id and time_us when recorded, in that order.
+ */
+export function traceCallArgs(
+  fields: Pick<TraceCallFields, 'addr' | 'size' | 'stream' | 'device' | 'modelAddr' | 'poolId' | 'timeUs'>,
+): Record<string, unknown> {
+  const { addr } = fields;
+  const args: Record<string, unknown> = {
+    addr: addr < 0n ? `-0x${(-addr).toString(16)}` : `0x${addr.toString(16)}`,
+    size: fields.size,
+    stream: fields.stream,
+    device: fields.device,
+  };
+  if (fields.modelAddr !== undefined) args.modelAddr = `0x${fields.modelAddr.toString(16)}`;
+  if (fields.poolId !== undefined) args.pool_id = fields.poolId;
+  if (fields.timeUs !== undefined) args.time_us = fields.timeUs;
+  return args;
+}
+
 /** What an entry's call records, as snapshot-session.ts hands it over. */
 export interface TraceCallFields {
   readonly seq: number;
@@ -197,20 +217,19 @@ export class TraceCalls {
     return TRACE_ACTIONS[this.#columns.action[i] ?? 0] ?? 'alloc';
   }
 
-  /** The call's args, keyed as a plain event's were: addr, size, stream, device, then modelAddr, pool_id, time_us when recorded. */
+  /** The call's args (traceCallArgs). */
   args(i: number): Record<string, unknown> {
     const c = this.#columns;
     const flags = c.flags[i] ?? 0;
-    const args: Record<string, unknown> = {
-      addr: `0x${(c.addr[i] ?? 0n).toString(16)}`,
-      size: c.size[i],
-      stream: this.#streams[c.stream[i] ?? 0],
-      device: c.device[i],
-    };
-    if ((flags & HAS_MODEL_ADDR) !== 0) args.modelAddr = `0x${(c.modelAddr[i] ?? 0).toString(16)}`;
-    if ((flags & HAS_POOL) !== 0) args.pool_id = this.#pools[c.pool[i] ?? 0];
-    if ((flags & HAS_TIME) !== 0) args.time_us = c.timeUs[i];
-    return args;
+    return traceCallArgs({
+      addr: c.addr[i] ?? 0n,
+      size: c.size[i] ?? 0,
+      stream: this.#streams[c.stream[i] ?? 0] ?? '',
+      device: c.device[i] ?? 0,
+      modelAddr: (flags & HAS_MODEL_ADDR) !== 0 ? c.modelAddr[i] : undefined,
+      poolId: (flags & HAS_POOL) !== 0 ? this.#pools[c.pool[i] ?? 0] : undefined,
+      timeUs: (flags & HAS_TIME) !== 0 ? c.timeUs[i] : undefined,
+    });
   }
 }
 
