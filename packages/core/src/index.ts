@@ -164,7 +164,7 @@ export { type ImportedSession, type ImportOptions, importSnapshot } from './form
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
 export { TRACE_ACTIONS } from './formats/snapshot-types.ts';
-export { BAD_STACK, internStacks, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
+export { BAD_STACK, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
 export {
   type PackedEvents,
   packEvents,

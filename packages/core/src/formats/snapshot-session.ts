@@ -14,7 +14,7 @@ import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
-import { type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
+import { hexAddress as hex, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
 
 /**
  * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
@@ -75,8 +75,6 @@ const PID = 1;
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
 const HUGE_FIRST = aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST;
-
-const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
 
 /** Streams repeat entry after entry: their text is made once. */
 const streamText = new Map<bigint, string>();

@@ -95,13 +95,6 @@ export class StackInterner {
   }
 }
 
-/** Interns the stacks; returns the table and, per input stack, its id (or NO_STACK / BAD_STACK). */
-export function internStacks(stacks: readonly StackFrames[]): { table: StackTable; ids: Int32Array } {
-  const interner = new StackInterner();
-  const ids = Int32Array.from(stacks, (stack) => interner.add(stack));
-  return { table: interner.table(), ids };
-}
-
 /** The frames of stack `id`, innermost first; [] for NO_STACK, BAD_STACK or an id the table lacks. */
 export function stackFrames(table: StackTable, id: number): Frame[] {
   if (id < 0 || id + 1 >= table.starts.length) return [];

@@ -15,6 +15,9 @@ const HAS_MODEL_ADDR = 1;
 const HAS_POOL = 2;
 const HAS_TIME = 4;
 
+/** A recorded address as text, exact at any size: 0x…, or -0x… for the negative ints a pickle may hold. */
+export const hexAddress = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
+
 /**
  * A trace entry call's args, written once for both kinds of event: addr, size, stream, device,
  * then modelAddr, pool_id and time_us when recorded, in that order.
@@ -22,9 +25,8 @@ const HAS_TIME = 4;
 export function traceCallArgs(
   fields: Pick<TraceCallFields, 'addr' | 'size' | 'stream' | 'device' | 'modelAddr' | 'poolId' | 'timeUs'>,
 ): Record<string, unknown> {
-  const { addr } = fields;
   const args: Record<string, unknown> = {
-    addr: addr < 0n ? `-0x${(-addr).toString(16)}` : `0x${addr.toString(16)}`,
+    addr: hexAddress(fields.addr),
     size: fields.size,
     stream: fields.stream,
     device: fields.device,

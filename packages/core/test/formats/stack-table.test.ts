@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { BAD_STACK, internStacks, NO_STACK, stackFrames } from '../../src/formats/stack-table.ts';
+import type { StackFrames } from '../../src/formats/snapshot-types.ts';
+import { BAD_STACK, NO_STACK, StackInterner, type StackTable, stackFrames } from '../../src/formats/stack-table.ts';
 
-describe('internStacks', () => {
+/** Each stack through one interner, in order: the table and every stack's id. */
+function internStacks(stacks: readonly StackFrames[]): { table: StackTable; ids: Int32Array } {
+  const interner = new StackInterner();
+  const ids = Int32Array.from(stacks, (stack) => interner.add(stack));
+  return { table: interner.table(), ids };
+}
+
+describe('StackInterner', () => {
   const a = { filename: 'a.py', line: 1, name: 'fa' };
   const b = { filename: 'b.py', line: 2, name: 'fb' };
   const shared = [a, b];
