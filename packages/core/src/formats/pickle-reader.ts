@@ -29,10 +29,13 @@ import { decodeUtf8 } from './utf8.ts';
  *   (`bytesRead`) and cancel (stop pushing). A declared length is checked against `maxItemBytes`
  *   and, when the total size is known, against the bytes that remain: a hostile length is an
  *   error, never an allocation. Bytes are copied only to join an item that spans two chunks.
- * - Nesting depth is bounded (`maxDepth`), and so is the memo's use: a memo reference may only
- *   name a finished container, and a container taken from the memo may not be changed. CPython's
- *   pickler never does either for acyclic data; refusing them makes cycles, and structures whose
- *   depth hides behind shared references, impossible.
+ * - Nesting depth is bounded (`maxDepth`), and so is the memo's use: a container taken from the
+ *   memo may not be changed, and a container still open on the stack that a value above it holds
+ *   through the memo may not be changed either. CPython's pickler writes such a reference when two
+ *   values share one object before the first is placed — torch's snapshots share one empty
+ *   `frames` list between a segment and its blocks — but never changes a container after it was
+ *   shared. Refusing those changes makes cycles, and structures whose depth hides behind shared
+ *   references, impossible.
  *
  * Why not npm's `pickleparser` (0.2.1, the most used JS unpickler), measured on this machine
  * (2 shared cores, 2026-12-01) against the same generated 38.7 MB torch_npu snapshot: it parsed in
@@ -67,8 +70,9 @@ const HIGHEST_PROTOCOL = 5;
 
 /**
  * Stack slot tags: a fresh value; one from the memo (BINGET/DUP) that must not be changed; or
- * (OPEN_REF − s) a memo reference to the fresh container at slot s, which may only be placed in
- * containers below s: anything at or above s may end up inside it, which would close a cycle.
+ * (OPEN_REF − s) a memo reference to the fresh container at slot s. Placed into s itself it would
+ * close a cycle; placed into a container above s, it freezes s (see `holds`): anything above s may
+ * end up inside it.
  */
 const FRESH = -1;
 const SHARED = -2;
@@ -102,10 +106,17 @@ export class PickleReader {
   private readonly tags: number[] = [];
   private readonly marks: number[] = [];
   private readonly memo = new Memo();
+  /** Memo indices of containers still open on the stack that a container above them holds: they may not change. */
+  private readonly held = new Set<number>();
   private readonly trace: TraceStream | undefined;
   private protocol = 0;
   private finished = false;
   private result: PickleValue = null;
+
+  /** How many memo chunks trace streaming has settled (pickle-memo.ts): what a test of the memo's size reads. */
+  get settledMemoChunks(): number {
+    return this.memo.settledChunks;
+  }
 
   constructor(options: PickleReaderOptions = {}) {
     this.maxDepth = Math.min(options.maxDepth ?? DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT);
@@ -213,7 +224,10 @@ export class PickleReader {
   /** Closes the memo entry of a container that now sits inside another, and answers its depth. */
   private settle(slot: number): number {
     const tag = this.tags[slot] ?? FRESH;
-    if (tag >= 0) this.memo.close(tag);
+    if (tag >= 0) {
+      this.memo.close(tag);
+      this.held.delete(tag);
+    }
     return this.depths[slot] ?? 0;
   }
 
@@ -228,12 +242,22 @@ export class PickleReader {
     }
   }
 
-  /** A value at `slot` may go into a container at `into` unless that would put a container inside itself. */
+  /**
+   * A value at `slot` goes into the container at `into`: refused when it is a reference to that very
+   * container; a reference to an open container below `into` freezes that container.
+   */
   private place(slot: number, into: number, start: number, what: string): void {
     const tag = this.tags[slot] ?? FRESH;
-    if (tag <= OPEN_REF && into >= OPEN_REF - tag) {
-      this.fail(`${what} would put a container inside itself (a cycle); a data pickle has none`, start);
-    }
+    if (tag > OPEN_REF) return;
+    const open = OPEN_REF - tag;
+    if (into === open) this.fail(`${what} would put a container inside itself (a cycle); a data pickle has none`, start);
+    if (into > open) this.holds(open);
+  }
+
+  /** A container above `slot` holds the open container there: from now on it may not change, or it could come to hold its holder. */
+  private holds(slot: number): void {
+    const tag = this.tags[slot] ?? FRESH;
+    if (tag >= 0) this.held.add(tag);
   }
 
   private target(slot: number, start: number, what: string): PickleValue {
@@ -242,15 +266,22 @@ export class PickleReader {
     if (tag === SHARED || tag <= OPEN_REF) {
       this.fail(`${what} changes a container taken from the memo; a data pickle never does (cycles and late changes are refused)`, start);
     }
+    if (tag >= 0 && this.held.has(tag)) {
+      this.fail(
+        `${what} changes a container that a value above it already holds through the memo, which could close a cycle; a data pickle never does`,
+        start,
+      );
+    }
     return this.stack[slot] ?? null;
   }
 
   /** Pops the stack down to `from` into a new container that will sit at `from`, answering the values and their maximum depth. */
-  private popFrom(from: number, start: number, what: string): { values: PickleValue[]; depth: number } {
+  private popFrom(from: number): { values: PickleValue[]; depth: number } {
     let depth = 0;
     for (let slot = from; slot < this.stack.length; slot += 1) {
-      // The new container replaces slot `from`: a reference to a container strictly below stays safe.
-      this.place(slot, from - 1, start, what);
+      // The new container replaces slot `from`: a reference to an open container below it freezes that one.
+      const tag = this.tags[slot] ?? FRESH;
+      if (tag <= OPEN_REF && OPEN_REF - tag < from) this.holds(OPEN_REF - tag);
       depth = Math.max(depth, this.settle(slot));
     }
     const values = this.stack.splice(from);
@@ -385,7 +416,7 @@ export class PickleReader {
           }
           break;
         case 0x31: // POP_MARK
-          this.popFrom(this.popMark(start, 'POP_MARK'), start, 'POP_MARK');
+          this.popFrom(this.popMark(start, 'POP_MARK'));
           break;
         case 0x32: {
           // DUP: the copy shares the value, so both count as taken from the memo
@@ -544,7 +575,7 @@ export class PickleReader {
           const n = code - 0x84;
           const from = stack.length - n;
           if (from < (this.marks[this.marks.length - 1] ?? 0)) this.fail(`TUPLE${n} needs ${n} values on the stack`, start);
-          const { values, depth } = this.popFrom(from, start, `TUPLE${n}`);
+          const { values, depth } = this.popFrom(from);
           if (depth + 1 > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, start);
           this.push1(values, depth + 1);
           break;
@@ -554,7 +585,7 @@ export class PickleReader {
         case 0x91: {
           // FROZENSET
           const what = opcodeName(code) ?? 'TUPLE';
-          const { values, depth } = this.popFrom(this.popMark(start, what), start, what);
+          const { values, depth } = this.popFrom(this.popMark(start, what));
           if (depth + 1 > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`, start);
           this.push1(values, depth + 1);
           break;

@@ -9,12 +9,9 @@ import type { PickleValue } from './pickle-values.ts';
  * memo (later entries refer to them); anything else memoized inside the trace is forgotten once
  * its batch is consumed.
  *
- * A later reference to a consumed entry or frames list reads as CONSUMED, an empty list that may
- * not be changed: a sink sees it where a dict was expected and says so.
+ * A later reference to a consumed entry or frames list reads as CONSUMED (pickle-memo.ts).
  */
 export type TraceSink = (device: number, entries: readonly PickleValue[]) => void;
-
-export const CONSUMED: PickleValue[] = Object.freeze([]) as unknown as PickleValue[];
 
 /** Device lists sit right under the top dict: only lists memoized this low can be one. */
 const HIGHEST_TRACE_SLOT = 16;
@@ -71,10 +68,11 @@ export class TraceStream {
     }
     list.length = 0;
     this.batch.clear();
+    memo.settle();
   }
 
   private release(value: object, memo: Memo): void {
     const index = this.batch.get(value);
-    if (index !== undefined) memo.replace(index, CONSUMED);
+    if (index !== undefined) memo.consume(index);
   }
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FormatError } from '../../src/formats/format-error.ts';
 import { PICKLE_OPCODES } from '../../src/formats/pickle-opcodes.ts';
@@ -151,10 +152,111 @@ describe('restricted pickle reader', () => {
     it('a cycle: a list holding itself, directly or through another', () => {
       const direct = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x68, 0, 'a.')));
       expect(direct.message).toContain('APPEND would put a container inside itself (a cycle)');
+      // Through another: a = []; b = [a]; a.append(b). b holds a while a is open, so a is frozen.
       const indirect = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, ']', 0x68, 0, 'a', 'a.')));
-      expect(indirect.message).toContain('APPEND would put a container inside itself (a cycle)');
+      expect(indirect.message).toContain('APPEND changes a container that a value above it already holds through the memo');
       const tupled = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, 0x68, 0, 0x85, 'a.')));
-      expect(tupled.message).toContain('TUPLE1 would put a container inside itself');
+      expect(tupled.message).toContain('APPEND changes a container that a value above it already holds through the memo');
+      // Directly through a batch: a = []; MARK a-from-the-memo APPENDS.
+      const batched = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, '(', 0x68, 0, 'e.')));
+      expect(batched.message).toContain('APPENDS would put a container inside itself (a cycle)');
+      // Frozen, then reached again: b holds a; a later dict also takes a; then a grows through a batch.
+      const late = errorOf(() => readPickle(rawPickle(0x80, 2, ']', 0x71, 0, '(', ']', 0x68, 0, 'a', 'e.')));
+      expect(late.message).toContain('APPENDS changes a container that a value above it already holds through the memo');
+    });
+
+    it('never answers a cycle, or nesting past maxDepth, for any sequence of container, memo and stack opcodes', () => {
+      // A small alphabet that can build every shape of sharing: containers, MEMOIZE, BINGET of any
+      // entry, the placing opcodes with and without MARK, tuples, POP.
+      const op = fc.oneof(
+        { arbitrary: fc.constant([0x5d, 0x94]), weight: 4 }, // EMPTY_LIST MEMOIZE
+        { arbitrary: fc.constant([0x7d, 0x94]), weight: 2 }, // EMPTY_DICT MEMOIZE
+        { arbitrary: fc.constant([0x5d]), weight: 1 }, // EMPTY_LIST
+        { arbitrary: fc.constant([0x28]), weight: 2 }, // MARK
+        { arbitrary: fc.constant([0x94]), weight: 1 }, // MEMOIZE
+        { arbitrary: fc.nat(3).map((k) => [0x68, k]), weight: 4 }, // BINGET k
+        { arbitrary: fc.constant([0x61]), weight: 4 }, // APPEND
+        { arbitrary: fc.constant([0x65]), weight: 2 }, // APPENDS
+        { arbitrary: fc.constant([0x73]), weight: 1 }, // SETITEM
+        { arbitrary: fc.constant([0x75]), weight: 1 }, // SETITEMS
+        { arbitrary: fc.constant([0x85]), weight: 1 }, // TUPLE1
+        { arbitrary: fc.constant([0x74]), weight: 1 }, // TUPLE
+        { arbitrary: fc.constant([0x30]), weight: 1 }, // POP
+        { arbitrary: fc.nat(3).map((n) => [0x4b, n]), weight: 2 }, // BININT1 n
+      );
+      const maxDepth = 5;
+      /** The value's nesting depth, throwing on a cycle (an object met again on its own path). */
+      const depthOf = (value: PickleValue, path: Set<object>, known: Map<object, number>): number => {
+        if (typeof value !== 'object' || value === null || value instanceof Uint8Array) return 0;
+        const seen = known.get(value);
+        if (seen !== undefined) return seen;
+        if (path.has(value)) throw new Error('a cycle');
+        path.add(value);
+        const children = Array.isArray(value) ? value : Object.values(value);
+        const depth = 1 + children.reduce<number>((most, child) => Math.max(most, depthOf(child, path, known)), 0);
+        path.delete(value);
+        known.set(value, depth);
+        return depth;
+      };
+      let read = 0;
+      fc.assert(
+        fc.property(fc.array(op, { maxLength: 24 }), (ops) => {
+          const bytes = rawPickle(0x80, 4, ...ops, 0x2e);
+          let value: PickleValue;
+          try {
+            value = readPickle(bytes, { maxDepth });
+          } catch (error) {
+            if (error instanceof FormatError) return;
+            throw error;
+          }
+          read += 1;
+          expect(depthOf(value, new Set(), new Map())).toBeLessThanOrEqual(maxDepth);
+        }),
+        { numRuns: 50_000, seed: 16 },
+      );
+      // Many sequences are refused; enough must be read for the property to say something.
+      expect(read).toBeGreaterThan(1000);
+    });
+
+    it('a container shared while still open, as torch shares one empty frames list between a segment and its blocks, is not a cycle', () => {
+      // {'frames': F, 'blocks': [{'frames': F}]} with F = [] referenced from the memo while the
+      // segment dict's items are still on the stack (CPython's pickler, torch's memory snapshots).
+      // }  PUT0 MARK 'frames' ] PUT1 'blocks' ] PUT2 } PUT3 'frames' GET1 SETITEM APPEND SETITEMS
+      const value = readPickle(
+        rawPickle(
+          0x80,
+          2,
+          '}',
+          0x71,
+          0,
+          '(',
+          'U',
+          6,
+          'frames',
+          ']',
+          0x71,
+          1,
+          'U',
+          6,
+          'blocks',
+          ']',
+          0x71,
+          2,
+          '}',
+          0x71,
+          3,
+          'U',
+          6,
+          'frames',
+          0x68,
+          1,
+          's',
+          'a',
+          'u.',
+        ),
+      ) as { frames: unknown[]; blocks: { frames: unknown[] }[] };
+      expect(value).toEqual({ frames: [], blocks: [{ frames: [] }] });
+      expect(value.blocks[0]?.frames).toBe(value.frames);
     });
 
     it('the same finished dict twice in one batch, as a repeated stack frame is written, is not a cycle', () => {
