@@ -11,13 +11,14 @@
  * (comma-separated entry counts) picks others. PAGELENS_BENCH_CPU_PROFILE=<dir> builds the app
  * unminified and profiles the page's main thread over the open and the steps (support/cpu-profile.ts).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { SnapshotLoader } from '@pagelens/core';
 import { startBenchAgent } from '../support/agent.ts';
 import { type BenchBrowser, type BenchPage, BROWSER_FLAGS, buildWeb, launchChromium, NAME_SHIM } from '../support/browser.ts';
 import { profileDir, startProfile, stopProfile } from '../support/cpu-profile.ts';
 import { type ImportProbe, installImportProbe, type KeyTiming, type KeyWait, type OpenTimes } from '../support/import-probe.ts';
+import { longTraceFile } from '../support/long-trace-fixture.ts';
 import { type MemoryPeaks, sampleMemory } from '../support/renderer-memory.ts';
 import { type BenchResult, type BenchSuite, quantile } from '../support/result.ts';
 import { snapshotFile } from './formats-fixture.ts';
@@ -53,6 +54,26 @@ interface Measured {
   readonly expectedHuge: string;
 }
 
+/**
+ * Up to 1 M entries, the object-built fixture (formats-fixture.ts, as the formats suites use); above,
+ * the streamed writer (support/long-trace-fixture.ts): building a 10 M-entry snapshot as objects
+ * needs tens of GB of heap. Both are torch_npu-shaped with 56-frame stacks from a 200,000-frame pool
+ * and about 2,000 live blocks; the streamed one has a single 2 GiB segment.
+ */
+function fixture(events: number): { path: string; bytes: number; events: number; shape: string } {
+  if (events > 1_000_000) {
+    const file = longTraceFile(events);
+    return {
+      path: file.path,
+      bytes: file.bytes,
+      events: file.entries,
+      shape: '56-frame stacks from 200,000 frames, ~2,000 live 512 KiB blocks in one 2 GiB segment, written by the streamed generator',
+    };
+  }
+  const file = snapshotFile({ flavour: 'torch_npu', events, devices: 1, framePool: 200_000, stackDepth: 56, liveTarget: 2000 });
+  return { ...file, shape: '56-frame stacks from 200,000 frames, ~2,000 live blocks' };
+}
+
 function sizes(): number[] {
   const given = process.env.PAGELENS_BENCH_IMPORT_SIZES;
   if (given === undefined || given === '') return [100_000, 1_000_000];
@@ -60,9 +81,23 @@ function sizes(): number[] {
 }
 
 /** Huge pages the file's final segments on device 0 take (the generator's segments are 2 MiB multiples), as the legend prints them. */
+const READ_CHUNK = 4 * 1024 * 1024;
+
+/** The huge pages the legend should count once complete: the file's device 0 segments, read in chunks with the trace summarised (a 10 M-entry file is over 3 GB). */
 function expectedHugePages(path: string): string {
-  const loader = new SnapshotLoader({ totalBytes: statSync(path).size });
-  loader.push(readFileSync(path));
+  const loader = new SnapshotLoader({ totalBytes: statSync(path).size, summarizeTrace: true });
+  const fd = openSync(path, 'r');
+  try {
+    for (let position = 0; ; ) {
+      const buffer = new Uint8Array(READ_CHUNK);
+      const got = readSync(fd, buffer, 0, READ_CHUNK, position);
+      if (got === 0) break;
+      loader.push(got === READ_CHUNK ? buffer : buffer.subarray(0, got));
+      position += got;
+    }
+  } finally {
+    closeSync(fd);
+  }
   const reserved = loader
     .finish()
     .segments.filter((segment) => segment.device === 0)
@@ -116,6 +151,7 @@ async function measure(browser: BenchBrowser, url: string, path: string, expecte
     'the opened file',
   );
   const openMemory = await memory.stop();
+  if (open.endPhase !== 'complete' && open.endPhase !== 'summarised') throw new Error(`the ${label} file did not open: ${open.endPhase}`);
   if (profiling !== undefined) {
     process.stderr.write(
       `web-import ${label}: main thread over the open, most self time:\n${(await stopProfile(cdp, profiling, `web-import-${label}-open`)).join('\n')}\n`,
@@ -130,9 +166,11 @@ async function measure(browser: BenchBrowser, url: string, path: string, expecte
   const views: { name: string; timing: KeyTiming }[] = [];
   for (const view of VIEWS)
     views.push({ name: view.name, timing: await timedKey(page, view.key, view.wait, `view ${view.key} (${view.name})`) });
+  // A summarised trace (a file over 400 MiB) is the final state only: there is no trace to step through.
+  const summarised = open.endPhase === 'summarised';
   if (profiling !== undefined) await startProfile(cdp);
   const steps: KeyTiming[] = [];
-  for (let i = 0; i < STEPS; i += 1) steps.push(await timedKey(page, 'ArrowLeft', { kind: 'cursor' }, `step ${i + 1}`));
+  for (let i = 0; i < (summarised ? 0 : STEPS); i += 1) steps.push(await timedKey(page, 'ArrowLeft', { kind: 'cursor' }, `step ${i + 1}`));
   if (profiling !== undefined) {
     process.stderr.write(
       `web-import ${label}: main thread over ${STEPS} steps, most self time:\n${(await stopProfile(cdp, profiling, `web-import-${label}-steps`)).join('\n')}\n`,
@@ -200,7 +238,12 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
     open.phaseAtBanner === ''
       ? 'the banner carried no data-import-phase (so banner = complete)'
       : `the banner's first phase "${open.phaseAtBanner}"`;
-  const where = targets ? 'Target from issue 16' : 'issue 16 sets targets for 1 M entries only';
+  const where = targets
+    ? 'Target from issue 16'
+    : scene.events >= 10_000_000
+      ? 'issue 16 asks of 10 M entries only that they open without a stall or a crash, memory bounded by what is kept, not by the file'
+      : 'issue 16 sets these targets for 1 M entries';
+  const summarised = open.endPhase === 'summarised';
   const steps = m.steps.map((step) => step.ms).sort((a, b) => a - b);
   const painted = m.steps.filter((step) => step.mapPainted).length;
   const viewMax = Math.max(...m.views.map((view) => view.timing.ms));
@@ -220,7 +263,7 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
     ms(
       `${n}.complete`,
       complete,
-      `${scene.what}: the file input's change event → end of the frame after the banner said "complete" (or had no phase); legend then ${open.hugeAtComplete} huge pages. No target of its own`,
+      `${scene.what}: the file input's change event → end of the frame after the banner said "${open.endPhase}"${summarised ? ` (the file is larger than the import worker keeps a trace of, SUMMARIZE_ABOVE_BYTES in apps/web/src/model/import/import-snapshot.ts, so its trace was counted as it streamed and not kept: the final state only, no time travel, so no steps are measured)` : ''}; legend then ${open.hugeAtComplete} huge pages. No target of its own`,
     ),
     {
       name: `${n}.renderer_rss_peak`,
@@ -243,14 +286,19 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
       `${scene.what}: after complete, keys 2–5 then 1, each keydown (event time) → end of the frame with the view's content (and for the page map a paint after the key): ${each}. ${where} (any other view ≤ 1 s after switching)`,
       target(1000),
     ),
-    ms(
-      `${n}.step_p95`,
-      quantile(steps, 0.95),
-      `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → end of the first frame showing the slider's new position (or of the next, when the page map painted in that one); the page map painted after the key in ${painted} steps; p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms. ${where} (stepping the time cursor ≤ 16 ms p95)`,
-      target(16),
-    ),
-    ms(`${n}.step_p50`, quantile(steps, 0.5), `the same ${STEPS} steps, median`),
-    ms(`${n}.step_max`, steps.at(-1) ?? 0, `the same ${STEPS} steps, slowest`),
+    // A summarised trace has no steps: the final state only (see complete's detail).
+    ...(steps.length === 0
+      ? []
+      : [
+          ms(
+            `${n}.step_p95`,
+            quantile(steps, 0.95),
+            `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → end of the first frame showing the slider's new position (or of the next, when the page map painted in that one); the page map painted after the key in ${painted} steps; p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms. ${where} (stepping the time cursor ≤ 16 ms p95)`,
+            target(16),
+          ),
+          ms(`${n}.step_p50`, quantile(steps, 0.5), `the same ${STEPS} steps, median`),
+          ms(`${n}.step_max`, steps.at(-1) ?? 0, `the same ${STEPS} steps, slowest`),
+        ]),
   ];
 }
 
@@ -264,26 +312,27 @@ export const webImportSuite: BenchSuite = {
     const out: BenchResult[] = [];
     try {
       for (const events of sizes()) {
-        const file = snapshotFile({ flavour: 'torch_npu', events, devices: 1, framePool: 200_000, stackDepth: 56, liveTarget: 2000 });
+        const file = fixture(events);
         const expectedHuge = expectedHugePages(file.path);
         const label = events >= 1_000_000 && events % 1_000_000 === 0 ? `${events / 1_000_000}m` : `${Math.round(events / 1000)}k`;
         const load = loadavg()[0]?.toFixed(1) ?? '?';
         const browser = await launchChromium();
         try {
           const measured = await measure(browser, url, file.path, expectedHuge, label);
-          const floor = await floorSteps(browser);
+          const floor = measured.steps.length === 0 ? [] : await floorSteps(browser);
           const what =
-            `${file.events.toLocaleString('en-US')}-entry torch_npu snapshot (${(file.bytes / MB).toFixed(1)} MB, 56-frame stacks from 200,000 frames, ~2,000 live blocks) ` +
+            `${file.events.toLocaleString('en-US')}-entry torch_npu snapshot (${(file.bytes / MB).toFixed(1)} MB, ${file.shape}) ` +
             `chosen through Open file… on the simulator session of the real CLI, default Ascend910B2 profile; Chromium headless (${BROWSER_FLAGS}) at 1280×720${profiling ? ', unminified build under a CPU profile' : ''}; ` +
             `1-minute load average ${load} on ${availableParallelism()} cores when the page opened`;
-          out.push(...results({ label, events: file.events, bytes: file.bytes, what }, measured, events >= 1_000_000));
-          out.push(
-            ms(
-              `web.import.${label}.step_floor_p95`,
-              quantile(floor, 0.95),
-              `the method's floor, beside web.import.${label}.step_p95 in the same browser right after it: ${STEPS} × ArrowLeft on a page whose only work per key is one attribute and text of the element the probe watches, each keydown → end of the first frame showing it; p50 ${quantile(floor, 0.5).toFixed(1)} ms, max ${(floor.at(-1) ?? 0).toFixed(1)} ms. What any page pays: the key's trip and the wait for the renderer's next frame (60 Hz)`,
-            ),
-          );
+          out.push(...results({ label, events: file.events, bytes: file.bytes, what }, measured, events === 1_000_000));
+          if (floor.length > 0)
+            out.push(
+              ms(
+                `web.import.${label}.step_floor_p95`,
+                quantile(floor, 0.95),
+                `the method's floor, beside web.import.${label}.step_p95 in the same browser right after it: ${STEPS} × ArrowLeft on a page whose only work per key is one attribute and text of the element the probe watches, each keydown → end of the first frame showing it; p50 ${quantile(floor, 0.5).toFixed(1)} ms, max ${(floor.at(-1) ?? 0).toFixed(1)} ms. What any page pays: the key's trip and the wait for the renderer's next frame (60 Hz)`,
+              ),
+            );
         } finally {
           await browser.close();
         }

@@ -21,7 +21,9 @@ export interface OpenTimes {
   readonly phaseAtBanner: string;
   /** End of the frame with the banner and a page-map paint after it: the first view. */
   readonly firstViewAt: number;
-  /** When the banner said "complete" (or carried no phase), and the end of the frame showing it. */
+  /** The banner's phase when the open ended: "complete", "summarised", or a failure and the import's error message. */
+  readonly endPhase: string;
+  /** When the banner said "complete" or "summarised" (or carried no phase), or that the open failed, and the end of the frame showing it. */
   readonly completeAt: number;
   readonly completeEndAt: number;
   /** The page map legend's huge-page count at the first view and when complete. */
@@ -132,6 +134,7 @@ export function installImportProbe(): void {
     let bannerAt = Number.NaN;
     let phaseAtBanner = '';
     let completeAt = Number.NaN;
+    let endPhase = '';
     const look = (): void => {
       const banner = doc.querySelector(BANNER);
       if (banner === null) return;
@@ -140,8 +143,16 @@ export function installImportProbe(): void {
         bannerAt = w.performance.now();
         phaseAtBanner = phase ?? '';
       }
-      // Until the app marks phases, a banner without one is complete.
-      if (Number.isNaN(completeAt) && (phase === null || phase === 'complete')) completeAt = w.performance.now();
+      // The open ends complete (a banner without a phase, as before the app marked phases, is too), or
+      // summarised (a file too large to keep its trace); it fails when the trace broke or was cancelled.
+      if (!Number.isNaN(completeAt)) return;
+      if (phase === null || phase === 'complete' || phase === 'summarised') {
+        completeAt = w.performance.now();
+        endPhase = phase ?? 'complete';
+      } else if (phase === 'trace-failed' || phase === 'cancelled') {
+        completeAt = w.performance.now();
+        endPhase = `${phase}: ${doc.querySelector('[data-testid="import-error-message"]')?.textContent ?? ''}`;
+      }
     };
     new w.MutationObserver(look).observe(doc.documentElement, { subtree: true, childList: true, attributes: true });
     void settle(() => !Number.isNaN(bannerAt) && paint().at >= bannerAt).then((first) => {
@@ -153,6 +164,7 @@ export function installImportProbe(): void {
           phaseAtBanner,
           firstViewAt: first.at,
           completeAt,
+          endPhase,
           completeEndAt: Math.max(first.at, complete.at),
           hugeAtFirstView,
           hugeAtComplete: huge(),

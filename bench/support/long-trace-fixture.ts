@@ -5,10 +5,13 @@ import { join } from 'node:path';
 /**
  * A torch_npu-shaped snapshot with a trace of any length, written straight as pickle opcodes
  * (protocol 4, as CPython's pickler writes a dict of lists: MEMOIZE after each container, MARK …
- * APPENDS batches of 1,000), so a 10 M-entry file (≈1.7 GB) takes a minute rather than the hour the
- * object-building fixtures (snapshot-fixtures.ts) would. One device, one 2 GiB segment whose 200,000
- * frames are the pool every entry's 56-frame stack refers to (LONG_BINGET), and a trace that
- * allocates blocks in the segment and frees them, keeping about 2,000 live.
+ * APPENDS batches of 1,000), so a 10 M-entry file (≈3.3 GB) takes half a minute rather than the
+ * hour, and the tens of GB of heap, the object-building fixtures (snapshot-fixtures.ts) would. One
+ * device, one 2 GiB segment whose 200,000 frames are the pool every entry's 56-frame stack refers
+ * to (LONG_BINGET), and a trace that allocates blocks in the segment and frees them, keeping about
+ * 2,000 live. The segment is the trace's end: the blocks still live are its blocks, with their
+ * alloc entries' stacks, and its allocated size is theirs (a first pass of the same random sequence
+ * finds them, since the segments come before the trace).
  */
 export interface LongTrace {
   readonly path: string;
@@ -84,8 +87,55 @@ class Out {
   }
 }
 
+/** One trace entry as the plan makes it; the plan hands out the same object each time. */
+interface Planned {
+  action: 'alloc' | 'free_completed';
+  slot: number;
+  /** The entry's stack: indices into the frame pool. */
+  readonly stack: number[];
+}
+
+/** The trace, entry by entry, from one fixed random sequence: each pass over it makes the same entries. */
+function* plan(entries: number): Generator<Planned> {
+  let seed = 7;
+  const random = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    // The high bits: an LCG's low bits repeat with short periods (the lowest alternates).
+    return Math.floor((seed / 2 ** 31) * n);
+  };
+  const live: number[] = [];
+  let next = 0;
+  const planned: Planned = { action: 'alloc', slot: 0, stack: new Array<number>(DEPTH).fill(0) };
+  for (let written = 0; written < entries; written += 1) {
+    // Allocations grow less likely as more blocks live, so the count hovers about LIVE. Blocks are
+    // freed oldest first, so the live ones are consecutive slots and a new one never lands on one.
+    if (live.length === 0 || (random(2 * LIVE) >= live.length && live.length < SEGMENT / BLOCK)) {
+      planned.action = 'alloc';
+      planned.slot = next % (SEGMENT / BLOCK);
+      next += 1;
+      live.push(planned.slot);
+    } else {
+      planned.action = 'free_completed';
+      planned.slot = live.shift() ?? 0;
+    }
+    for (let f = 0; f < DEPTH; f += 1) planned.stack[f] = random(FRAMES);
+    yield planned;
+  }
+}
+
+/** The blocks live at the trace's end, by address, each with its alloc entry's stack. */
+function liveAtEnd(entries: number): [slot: number, stack: number[]][] {
+  const live = new Map<number, number[]>();
+  for (const entry of plan(entries)) {
+    if (entry.action === 'alloc') live.set(entry.slot, [...entry.stack]);
+    else live.delete(entry.slot);
+  }
+  return [...live].sort(([a], [b]) => a - b);
+}
+
 export function longTraceFile(entries: number): LongTrace {
-  const path = join(tmpdir(), `pagelens-bench-long-trace-${entries}.pickle`);
+  // The name changes with what the generator writes (v2: the segment holds the trace's live blocks).
+  const path = join(tmpdir(), `pagelens-bench-long-trace-v2-${entries}.pickle`);
   if (existsSync(path)) return { path, bytes: statSync(path).size, entries };
   const partial = `${path}.${process.pid}.partial`;
   const fd = openSync(partial, 'w');
@@ -96,10 +146,16 @@ export function longTraceFile(entries: number): LongTrace {
     if (known === undefined) key.set(text, out.str(text));
     else out.get(known);
   };
-  let seed = 7;
-  const random = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed % n;
+  const final = liveAtEnd(entries);
+  const allocated = final.length * BLOCK;
+  const pool: number[] = [];
+  /** A frames list of references into the pool (which is written first). */
+  const stack = (frames: readonly number[]): void => {
+    out.op(0x5d);
+    out.memoize();
+    out.op(0x28);
+    for (const frame of frames) out.get(pool[frame] ?? 0);
+    out.op(0x65);
   };
   out.op(0x80, 4, 0x7d);
   out.memoize();
@@ -107,7 +163,7 @@ export function longTraceFile(entries: number): LongTrace {
   name('segments');
   out.op(0x5d);
   out.memoize();
-  // The one segment: its frames list defines the frame pool.
+  // The one segment: its frames list defines the frame pool, its blocks are the trace's live ones.
   out.op(0x7d);
   out.memoize();
   out.op(0x28);
@@ -115,9 +171,9 @@ export function longTraceFile(entries: number): LongTrace {
     ['device', 0],
     ['address', BASE],
     ['total_size', SEGMENT],
-    ['allocated_size', 0],
-    ['active_size', 0],
-    ['requested_size', 0],
+    ['allocated_size', allocated],
+    ['active_size', allocated],
+    ['requested_size', allocated],
     ['stream', 0],
   ] as const) {
     name(field);
@@ -127,18 +183,14 @@ export function longTraceFile(entries: number): LongTrace {
   name('large');
   name('is_expandable');
   out.op(0x89);
-  name('blocks');
-  out.op(0x5d);
-  out.memoize();
   name('frames');
   out.op(0x5d);
   out.memoize();
-  const frames: number[] = [];
   for (let batch = 0; batch < FRAMES; batch += 1000) {
     out.op(0x28);
     for (let i = batch; i < batch + 1000; i += 1) {
       out.op(0x7d);
-      frames.push(out.memoize());
+      pool.push(out.memoize());
       out.op(0x28);
       name('filename');
       out.str(`/home/user/project/model/layers/block_${i % 977}.py`);
@@ -150,49 +202,59 @@ export function longTraceFile(entries: number): LongTrace {
     }
     out.op(0x65);
   }
+  name('blocks');
+  out.op(0x5d);
+  out.memoize();
+  for (let batch = 0; batch < final.length; batch += 1000) {
+    out.op(0x28);
+    for (const [slot, frames] of final.slice(batch, batch + 1000)) {
+      out.op(0x7d);
+      out.memoize();
+      out.op(0x28);
+      name('address');
+      out.int(BASE + slot * BLOCK);
+      for (const field of ['size', 'requested_size']) {
+        name(field);
+        out.int(BLOCK);
+      }
+      name('state');
+      name('active_allocated');
+      name('frames');
+      stack(frames);
+      out.op(0x75);
+    }
+    out.op(0x65);
+  }
   out.op(0x75, 0x61); // the segment's SETITEMS; APPEND it to segments
   name('device_traces');
   out.op(0x5d);
   out.memoize();
   out.op(0x5d);
   out.memoize();
-  const live: number[] = [];
-  let next = 0;
-  const entry = (action: string, slot: number): void => {
+  let inBatch = 0;
+  for (const entry of plan(entries)) {
+    if (inBatch === 0) out.op(0x28);
     out.op(0x7d);
     out.memoize();
     out.op(0x28);
     name('action');
-    name(action);
+    name(entry.action);
     name('addr');
-    out.int(BASE + slot * BLOCK);
+    out.int(BASE + entry.slot * BLOCK);
     name('size');
     out.int(BLOCK);
     name('stream');
     out.int(0);
     name('frames');
-    out.op(0x5d);
-    out.memoize();
-    out.op(0x28);
-    for (let f = 0; f < DEPTH; f += 1) out.get(frames[random(FRAMES)] ?? 0);
-    out.op(0x65, 0x75);
-  };
-  let written = 0;
-  while (written < entries) {
-    out.op(0x28);
-    for (let i = 0; i < 1000 && written < entries; i += 1, written += 1) {
-      if (live.length < LIVE || (random(2) === 0 && live.length < SEGMENT / BLOCK - 1)) {
-        const slot = next % (SEGMENT / BLOCK);
-        next += 1;
-        live.push(slot);
-        entry('alloc', slot);
-      } else {
-        const slot = live.shift() ?? 0;
-        entry('free_completed', slot);
-      }
+    stack(entry.stack);
+    out.op(0x75);
+    inBatch += 1;
+    if (inBatch === 1000) {
+      out.op(0x65);
+      inBatch = 0;
     }
-    out.op(0x65);
   }
+  if (inBatch > 0) out.op(0x65);
   // Device 0's list into device_traces; the top dict's SETITEMS; STOP.
   out.op(0x61, 0x75, 0x2e);
   out.end();

@@ -103,6 +103,37 @@ test('a dropped torch_npu snapshot opens read-only: its segments are huge pages 
   await snap(page, 'file-import-dropped');
 });
 
+test('a real CUDA snapshot published by someone else opens whole: its segments as huge pages, its trace as a recording', async ({
+  page,
+  agent,
+}) => {
+  // packages/core/test/formats/fixtures/public (PROVENANCE.md): recorded by torch.cuda.memory._dump_snapshot.
+  const name = 'cs336_cuda_memory_snapshot.pickle';
+  const bytes = new Uint8Array(readFileSync(new URL(`../../packages/core/test/formats/fixtures/public/${name}`, import.meta.url)));
+  const opened = openMemoryFile(bytes, name);
+  if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error(opened.ok ? opened.file.kind : opened.message);
+  const reserved = opened.file.segments.reduce((sum, segment) => sum + segment.totalSize, 0);
+  await openExplorer(page, agent);
+  await dropFile(page, name, bytes);
+  const banner = page.getByTestId('import-banner');
+  await expect(banner).toHaveAttribute('data-import-phase', 'complete');
+  await expect(banner).toContainText('PyTorch CUDA snapshot');
+  await expect(page.getByTestId('import-segments')).toHaveText(String(opened.file.segments.length));
+  await page.getByTestId('tab-pages').click();
+  const huge = page.getByTestId('page-map-legend').getByTestId('legend-count-huge');
+  await expect(huge).toHaveText(Math.ceil(reserved / (2 * MiB)).toLocaleString('en-US'));
+  // Its trace is a recording to travel through. The recording began after every segment was reserved
+  // (the trace holds allocs and frees only): those segments are the recording's first events, so
+  // before them nothing is placed.
+  const slider = page.getByTestId('tt-slider');
+  expect(Number(await slider.getAttribute('max')) - Number(await slider.getAttribute('min'))).toBeGreaterThan(5000);
+  await slider.fill(String(await slider.getAttribute('min')));
+  await expect(huge).toHaveText('0');
+  await page.getByTestId('tt-live').click();
+  await expect(huge).toHaveText(Math.ceil(reserved / (2 * MiB)).toLocaleString('en-US'));
+  await snap(page, 'file-import-public-cuda');
+});
+
 test("a truncated snapshot shows the reader's message: what it expected and where the file broke", async ({ page, agent }) => {
   const file = torchNpuSnapshot();
   await openExplorer(page, agent);
@@ -131,7 +162,7 @@ test('a snapshot cut inside its trace keeps the final state its segments gave, a
   await expect(page.getByTestId('import-error-message')).toContainText(/truncated|ended/i);
   await expect(page.getByTestId('import-error')).toContainText('The trace of cut.pickle could not be read; its final state is shown');
   const banner = page.getByTestId('import-banner');
-  await expect(banner).toHaveAttribute('data-import-phase', 'preview');
+  await expect(banner).toHaveAttribute('data-import-phase', 'trace-failed');
   await expect(page.getByTestId('import-segments-only')).toContainText('its trace could not be read');
   await expect(page.getByTestId('import-segments')).toContainText(String(file.segments));
   await snap(page, 'file-import-cut-trace');

@@ -12,6 +12,26 @@ function bannerKey(format: ImportedFacts['format']) {
 }
 
 /**
+ * Where an import stands, as the banner's data-import-phase says it: the segments-first view while
+ * the worker reads on, a trace summarised (done, final state only), a trace that could not be read
+ * or was cancelled (the segments stay), or the whole file as a recorded session.
+ */
+export type ImportPhase = 'reading' | 'summarised' | 'trace-failed' | 'cancelled' | 'complete';
+
+function importPhase(facts: ImportedFacts, reading: boolean, failed: boolean): ImportPhase {
+  if (facts.segmentsOnly !== true) return 'complete';
+  if (facts.traceSummary !== undefined) return 'summarised';
+  if (reading) return 'reading';
+  return failed ? 'trace-failed' : 'cancelled';
+}
+
+const SEGMENTS_ONLY_KEY = {
+  reading: 'fileImport.segmentsOnlyReading',
+  'trace-failed': 'fileImport.segmentsOnlyFailed',
+  cancelled: 'fileImport.segmentsOnlyCancelled',
+} as const;
+
+/**
  * Above the views of an imported file: which file, which writer, read-only, and that the pages are
  * modeled. In the segments-first view it says that only the final state is shown, and whether the
  * trace is still being read, was summarised, could not be read (a damaged file), or was cancelled.
@@ -21,32 +41,29 @@ export function ImportBanner({ facts }: { facts: ImportedFacts }) {
   const reading = useAppStore(selectImporting) !== undefined;
   // The trace broke after the segments were shown: they stay (they read whole), the error says where.
   const failed = useAppStore(selectImportProblem)?.name === facts.name;
-  const segmentsOnly = facts.segmentsOnly === true;
+  const phase = importPhase(facts, reading, failed);
   const format = useFormat();
-  const segmentsOnlyText = (): string => {
-    if (facts.traceSummary !== undefined) {
-      return t('fileImport.segmentsOnlySummarised', {
-        entries: facts.traceSummary.entries.toLocaleString('en-US'),
-        limit: bytes(SUMMARIZE_ABOVE_BYTES, format),
-      });
-    }
-    if (reading) return t('fileImport.segmentsOnlyReading');
-    return t(failed ? 'fileImport.segmentsOnlyFailed' : 'fileImport.segmentsOnlyCancelled');
-  };
+  const segmentsOnlyText = (stopped: Exclude<ImportPhase, 'complete'>): string =>
+    stopped === 'summarised'
+      ? t('fileImport.segmentsOnlySummarised', {
+          entries: (facts.traceSummary?.entries ?? 0).toLocaleString('en-US'),
+          limit: bytes(SUMMARIZE_ABOVE_BYTES, format),
+        })
+      : t(SEGMENTS_ONLY_KEY[stopped]);
   return (
     <p
       className="provenance-banner provenance-modeled import-banner"
       data-testid="import-banner"
       data-format={facts.format}
-      data-import-phase={segmentsOnly ? 'preview' : 'complete'}
+      data-import-phase={phase}
     >
       {t('fileImport.banner', { name: facts.name, format: t(`fileImport.format.${facts.format}`) })}
       {' · '}
       <strong data-testid="import-banner-modeled">{t(bannerKey(facts.format), { profile: facts.profile })}</strong>
-      {segmentsOnly && (
+      {phase !== 'complete' && (
         <>
           {' · '}
-          <em data-testid="import-segments-only">{segmentsOnlyText()}</em>
+          <em data-testid="import-segments-only">{segmentsOnlyText(phase)}</em>
         </>
       )}
     </p>

@@ -85,7 +85,7 @@ describe('a summarised trace', () => {
   it('the banner says the trace was counted, not kept; the panel draws each bucket and names the peaks', () => {
     const container = mount('en');
     const banner = container.querySelector('[data-testid=import-banner]');
-    expect(banner?.getAttribute('data-import-phase')).toBe('preview');
+    expect(banner?.getAttribute('data-import-phase')).toBe('summarised');
     expect(container.querySelector('[data-testid=import-segments-only]')?.textContent).toMatch(/12 entries .* counted as it was read/);
     const paths = container.querySelectorAll('[data-testid=profiler-chart] path[data-field=allocated]');
     expect(paths).toHaveLength(1);

@@ -1,0 +1,79 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createI18n } from '../../i18n/setup.ts';
+import type { ImportedFacts } from '../../model/import/import-protocol.ts';
+import { type AppStore, createAppStore } from '../../store/app-store.ts';
+import { StoreProvider } from '../../store/StoreProvider.tsx';
+import { ImportBanner } from './ImportBanner.tsx';
+
+Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
+
+let root: Root | undefined;
+afterEach(() => {
+  act(() => root?.unmount());
+  document.body.innerHTML = '';
+});
+
+const facts: ImportedFacts = {
+  name: 'job.pickle',
+  bytes: 1000,
+  format: 'torch_npu',
+  formatEvidence: '',
+  profile: 'Ascend910B2',
+  pageSize1g: false,
+  timeBasis: 'entry order',
+  traceEntries: 0,
+  segments: 1,
+  inconsistent: 0,
+  finalMismatch: 0,
+  devices: 1,
+};
+
+function banner(shown: ImportedFacts, prepare: (store: AppStore) => void = () => {}): HTMLElement | null {
+  const container = document.createElement('div');
+  document.body.append(container);
+  const store = createAppStore();
+  prepare(store);
+  root = createRoot(container);
+  act(() =>
+    root?.render(
+      <I18nextProvider i18n={createI18n('en')}>
+        <StoreProvider store={store}>
+          <ImportBanner facts={shown} />
+        </StoreProvider>
+      </I18nextProvider>,
+    ),
+  );
+  return container.querySelector('[data-testid=import-banner]');
+}
+
+describe('the import banner says where an import stands (data-import-phase, what scripts and the bench wait on)', () => {
+  it('a whole file is complete, with no segments-only note', () => {
+    const shown = banner(facts);
+    expect(shown?.getAttribute('data-import-phase')).toBe('complete');
+    expect(shown?.querySelector('[data-testid=import-segments-only]')).toBeNull();
+  });
+
+  it('the segments-first view is reading while the worker reads on', () => {
+    const shown = banner({ ...facts, segmentsOnly: true }, (store) =>
+      store.getState().setImporting({ name: 'job.pickle', bytesRead: 10, total: 1000 }),
+    );
+    expect(shown?.getAttribute('data-import-phase')).toBe('reading');
+    expect(shown?.textContent).toContain('shown while its trace is read');
+  });
+
+  it('a trace that broke after the segments were shown is trace-failed; one the user stopped is cancelled', () => {
+    const failed = banner({ ...facts, segmentsOnly: true }, (store) =>
+      store.getState().setImportProblem({ name: 'job.pickle', kind: 'format', message: 'truncated', at: 900 }),
+    );
+    expect(failed?.getAttribute('data-import-phase')).toBe('trace-failed');
+    expect(failed?.textContent).toContain('could not be read');
+    act(() => root?.unmount());
+    const cancelled = banner({ ...facts, segmentsOnly: true });
+    expect(cancelled?.getAttribute('data-import-phase')).toBe('cancelled');
+    expect(cancelled?.textContent).toContain('cancelled');
+  });
+});
