@@ -356,13 +356,32 @@ function detectFormat(raw: PickleDict, clues: FormatClues, settings: Record<stri
 }
 
 /**
+ * `torch.cuda.memory_snapshot()` (and torch_npu's `torch_npu.npu.memory_snapshot()`) return only the
+ * snapshot's `segments` list, and people pickle that too: a list whose items are segment dicts
+ * (each with `total_size`), or an empty one.
+ */
+function isSegmentList(value: PickleValue): value is PickleValue[] {
+  if (!Array.isArray(value)) return false;
+  const first = value[0];
+  return first === undefined || (isDict(first) && Object.hasOwn(first, 'total_size'));
+}
+
+/**
  * An unpickled value to a typed snapshot; throws FormatError naming the first field that is wrong.
  * `streamed`: the trace went to a sink while it was read (its lists are empty here), and these are
  * the clues its entries gave about the writer.
  */
 export function normalizeSnapshot(value: PickleValue, streamed?: FormatClues): MemorySnapshot {
+  if (isSegmentList(value)) {
+    return {
+      ...normalizeSnapshot({ segments: value }, streamed),
+      formatEvidence: 'a list of segments, as torch.cuda.memory_snapshot() and torch_npu.npu.memory_snapshot() return: no trace and no settings tell the writer apart',
+    };
+  }
   if (!isDict(value))
-    throw new FormatError(`not a memory snapshot: the pickle holds ${kindOf(value)}, expected a dict with "segments" and "device_traces"`);
+    throw new FormatError(
+      `not a memory snapshot: the pickle holds ${kindOf(value)}, expected a dict with "segments" and "device_traces" (or the list of segment dicts memory_snapshot() returns)`,
+    );
   if (!Object.hasOwn(value, 'segments') && !Object.hasOwn(value, 'device_traces')) {
     const keys = Object.keys(value).slice(0, 8).join(', ');
     throw new FormatError(

@@ -212,9 +212,25 @@ describe('snapshot normaliser', () => {
       [snapshot(Array.from({ length: 300 }, () => segment({ total_size: 2 ** 45 }))), 'segments: the segments add up to more than 4 PiB'],
       [writePickle([1, 2, 3]), 'not a memory snapshot: the pickle holds a list'],
       [writePickle({ model: 'resnet' }), 'no "segments" or "device_traces" (its keys: model)'],
+      [writePickle([{ address: 0 }]), 'not a memory snapshot: the pickle holds a list, expected a dict'],
     ])('%#', (bytes, message) => {
       expect(openError(bytes)).toContain(message);
     });
+  });
+
+  it('a pickled memory_snapshot(): the list of segments alone opens as a snapshot without a trace', () => {
+    const fixture = makeSnapshot({ flavour: 'torch_npu', events: 300, devices: 2 });
+    const whole = open(writePickle(fixture.data));
+    const segments = (fixture.data as { segments: Py[] }).segments;
+    const listed = open(writePickle(segments));
+    expect(listed.segments).toEqual(whole.segments);
+    expect(listed.segments.length).toBeGreaterThan(0);
+    expect(listed.deviceTraces).toEqual([]);
+    expect(listed.formatEvidence).toContain('memory_snapshot()');
+    expect(snapshotStats(listed, MODEL).devices.map((d) => d.reservedBytes)).toEqual(
+      snapshotStats(whole, MODEL).devices.map((d) => d.reservedBytes),
+    );
+    expect(open(writePickle([])).segments).toEqual([]);
   });
 
   it('a damaged stack frame is named when the stack is read (stacks are checked on use, not at load)', () => {
