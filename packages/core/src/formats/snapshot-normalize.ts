@@ -375,7 +375,8 @@ export function normalizeSnapshot(value: PickleValue, streamed?: FormatClues): M
   if (isSegmentList(value)) {
     return {
       ...normalizeSnapshot({ segments: value }, streamed),
-      formatEvidence: 'a list of segments, as torch.cuda.memory_snapshot() and torch_npu.npu.memory_snapshot() return: no trace and no settings tell the writer apart',
+      formatEvidence:
+        'a list of segments, as torch.cuda.memory_snapshot() and torch_npu.npu.memory_snapshot() return: no trace and no settings tell the writer apart',
     };
   }
   if (!isDict(value))
