@@ -139,12 +139,11 @@ describe('the real CLI', () => {
     await driver.ok('aclrtMalloc', { size: 1024, policy: 0 });
     await driver.ok('aclrtMallocHost', { size: 1024 });
     await driver.ok('aclrtCreateStream');
-    const started = Date.now();
+    // A teardown that hangs fails on the suite's hang guard (vitest.config.ts), not on a clock here.
     child.kill('SIGTERM');
     const closed = await viewer.closed;
     expect(closed.code).toBe(1001);
     expect(await exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(5000);
     const order = viewer.events
       .filter((e) => e.kind === 'call' && e.seq > 0)
       .map((e) => (e.kind === 'call' ? e.fn : ''))

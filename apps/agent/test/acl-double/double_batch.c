@@ -110,7 +110,8 @@ static aclError batch(const char *name, void **dsts, size_t *destMaxs, void **sr
     if (failed != SIZE_MAX) return call_fail(&c, ret, "copy %zu: its locations do not match attribute run or memory (CP-11)", failed);
     return call_fail(&c, ret, "refused batch of %zu copies (CP-11)", numBatches);
   }
-  delay_copy();
+  aclError held = delay_copy();
+  if (held != 0) return call_fail(&c, held, "the test never released this copy (ACL_DOUBLE_COPY_RELEASE)");
   for (size_t i = 0; i < numBatches; i++)
     if (sizes[i] > 0) memcpy(dsts[i], srcs[i], sizes[i]);
   out_u64(&c, "failIndex", SIZE_MAX);

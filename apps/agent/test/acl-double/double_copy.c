@@ -53,7 +53,8 @@ static aclError copy(const char *name, void *dst, size_t destMax, const void *sr
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "refused copy of %zu bytes, kind %u", count, (unsigned)kind);
   /* The sleep and the copy run outside the lock: other threads keep calling meanwhile. */
-  delay_copy();
+  aclError held = delay_copy();
+  if (held != 0) return call_fail(&c, held, "the test never released this copy (ACL_DOUBLE_COPY_RELEASE)");
   if (count > 0) memcpy(dst, src, count);
   return call_end(&c, 0);
 }
@@ -79,7 +80,8 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
   if (ret == 0 && count > 0 && !is_device_range((uintptr_t)devPtr, count) && !is_pinned_range((uintptr_t)devPtr, count)) ret = 100000;
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "refused memset of %zu bytes", count);
-  delay_copy();
+  aclError held = delay_copy();
+  if (held != 0) return call_fail(&c, held, "the test never released this copy (ACL_DOUBLE_COPY_RELEASE)");
   if (count > 0) memset(devPtr, value & 0xff, count);
   return call_end(&c, 0);
 }
@@ -118,7 +120,8 @@ static aclError copy2d(const char *name, void *dst, size_t dpitch, const void *s
     ret = check_sides((uintptr_t)dst, (height - 1) * dpitch + width, (uintptr_t)src, (height - 1) * spitch + width, kind);
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "refused 2D copy of %zu rows of %zu bytes, kind %u", height, width, (unsigned)kind);
-  delay_copy();
+  aclError held = delay_copy();
+  if (held != 0) return call_fail(&c, held, "the test never released this copy (ACL_DOUBLE_COPY_RELEASE)");
   for (size_t row = 0; moves && row < height; row++) memcpy((char *)dst + row * dpitch, (const char *)src + row * spitch, width);
   return call_end(&c, 0);
 }
@@ -156,7 +159,8 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
   if (ret == 0 && !is_device_range((uintptr_t)devPtr, count) && !is_pinned_range((uintptr_t)devPtr, count)) ret = 100000;
   pthread_mutex_unlock(&g_lock);
   if (ret != 0) return call_fail(&c, ret, "refused memset of %zu bytes", count);
-  delay_copy();
+  aclError held = delay_copy();
+  if (held != 0) return call_fail(&c, held, "the test never released this copy (ACL_DOUBLE_COPY_RELEASE)");
   memset(devPtr, value & 0xff, count);
   return call_end(&c, 0);
 }

@@ -227,7 +227,7 @@ void free_stream(struct stream *s);
 void release_context_objects(struct context *ctx);
 void release_events(int device); /* -1: all */
 uint64_t env_u64(const char *name, uint64_t fallback);
-void delay_copy(void);
+aclError delay_copy(void);
 
 uint64_t round_up(uint64_t value, uint64_t unit);
 uint64_t page_bytes(int page_class);

@@ -407,11 +407,34 @@ uint64_t env_u64(const char *name, uint64_t fallback) {
   return strtoull(text, NULL, 10);
 }
 
-void delay_copy(void) {
+/*
+ * What a test makes a copy wait for, outside the lock: ACL_DOUBLE_COPY_DELAY_MS sleeps that long;
+ * ACL_DOUBLE_COPY_RELEASE=<path> then creates <path>.waiting and waits until the test creates
+ * <path> (checked every millisecond), so a test can ask "did JavaScript run while this call
+ * blocked?" without timing anything. A
+ * release that never comes fails the call with 507000 after ACL_DOUBLE_COPY_RELEASE_MAX_MS
+ * (default 60 s), so a held event loop shows as a failed copy, not a hung test.
+ */
+aclError delay_copy(void) {
   uint64_t ms = env_u64("ACL_DOUBLE_COPY_DELAY_MS", 0);
-  if (ms == 0) return;
-  struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
-  nanosleep(&ts, NULL);
+  if (ms > 0) {
+    struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+  }
+  const char *release = getenv("ACL_DOUBLE_COPY_RELEASE");
+  if (release == NULL || *release == '\0') return 0;
+  uint64_t limit = env_u64("ACL_DOUBLE_COPY_RELEASE_MAX_MS", 60000);
+  char waiting[4096];
+  if (snprintf(waiting, sizeof waiting, "%s.waiting", release) >= (int)sizeof waiting) return 507000;
+  FILE *marker = fopen(waiting, "w");
+  if (marker == NULL) return 507000;
+  fclose(marker);
+  struct timespec tick = {0, 1000000L};
+  for (uint64_t waited = 0; access(release, F_OK) != 0; waited++) {
+    if (waited >= limit) return 507000;
+    nanosleep(&tick, NULL);
+  }
+  return 0;
 }
 
 const char *aclGetRecentErrMsg(void) {

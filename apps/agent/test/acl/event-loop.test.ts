@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type MemoryEvent, MiB } from '@pagelens/core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AclBackend } from '../../src/backends/acl/acl-backend.ts';
@@ -7,11 +10,15 @@ import { freshDouble, readLog } from './support/acl-double.ts';
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /*
- * F1: a call that blocks runs on the native thread, so the event loop keeps turning. The double's
- * copy sleeps (ACL_DOUBLE_COPY_DELAY_MS); a 10 ms interval timer must keep firing meanwhile. The
- * sleep is 300 ms rather than 200 so that a heavily loaded CI machine (timers starved by other
- * processes) still delivers 15 ticks; with the loop held, at most one tick could fire.
+ * F1: a call that blocks runs on the native thread, so the event loop keeps turning. Nothing here
+ * is timed: the double's copy sleeps 300 ms (ACL_DOUBLE_COPY_DELAY_MS), says it is waiting (it
+ * creates <release>.waiting) and waits until <release> exists (ACL_DOUBLE_COPY_RELEASE). Only a
+ * JavaScript timer that has seen the marker creates <release>. Had the call held the loop, the
+ * timer could not run while the C code waits and the copy would fail with 507000 once the double
+ * gave up (RELEASE_MAX_MS), however busy or idle the machine.
  */
+
+const RELEASE_MAX_MS = '30000';
 
 type CopyEvent = Extract<MemoryEvent, { kind: 'copy' }>;
 
@@ -29,17 +36,23 @@ afterAll(async () => {
   await backend.close();
   delete process.env.ACL_DOUBLE_LOG;
   delete process.env.ACL_DOUBLE_COPY_DELAY_MS;
+  delete process.env.ACL_DOUBLE_COPY_RELEASE;
+  delete process.env.ACL_DOUBLE_COPY_RELEASE_MAX_MS;
 });
 
 describe('the event loop during a blocking call', () => {
-  it('a 10 ms timer fires on time while a 300 ms copy of 2 MiB runs', async () => {
+  it('JavaScript runs while a copy of 2 MiB blocks in C, and only JavaScript can let it finish', async () => {
     const runtime = backend.openProcess('copy').runtime;
     await runtime.aclrtSetDevice({ deviceId: 0 });
     const dev = await runtime.aclrtMalloc({ size: 2 * MiB, policy: 0 });
     const host = await runtime.aclrtMallocHost({ size: 2 * MiB });
     const dst = dev.devPtr ?? '0x0';
     const src = host.hostPtr ?? '0x0';
+    const dir = mkdtempSync(join(tmpdir(), 'pagelens-release-'));
+    const release = join(dir, 'release');
     process.env.ACL_DOUBLE_COPY_DELAY_MS = '300';
+    process.env.ACL_DOUBLE_COPY_RELEASE = release;
+    process.env.ACL_DOUBLE_COPY_RELEASE_MAX_MS = RELEASE_MAX_MS;
     const durations: number[] = [];
     const copies: CopyEvent[] = [];
     const stop = backend.subscribe((events) => {
@@ -48,23 +61,33 @@ describe('the event loop during a blocking call', () => {
         if (event.kind === 'copy') copies.push(event);
       }
     });
-    const ticks: number[] = [];
-    const timer = setInterval(() => ticks.push(performance.now()), 10);
+    let settled = false;
+    let releasedWhileBlocked = false;
     const started = performance.now();
-    const result = await runtime.aclrtMemcpy({ dst, destMax: 2 * MiB, src, count: 2 * MiB, kind: 1 });
+    const call = runtime.aclrtMemcpy({ dst, destMax: 2 * MiB, src, count: 2 * MiB, kind: 1 }).finally(() => {
+      settled = true;
+    });
+    // Runs only while the loop turns; releases the copy once the C code says it is inside its wait.
+    const watcher = setInterval(() => {
+      if (!existsSync(`${release}.waiting`)) return;
+      clearInterval(watcher);
+      releasedWhileBlocked = !settled;
+      writeFileSync(release, '');
+    }, 1);
+    const result = await call;
+    clearInterval(watcher);
     const elapsed = performance.now() - started;
-    clearInterval(timer);
     delete process.env.ACL_DOUBLE_COPY_DELAY_MS;
+    delete process.env.ACL_DOUBLE_COPY_RELEASE;
+    delete process.env.ACL_DOUBLE_COPY_RELEASE_MAX_MS;
+    rmSync(dir, { recursive: true, force: true });
     stop();
     expect(result).toEqual({ ret: 0 });
-    // The call event carries the wall-clock time spent inside the C call.
+    expect(releasedWhileBlocked).toBe(true);
+    // The call event carries the wall-clock time spent inside the C call (the sleep is a lower bound).
     expect(durations).toHaveLength(1);
     expect(durations[0]).toBeGreaterThanOrEqual(295e6);
     expect(elapsed).toBeGreaterThanOrEqual(295);
-    expect(ticks.length).toBeGreaterThanOrEqual(15);
-    const gaps = ticks.slice(1).map((t, i) => t - (ticks[i] ?? t));
-    // No gap near the copy's 300 ms: the loop was never held (slack for a loaded CI machine).
-    expect(Math.max(...gaps)).toBeLessThan(100);
     // It ran on another thread, which first made the session's context current there (V14).
     const calls = readLog(log);
     const index = calls.findLastIndex((c) => c.fn === 'aclrtMemcpy');
