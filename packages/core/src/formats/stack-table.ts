@@ -20,23 +20,50 @@ export interface StackTable {
 export const NO_STACK = -1;
 export const BAD_STACK = -2;
 
-/** A growing Int32Array: a 1 M-event file's blocks hold ~19 M frame references, too many for a plain array to grow by. */
+/** Values per chunk of an IntRun (4 MiB). */
+const CHUNK = 1 << 20;
+
+/**
+ * A growing run of int32s, in fixed chunks, then one exact Int32Array: a 1 M-event file's blocks
+ * hold ~19 M frame references. Grown by doubling instead, the run held a 128 MiB buffer and its
+ * 75 MB cut at once, at the moment the import's heap was fullest (the renderer's peak).
+ */
 class IntRun {
-  values = new Int32Array(1024);
-  length = 0;
+  readonly #full: Int32Array<ArrayBuffer>[] = [];
+  #chunk: Int32Array<ArrayBuffer> = new Int32Array(CHUNK);
+  #used = 0;
+
+  get length(): number {
+    return this.#full.length * CHUNK + this.#used;
+  }
+
+  /** Forgets values from `length` on (only back to the start of the current chunk's run or later). */
+  truncate(length: number): void {
+    const chunks = Math.floor(length / CHUNK);
+    while (this.#full.length > chunks) {
+      const last = this.#full.pop();
+      if (last !== undefined) this.#chunk = last;
+    }
+    this.#used = length - chunks * CHUNK;
+  }
 
   push(value: number): void {
-    if (this.length === this.values.length) {
-      const grown = new Int32Array(this.values.length * 2);
-      grown.set(this.values);
-      this.values = grown;
+    if (this.#used === CHUNK) {
+      this.#full.push(this.#chunk);
+      this.#chunk = new Int32Array(CHUNK);
+      this.#used = 0;
     }
-    this.values[this.length] = value;
-    this.length += 1;
+    this.#chunk[this.#used] = value;
+    this.#used += 1;
   }
 
   done(): Int32Array {
-    return this.values.slice(0, this.length);
+    const out = new Int32Array(this.length);
+    this.#full.forEach((chunk, i) => {
+      out.set(chunk, i * CHUNK);
+    });
+    out.set(this.#chunk.subarray(0, this.#used), this.#full.length * CHUNK);
+    return out;
   }
 }
 
@@ -47,9 +74,11 @@ class IntRun {
  * since frames are shared objects (the pickle memo) across a file's stacks.
  */
 export class StackInterner {
-  readonly #frameIndex = new Map<unknown, number>();
+  // Weak: a stack list (or frame dict) the file no longer holds must not be kept alive by being
+  // looked up once; a consumed import would otherwise keep every entry's frames list to the end.
+  readonly #frameIndex = new WeakMap<object, number>();
   readonly #frames: Frame[] = [];
-  readonly #stackIndex = new Map<StackFrames, number>();
+  readonly #stackIndex = new WeakMap<StackFrames, number>();
   readonly #starts = new IntRun();
   readonly #frameIds = new IntRun();
 
@@ -64,7 +93,9 @@ export class StackInterner {
     if (known !== undefined) return known;
     const mark = this.#frameIds.length;
     for (const frame of stack) {
-      let index = this.#frameIndex.get(frame);
+      // A frame that is not an object fails framesOf below; only objects are remembered.
+      const key = typeof frame === 'object' && frame !== null ? frame : undefined;
+      let index = key === undefined ? undefined : this.#frameIndex.get(key);
       if (index === undefined) {
         let checked: Frame | undefined;
         try {
@@ -73,13 +104,13 @@ export class StackInterner {
           if (!(error instanceof FormatError)) throw error;
         }
         if (checked === undefined) {
-          this.#frameIds.length = mark;
+          this.#frameIds.truncate(mark);
           this.#stackIndex.set(stack, BAD_STACK);
           return BAD_STACK;
         }
         index = this.#frames.length;
         this.#frames.push({ filename: checked.filename, line: checked.line, name: checked.name });
-        this.#frameIndex.set(frame, index);
+        if (key !== undefined) this.#frameIndex.set(key, index);
       }
       this.#frameIds.push(index);
     }

@@ -28,10 +28,16 @@ async function open(request: ImportRequest): Promise<void> {
   await openSnapshot({ name, total, first, reader }, request, { name, profile, pageSize1g }, reply);
 }
 
+// One request per worker (the page makes a new one for each file). Once the last reply is posted
+// the worker closes itself: its heap, at its fullest right then (a 1 M-entry file's whole parse),
+// is let go while the page is still taking the reply in, instead of when the page gets round to
+// terminating it; the two together were the renderer's peak. A posted message is still delivered.
 addEventListener('message', (event: MessageEvent<ImportRequest>) => {
-  open(event.data).catch((error: unknown) => {
-    if (error instanceof FormatError) reply({ type: 'error', message: error.message, at: error.at });
-    else if (error instanceof SourceError) reply({ type: 'error', message: error.message, at: undefined });
-    else reply({ type: 'error', message: error instanceof Error ? error.message : String(error), at: undefined });
-  });
+  open(event.data)
+    .catch((error: unknown) => {
+      if (error instanceof FormatError) reply({ type: 'error', message: error.message, at: error.at });
+      else if (error instanceof SourceError) reply({ type: 'error', message: error.message, at: undefined });
+      else reply({ type: 'error', message: error instanceof Error ? error.message : String(error), at: undefined });
+    })
+    .finally(() => close());
 });
