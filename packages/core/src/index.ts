@@ -135,7 +135,7 @@ export {
   stackMatchSeqs,
   topFrame,
 } from './formats/block-analysis.ts';
-export { BlockIndex, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
+export { BlockIndex, blockStateAt, type ImportedBlock, type PackedBlocks, packBlocks, unpackBlocks } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';
 export { isSqliteFile, readMemScopeDb, type SqliteDatabase, type SqliteEngine, type SqliteStatement } from './formats/memscope-db.ts';

@@ -1,4 +1,4 @@
-import { ASCEND_910B2, importSnapshot, openMemoryFile, packEvents, stackFrames, unpackEvents } from '@pagelens/core';
+import { ASCEND_910B2, importSnapshot, openMemoryFile, packBlocks, packEvents, stackFrames, unpackEvents } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -66,7 +66,7 @@ function doneReply(): Extract<ImportReply, { type: 'done' }> {
     },
     initial: session.initial,
     events: packEvents(session.events).packed,
-    blocks: session.blocks.all(0),
+    blocks: packBlocks(session.blocks.all(0)).packed,
     stacks: session.stacks,
   };
 }

@@ -3,6 +3,7 @@ import {
   encodeSnapshot,
   heldBytes,
   type MemoryEvent,
+  packBlocks,
   packEvents,
   SimHost,
   SimRuntime,
@@ -75,8 +76,8 @@ function done(of: ImportedFacts): Extract<ImportReply, { type: 'done' }> {
     facts: of,
     initial: encodeSnapshot(new SimHost().state),
     events: packEvents([]).packed,
-    blocks: [],
-    stacks: { frames: [], starts: new Int32Array([0]), frameIds: new Int32Array(0) },
+    blocks: packBlocks([]).packed,
+    stacks: { frames: [], starts: new Int32Array([0]), frameIds: [] },
   };
 }
 

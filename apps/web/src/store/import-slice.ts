@@ -1,4 +1,4 @@
-import { BlockIndex, type ImportedBlock, type StackTable, unpackEvents } from '@pagelens/core';
+import { BlockIndex, type ImportedBlock, type StackTable, unpackBlocks, unpackEvents } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 import type { ImportedFacts, ProfilerTable, SessionPayload } from '../model/import/import-protocol.ts';
 import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
@@ -96,7 +96,7 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
     const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
     timeline.append(events);
     const index = new BlockIndex();
-    for (const block of blocks) index.add(block);
+    for (const block of unpackBlocks(blocks)) index.add(block);
     index.seal();
     set({
       imported: facts,

@@ -8,25 +8,28 @@ import type { Frame, StackFrames } from './snapshot-types.ts';
  * cloning millions of frame references (tens of frames per block, shared through the pickle memo)
  * took seconds on the page's thread, the arrays transfer at no cost.
  *
- * Stack `s` is `frameIds[starts[s] … starts[s + 1])`, innermost first.
+ * Stack `s` is frame ids `starts[s] … starts[s + 1]`, innermost first, where frame id `i` is
+ * `frameIds[i >> FRAME_ID_CHUNK_BITS][i & FRAME_ID_CHUNK_MASK]`: the ids stay in the fixed chunks
+ * they were written in (4 MiB each), so the table is never copied whole to be cut to length.
  */
 export interface StackTable {
   readonly frames: readonly Frame[];
   readonly starts: Int32Array;
-  readonly frameIds: Int32Array;
+  readonly frameIds: readonly Int32Array[];
 }
+
+export const FRAME_ID_CHUNK_BITS = 20;
+const CHUNK = 1 << FRAME_ID_CHUNK_BITS;
+const FRAME_ID_CHUNK_MASK = CHUNK - 1;
 
 /** No stack recorded; a stack that is not a list of frames (framesOf refused it). */
 export const NO_STACK = -1;
 export const BAD_STACK = -2;
 
-/** Values per chunk of an IntRun (4 MiB). */
-const CHUNK = 1 << 20;
-
 /**
- * A growing run of int32s, in fixed chunks, then one exact Int32Array: a 1 M-event file's blocks
- * hold ~19 M frame references. Grown by doubling instead, the run held a 128 MiB buffer and its
- * 75 MB cut at once, at the moment the import's heap was fullest (the renderer's peak).
+ * A growing run of int32s in fixed chunks: a 1 M-event file's blocks hold ~19 M frame references.
+ * Grown by doubling and cut to length, the run held a 128 MiB buffer and its 75 MB cut at once,
+ * at the moment the import's heap was fullest (the renderer's peak).
  */
 class IntRun {
   readonly #full: Int32Array<ArrayBuffer>[] = [];
@@ -57,6 +60,12 @@ class IntRun {
     this.#used += 1;
   }
 
+  /** The chunks, the last cut to its length (a view: the chunk's buffer goes with it). */
+  chunks(): Int32Array[] {
+    return [...this.#full, this.#chunk.subarray(0, this.#used)];
+  }
+
+  /** One exact copy. */
   done(): Int32Array {
     const out = new Int32Array(this.length);
     this.#full.forEach((chunk, i) => {
@@ -122,7 +131,7 @@ export class StackInterner {
 
   /** The table of every stack added so far. */
   table(): StackTable {
-    return { frames: [...this.#frames], starts: this.#starts.done(), frameIds: this.#frameIds.done() };
+    return { frames: [...this.#frames], starts: this.#starts.done(), frameIds: this.#frameIds.chunks() };
   }
 }
 
@@ -133,7 +142,7 @@ export function stackFrames(table: StackTable, id: number): Frame[] {
   const to = table.starts[id + 1] ?? from;
   const frames: Frame[] = [];
   for (let i = from; i < to; i += 1) {
-    const frame = table.frames[table.frameIds[i] ?? -1];
+    const frame = table.frames[table.frameIds[i >> FRAME_ID_CHUNK_BITS]?.[i & FRAME_ID_CHUNK_MASK] ?? -1];
     if (frame !== undefined) frames.push(frame);
   }
   return frames;

@@ -29,4 +29,25 @@ describe('StackInterner', () => {
     expect(ids[0]).toBe(BAD_STACK);
     expect(ids[1]).toBe(0);
   });
+
+  it('stacks that run across the 4 MiB chunks of frame ids read back whole, a refused stack leaving no ids behind', () => {
+    const frames = Array.from({ length: 1000 }, (_, i) => ({ filename: `f${i}.py`, line: i, name: `fn${i}` }));
+    // 3,000 stacks of 1,000 frames: 3 M ids over three chunks, with a bad stack straddling the first boundary.
+    const stacks: StackFrames[] = [];
+    for (let s = 0; s < 3000; s += 1) {
+      const rotated = [...frames.slice(s % 1000), ...frames.slice(0, s % 1000)];
+      if (s === 1048) rotated[999] = { filename: 'bad.py', name: 'no line' } as never;
+      stacks.push(rotated);
+    }
+    const { table, ids } = internStacks(stacks);
+    expect(table.frameIds.length).toBeGreaterThan(2);
+    expect(ids[1048]).toBe(BAD_STACK);
+    const total = table.frameIds.reduce((sum, chunk) => sum + chunk.length, 0);
+    expect(total).toBe(2999 * 1000);
+    stacks.forEach((stack, s) => {
+      const id = ids[s] ?? NO_STACK;
+      if (id === BAD_STACK) return;
+      expect(stackFrames(table, id)).toEqual(stack);
+    });
+  });
 });

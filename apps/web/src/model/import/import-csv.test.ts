@@ -1,4 +1,4 @@
-import { ASCEND_910B2, unpackEvents } from '@pagelens/core';
+import { ASCEND_910B2, unpackBlocks, unpackEvents } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { openCsv } from './import-csv.ts';
 import type { ImportReply } from './import-protocol.ts';
@@ -47,7 +47,7 @@ describe('the import worker: Ascend CSVs', () => {
     if (done?.type !== 'done') throw new Error(JSON.stringify(done));
     expect(done.facts).toMatchObject({ format: 'msmemscope', segments: 1, devices: 1, traceEntries: 3, finalMismatch: 0 });
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 4 }]);
-    expect(done.blocks.map((block) => block.size)).toEqual([4096]);
+    expect(unpackBlocks(done.blocks).map((block) => block.size)).toEqual([4096]);
     expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
   });
 
