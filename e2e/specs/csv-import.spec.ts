@@ -1,5 +1,9 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
+import { startAgent } from '../support/agent-process.ts';
 import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
 
 /** The page map's test hooks, as page-map.spec.ts declares them (the declarations must agree). */
@@ -179,4 +183,38 @@ test('operator_memory.csv lists operators largest first, said to be unplaced; a 
   await dropFile(page, 'memscope_dump_2.csv', `${HEADER}\n1,MALLOC,PTA,N/A,notatime,1,1,0,0x1,{},,`);
   await expect(page.getByTestId('import-error-message')).toContainText('line 2: "Timestamp(ns)" is "notatime", expected an integer');
   await snap(page, 'csv-error-1280');
+});
+
+test('pagelens open FILE.csv starts the explorer with a profiler CSV (named anything) or an msMemScope dump loaded', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'pagelens-open-csv-'));
+  // Told by its header line: the profiler's memory_record.csv saved under another name.
+  const record = join(dir, 'rank0_memory.csv');
+  writeFileSync(record, RECORD);
+  const agent = await startAgent(['open', record]);
+  try {
+    const fetched: string[] = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(agent.url);
+    const panel = page.getByTestId('profiler-csv');
+    await expect(panel).toHaveAttribute('data-kind', 'memory_record');
+    await expect(panel.getByTestId('profiler-series')).toHaveCount(2);
+    await expect(page.getByTestId('actions')).toHaveCount(0);
+    expect(fetched).toContain('/file');
+    expect(fetched).not.toContain('/ws');
+    await snap(page, 'csv-pagelens-open-record');
+  } finally {
+    await agent.stop();
+  }
+  const dump = join(dir, 'memscope_dump_20261203.csv');
+  writeFileSync(dump, memScopeDump());
+  const second = await startAgent(['open', dump]);
+  try {
+    await page.goto(second.url);
+    const banner = page.getByTestId('import-banner');
+    await expect(banner).toContainText('memscope_dump_20261203.csv');
+    await expect(banner).toContainText('msMemScope dump');
+    await expect(page.getByTestId('import-segments')).toHaveText('1');
+  } finally {
+    await second.stop();
+  }
 });

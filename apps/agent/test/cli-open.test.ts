@@ -28,14 +28,24 @@ describe('pagelens open FILE', () => {
     expect(cli.output().stdout).not.toContain('Open:');
   });
 
-  it('says what is wrong with a directory, an empty file, a CSV and an unreadable file; takes an SQLite file', () => {
+  it('says what is wrong with a directory, an empty file, a foreign CSV and an unreadable file; takes SQLite and the Ascend CSVs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagelens-open-'));
-    expect(unopenable(dir)).toMatch(/is a directory; give the snapshot file itself/);
+    expect(unopenable(dir)).toMatch(/is a directory; give the memory file itself/);
     const empty = join(dir, 'empty.pickle');
     writeFileSync(empty, '');
-    expect(unopenable(empty)).toMatch(/is empty: a memory snapshot pickle starts with byte 0x80/);
-    expect(unopenable(join(FIXTURES, 'memory_record.csv'))).toMatch(
-      /is not a memory snapshot pickle \(it starts with byte 0x[0-9a-f]{2}, a pickle with 0x80\).*pagelens stats/,
+    expect(unopenable(empty)).toMatch(/is empty: a memory snapshot pickle starts with byte 0x80, a CSV with its header line/);
+    // The profiler's and msMemScope's CSVs, by name, or by header line under any name.
+    expect(unopenable(join(FIXTURES, 'memory_record.csv'))).toBeUndefined();
+    const renamed = join(dir, 'step_12.csv');
+    writeFileSync(renamed, readFileSync(join(FIXTURES, 'memory_record.csv')));
+    expect(unopenable(renamed)).toBeUndefined();
+    const memscope = join(dir, 'export.csv');
+    writeFileSync(memscope, 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr\n');
+    expect(unopenable(memscope)).toBeUndefined();
+    const foreign = join(dir, 'losses.csv');
+    writeFileSync(foreign, 'step,loss\n1,0.5\n');
+    expect(unopenable(foreign)).toMatch(
+      /is not a memory file the explorer opens: not a snapshot pickle \(it starts with byte 0x73, a pickle with 0x80\).*memory_record\.csv and operator_memory\.csv/,
     );
     const locked = join(dir, 'locked.pickle');
     writeFileSync(locked, new Uint8Array([0x80, 4]), { mode: 0o000 });
@@ -47,7 +57,7 @@ describe('pagelens open FILE', () => {
     writeFileSync(db, new Uint8Array([...new TextEncoder().encode('SQLite format 3\0'), ...new Uint8Array(84)]));
     expect(unopenable(db)).toBeUndefined();
     writeFileSync(db, new TextEncoder().encode('SQLite format 2\0'));
-    expect(unopenable(db)).toMatch(/nor an SQLite database: the explorer opens .* msMemScope's memscope_dump_\*\.db/);
+    expect(unopenable(db)).toMatch(/not an SQLite database.*msMemScope's memscope_dump_\*\.csv and \.db/);
   });
 
   it('serves the web app and exactly that file, streamed, to the token only; no session joins', async () => {

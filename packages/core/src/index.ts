@@ -147,9 +147,12 @@ export {
 } from './formats/memscope-session.ts';
 export {
   type CsvFile,
+  type CsvKind,
   CsvLoader,
+  HEADER_BYTES,
   type LoaderOptions,
   type MemoryFile,
+  memoryCsvKind,
   type OpenResult,
   openMemoryFile,
   SnapshotLoader,

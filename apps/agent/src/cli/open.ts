@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { findProfile, isSqliteFile } from '@pagelens/core';
+import { findProfile, HEADER_BYTES, isSqliteFile, memoryCsvKind } from '@pagelens/core';
 import { startAgentServer } from '../server/http-server.ts';
 import { consoleLogger, redacting } from '../server/logger.ts';
 import { FILE_PATH, type ServedFile } from '../server/one-file.ts';
@@ -22,7 +22,7 @@ export function unopenable(path: string): string | undefined {
   let size: number;
   try {
     const stat = statSync(path);
-    if (stat.isDirectory()) return `${path} is a directory; give the snapshot file itself (a .pickle from torch_npu's _dump_snapshot)`;
+    if (stat.isDirectory()) return `${path} is a directory; give the memory file itself (a .pickle from torch_npu's _dump_snapshot, say)`;
     if (!stat.isFile()) return `${path} is not a regular file`;
     size = stat.size;
   } catch (error) {
@@ -31,9 +31,9 @@ export function unopenable(path: string): string | undefined {
     if (code === 'EACCES') return `${path} is not readable: permission denied`;
     return `${path} cannot be read (${code || 'error'})`;
   }
-  if (size === 0) return `${path} is empty: a memory snapshot pickle starts with byte 0x80`;
-  // A pickle's first byte, or SQLite's 16-byte header (msMemScope's memscope_dump_*.db).
-  const head = new Uint8Array(16);
+  if (size === 0) return `${path} is empty: a memory snapshot pickle starts with byte 0x80, a CSV with its header line`;
+  // A pickle's first byte, SQLite's 16-byte header (msMemScope's memscope_dump_*.db), or a CSV's header line.
+  const head = new Uint8Array(Math.min(size, HEADER_BYTES));
   let read = 0;
   try {
     const fd = openSync(path, 'r');
@@ -47,14 +47,14 @@ export function unopenable(path: string): string | undefined {
     return code === 'EACCES' ? `${path} is not readable: permission denied` : `${path} cannot be read (${code || 'error'})`;
   }
   const first = read > 0 ? head[0] : undefined;
-  if (first !== PROTO && !isSqliteFile(head.subarray(0, read)) && !/\.(pickle|pkl)$/i.test(path)) {
-    return (
-      `${path} is not a memory snapshot pickle (it starts with byte 0x${(first ?? 0).toString(16).padStart(2, '0')}, a pickle with 0x80) ` +
-      `nor an SQLite database: the explorer opens torch_npu / PyTorch snapshots and msMemScope's memscope_dump_*.db; ` +
-      'summarise msMemScope and profiler CSVs with pagelens stats'
-    );
-  }
-  return undefined;
+  const bytes = head.subarray(0, read);
+  if (first === PROTO || isSqliteFile(bytes) || /\.(pickle|pkl)$/i.test(path)) return undefined;
+  if (memoryCsvKind(basename(path), bytes) !== undefined) return undefined;
+  return (
+    `${path} is not a memory file the explorer opens: not a snapshot pickle (it starts with byte 0x${(first ?? 0).toString(16).padStart(2, '0')}, a pickle with 0x80), ` +
+    `not an SQLite database, and not one of the Ascend CSVs (told by name or header line). It opens torch_npu / PyTorch snapshots, ` +
+    `msMemScope's memscope_dump_*.csv and .db, and the torch_npu profiler's memory_record.csv and operator_memory.csv`
+  );
 }
 
 /** The page's URL: the token, and `open` naming the file so the page loads it from FILE_PATH instead of joining a session. */

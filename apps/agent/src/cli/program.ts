@@ -242,8 +242,11 @@ export function buildProgram(
     });
   program
     .command('open')
-    .description('start the explorer with a memory snapshot loaded (read-only; no simulator session); the server flags apply')
-    .argument('<file>', "a torch_npu / PyTorch memory snapshot pickle, or msMemScope's memscope_dump_*.db")
+    .description('start the explorer with a memory file loaded (read-only; no simulator session); the server flags apply')
+    .argument(
+      '<file>',
+      "a torch_npu / PyTorch memory snapshot pickle, msMemScope's memscope_dump_*.csv or .db, or the torch_npu profiler's memory_record.csv or operator_memory.csv",
+    )
     .option('--page-size-1g', "model torch_npu's PYTORCH_NPU_ALLOC_CONF=page_size:1g (snapshots do not record it)", false)
     .action(async (file: string, flags: OpenFlags, command: Command) => {
       setExitCode(await actions.open(file, command.parent?.opts<ServeOptions>() ?? command.opts<ServeOptions>(), flags));

@@ -21,7 +21,7 @@ export type MemoryFile = MemorySnapshot | MemScopeDump | MemoryRecord | Operator
 export type MemoryFileKind = MemoryFile['kind'];
 /** The Ascend tools' CSVs. */
 export type CsvFile = Exclude<MemoryFile, MemorySnapshot>;
-type CsvKind = CsvFile['kind'];
+export type CsvKind = CsvFile['kind'];
 
 /** Each CSV kind's reader, for a file called `name` (or the kind's usual name when there is none). */
 const CSV_READERS: { readonly [K in CsvKind]: (name: string) => CsvFileReader<Extract<CsvFile, { kind: K }>> } = {
@@ -191,8 +191,22 @@ function kindFromHeader(firstLine: string): CsvKind | undefined {
   return undefined;
 }
 
+/**
+ * Which of the Ascend CSVs a file is, from its name or else from the header line at the start of
+ * `head` (its first bytes; HEADER_BYTES are enough); undefined when it is none of them. For a
+ * caller that must decide before reading the file (pagelens open).
+ */
+export function memoryCsvKind(name: string, head: Uint8Array): CsvKind | undefined {
+  const byName = kindFromName(name);
+  if (byName !== undefined) return byName === 'snapshot' ? undefined : byName;
+  const lf = head.indexOf(LF);
+  return kindFromHeader(decodeUtf8(head, 0, lf < 0 ? head.length : lf));
+}
+
 /** A CSV's kind is told by its header when its name does not say: at most this many bytes are held to find the header's end. */
 const HEADER_LIMIT = 64 * 1024;
+/** How many of a file's first bytes memoryCsvKind needs at most. */
+export const HEADER_BYTES = HEADER_LIMIT;
 const LF = 0x0a;
 
 /**
