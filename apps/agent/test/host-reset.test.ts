@@ -145,9 +145,11 @@ describe('host reset to a profile and device count', () => {
     const viewer = await connect();
     await viewer.hello('viewer');
     const seq = harness.backend.state().seq;
-    viewer.send({ type: 'reset', profile: 'Ascend310P3', devices: 2 });
+    viewer.send({ type: 'reset', id: 41, profile: 'Ascend310P3', devices: 2 });
     expect(await viewer.next((m) => m.type === 'error')).toMatchObject({
       code: 'not-driver',
+      // The refusal answers the reset that asked (the page stops saying "Resetting…").
+      id: 41,
       message: expect.stringContaining('only the driver may reset the host'),
     });
     expect(harness.backend.state().seq).toBe(seq);

@@ -277,8 +277,9 @@ export class Hub {
   async #reset(connection: Connection, reset: Reset): Promise<void> {
     const session = connection.session;
     const refused = resetRefusal(reset, session !== undefined, this.backend);
+    const answers = reset.id === undefined ? {} : { id: reset.id };
     if (refused !== undefined) {
-      sendError(connection, refused.code, refused.why, refused.field === undefined ? {} : { field: refused.field });
+      sendError(connection, refused.code, refused.why, { ...answers, ...(refused.field === undefined ? {} : { field: refused.field }) });
       return;
     }
     // resetRefusal refuses a connection without the session; this only narrows the type.
@@ -293,7 +294,7 @@ export class Hub {
           ...(reset.seed === undefined ? {} : { seed: reset.seed }),
         });
       } catch (error) {
-        sendError(connection, 'invalid-argument', error instanceof Error ? error.message : String(error));
+        sendError(connection, 'invalid-argument', error instanceof Error ? error.message : String(error), answers);
       }
       this.#fanOut.discardPending();
       this.#usage.clear();

@@ -275,6 +275,28 @@ describe('AgentClient', () => {
     expect(store.getState().device).toBe(0);
   });
 
+  it('a reset carries an id: its refusal answers that reset, a reset snapshot answers it done, a lost link answers it too', async () => {
+    const { sockets, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    sockets[0]?.receive(welcome);
+    const refused = client.reset({ profile: 'Ascend999' });
+    const sent = JSON.parse(sockets[0]?.sent.at(-1) ?? '{}');
+    expect(sent).toMatchObject({ type: 'reset', profile: 'Ascend999' });
+    expect(typeof sent.id).toBe('number');
+    sockets[0]?.receive({ type: 'error', code: 'invalid-argument', id: sent.id, field: 'profile', message: 'unknown profile "Ascend999"' });
+    expect(await refused).toEqual({ ok: false, message: 'unknown profile "Ascend999"' });
+
+    const done = client.reset();
+    const host = new SimHost();
+    sockets[0]?.receive({ type: 'snapshot', seq: host.state.seq, reset: true, snapshot: encodeSnapshot(host.state) });
+    expect(await done).toEqual({ ok: true });
+
+    const lost = client.reset();
+    sockets[0]?.drop();
+    expect(await lost).toMatchObject({ ok: false });
+  });
+
   it('refuses a malformed event batch, naming the field, and stops reading', () => {
     const { sockets, store, client } = harness();
     client.start();

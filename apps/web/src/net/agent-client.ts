@@ -10,7 +10,7 @@ import {
   withText,
 } from '@pagelens/core';
 import { filterAfterRuns } from '../model/processes/process-filter.ts';
-import type { CallOutcome } from '../store/actions-slice.ts';
+import type { CallOutcome, ResetOutcome } from '../store/actions-slice.ts';
 import type { AppStore } from '../store/app-store.ts';
 import { backoffDelay } from './backoff.ts';
 import { type EarlySocket, helloMessage, socketUrl } from './early-socket.ts';
@@ -74,6 +74,8 @@ export class AgentClient {
   #stopped = false;
   #nextId = 1;
   readonly #pending = new Map<number, PendingCall>();
+  /** Resets asked for and not yet answered, by id. */
+  readonly #resets = new Map<number, (outcome: ResetOutcome) => void>();
   #resumeToken: string | undefined;
   #early: EarlySocket | undefined;
   /** The agent's refusal of this hello because another driver holds the session, until the next attempt. */
@@ -186,6 +188,7 @@ export class AgentClient {
       }
       case 'snapshot':
         state.applySnapshot(message.snapshot, message.reset);
+        if (message.reset === true) this.#answerResets({ ok: true });
         this.#settle();
         return;
       case 'events':
@@ -237,6 +240,12 @@ export class AgentClient {
           // Shown in the connection panel (with a way to watch instead), not as a notice.
           this.#driverBusy = { message: message.message, ...coded(message) };
           return;
+        }
+        const reset = message.id === undefined ? undefined : this.#resets.get(message.id);
+        if (reset !== undefined && message.id !== undefined) {
+          // The refusal is also a notice, as any error is; the caller gets it to clear its own "resetting".
+          this.#resets.delete(message.id);
+          reset({ ok: false, message: message.message, ...coded(message) });
         }
         const pending = message.id === undefined ? undefined : this.#pending.get(message.id);
         if (pending !== undefined && message.id !== undefined) {
@@ -336,14 +345,27 @@ export class AgentClient {
     });
   }
 
-  /** Asks the agent for a fresh host (driver only). */
-  reset(options: { profile?: string; devices?: number; seed?: number } = {}): void {
-    this.send({ type: 'reset', ...options });
+  /** Asks the agent for a fresh host (driver only); resolves once it is in, or with the refusal. */
+  reset(options: { profile?: string; devices?: number; seed?: number } = {}): Promise<ResetOutcome> {
+    if (this.#socket === undefined || !this.#welcomed) return Promise.resolve({ ok: false, ...withText(text('not-connected')) });
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#resets.set(id, resolve);
+      this.send({ type: 'reset', id, ...options });
+    });
+  }
+
+  /** Every reset in flight ends with `outcome` (the agent resets one at a time, and a reset snapshot answers them all). */
+  #answerResets(outcome: ResetOutcome): void {
+    const waiting = [...this.#resets.values()];
+    this.#resets.clear();
+    for (const resolve of waiting) resolve(outcome);
   }
 
   /** The socket closed. Find out whether the token is at fault before retrying. */
   #lost(): void {
-    // Calls in flight are lost with the socket: answer them so no caller waits forever.
+    // Calls and resets in flight are lost with the socket: answer them so no caller waits forever.
+    this.#answerResets({ ok: false, ...withText(text('connection-lost')) });
     for (const [id, pending] of this.#pending) {
       this.#finish(id, pending, {
         id,

@@ -21,9 +21,14 @@ export type Call = z.infer<typeof Call>;
 
 const DEVICE_RANGE = `a simulated host has ${SIMULATED_DEVICES.min} to ${SIMULATED_DEVICES.max} devices`;
 
-/** reset (driver only): tear everything down and start a fresh host, optionally with another profile or device count. */
+/**
+ * reset (driver only): tear everything down and start a fresh host, optionally with another profile
+ * or device count. With an `id`, a refusal is an error carrying that id, so the page that asked can
+ * tell its own reset was refused (a reset that goes ahead answers with a snapshot marked reset).
+ */
 export const Reset = z.strictObject({
   type: z.literal('reset'),
+  id: id.exactOptional(),
   profile: z.string().min(1).max(64).exactOptional(),
   devices: z.number().int(DEVICE_RANGE).min(SIMULATED_DEVICES.min, DEVICE_RANGE).max(SIMULATED_DEVICES.max, DEVICE_RANGE).exactOptional(),
   seed: z.number().int().nonnegative().max(0xffffffff).exactOptional(),

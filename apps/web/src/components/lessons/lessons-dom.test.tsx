@@ -52,7 +52,10 @@ async function mount(language: 'en' | 'zh', role: 'driver' | 'viewer'): Promise<
   const agent: AgentActions = {
     call: () => Promise.reject(new Error('no calls in this test')),
     callUnchecked: () => Promise.reject(new Error('no calls in this test')),
-    reset: (options) => resets.push(options),
+    reset: (options) => {
+      resets.push(options);
+      return Promise.resolve({ ok: true });
+    },
     retry: () => undefined,
   };
   const container = document.createElement('div');

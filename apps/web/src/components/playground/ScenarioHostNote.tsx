@@ -1,6 +1,7 @@
-import { type HostDifference, hostDifferences, type Scenario, type ScenarioHost } from '@pagelens/core';
+import { type CodedText, type HostDifference, hostDifferences, type Scenario, type ScenarioHost } from '@pagelens/core';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCodedText } from '../../i18n/useCodedText.ts';
 import { framesObservable } from '../../model/acl/backend.ts';
 import { useAgent } from '../../store/ClientContext.tsx';
 import { useTimeline } from '../../store/hooks.ts';
@@ -49,6 +50,9 @@ export function ScenarioHostNote({ scenario }: { scenario: Scenario }) {
   // The host-reset count when the button was pressed: the next reset snapshot is the one it asked for.
   const [pendingFrom, setPendingFrom] = useState<number | undefined>(undefined);
   const [prepared, setPrepared] = useState(false);
+  // The agent's refusal of the reset this note asked for, shown until the next try.
+  const [refusal, setRefusal] = useState<{ message: string; messageCode?: CodedText } | undefined>(undefined);
+  const say = useCodedText();
 
   useEffect(() => {
     if (pendingFrom === undefined || hostResets <= pendingFrom) return;
@@ -87,8 +91,14 @@ export function ScenarioHostNote({ scenario }: { scenario: Scenario }) {
 
   const reset = () => {
     setPrepared(false);
+    setRefusal(undefined);
     setPendingFrom(hostResets);
-    agent.reset(simulated ? { profile: scenario.host.profile, devices: scenario.host.devices } : {});
+    void agent.reset(simulated ? { profile: scenario.host.profile, devices: scenario.host.devices } : {}).then((outcome) => {
+      if (outcome.ok) return;
+      // Refused (or the link went): nothing is coming, so the note stops saying it is resetting.
+      setPendingFrom(undefined);
+      setRefusal(outcome);
+    });
   };
   const label = simulated
     ? t('scenarioHost.reset', { profile: scenario.host.profile, count: scenario.host.devices })
@@ -117,6 +127,11 @@ export function ScenarioHostNote({ scenario }: { scenario: Scenario }) {
           <span className="pl-host-viewer">{t('scenarioHost.driverOnly')}</span>
         )}
         {pendingFrom !== undefined && <span role="status">{t('scenarioHost.resetting')}</span>}
+        {refusal !== undefined && (
+          <span role="alert" className="pl-host-refused" data-testid="pl-host-refused">
+            {t('scenarioHost.refused', { why: say(refusal.messageCode, refusal.message) })}
+          </span>
+        )}
       </div>
     </section>
   );

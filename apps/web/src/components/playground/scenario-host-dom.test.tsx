@@ -68,14 +68,16 @@ function simulatedAgent(store: AppStore, devices: readonly DeviceProfile[]) {
     callUnchecked: (fn, args) => call(fn, args),
     reset: (options = {}) => {
       resets.push(options);
+      // As the agent does (reset-check.ts): a profile it does not know is refused, the host kept.
       const profile = options.profile === undefined ? devices[0] : findProfile(options.profile);
-      if (profile === undefined) throw new Error(`the double knows no profile ${options.profile}`);
+      if (profile === undefined) return Promise.resolve({ ok: false, message: `unknown profile "${options.profile}"` });
       act(() =>
         open(
           Array.from({ length: options.devices ?? devices.length }, () => profile),
           true,
         ),
       );
+      return Promise.resolve({ ok: true });
     },
     retry: () => {},
   };
@@ -191,5 +193,18 @@ describe('the scenario bar and the host a scenario declares', () => {
     expect(items(container)).toEqual([['profile', 'its devices are Ascend310P3, not Ascend910B2']]);
     expect(byTestId(container, 'pl-host-reset')).toBeNull();
     expect(container.textContent).toContain('Only the driver can reset the host.');
+  });
+
+  it('a reset the agent refuses stops saying "Resetting…", says why, and can be tried again', async () => {
+    const declared = scenario('policies');
+    const unknown: Scenario = { ...declared, host: { ...declared.host, profile: 'Ascend999' } };
+    const { agent, container } = mount('en', 'driver', [ASCEND_310P3], unknown);
+    const button = byTestId(container, 'pl-host-reset') as HTMLButtonElement;
+    act(() => button.click());
+    expect(agent.resets).toEqual([{ profile: 'Ascend999', devices: declared.host.devices }]);
+    await until(() => byTestId(container, 'pl-host-refused') !== null);
+    expect(byTestId(container, 'pl-host-refused')?.textContent).toBe('The agent did not reset the host: unknown profile "Ascend999"');
+    expect(container.textContent).not.toContain('Resetting the host…');
+    expect((byTestId(container, 'pl-host-reset') as HTMLButtonElement).disabled).toBe(false);
   });
 });
