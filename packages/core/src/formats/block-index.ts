@@ -135,8 +135,7 @@ const unlessNaN = (value: number | undefined): number | undefined => (value === 
 
 export function packBlocks(blocks: readonly ImportedBlock[]): { packed: PackedBlocks; transfer: ArrayBuffer[] } {
   const n = blocks.length;
-  const packed = {
-    length: n,
+  const columns = {
     device: new Int32Array(n),
     recordedAddress: new BigUint64Array(n),
     addr: new Float64Array(n),
@@ -147,30 +146,31 @@ export function packBlocks(blocks: readonly ImportedBlock[]): { packed: PackedBl
     allocSeq: new Float64Array(n),
     freeRequestedSeq: new Float64Array(n),
     freeCompletedSeq: new Float64Array(n),
-    odd: [] as ImportedBlock[],
-    oddAt: new Uint32Array(0),
   };
+  const odd: ImportedBlock[] = [];
   const oddAt: number[] = [];
   blocks.forEach((block, i) => {
     if (!inU64(block.recordedAddress) || !inU64(block.stream) || !Number.isInteger(block.device) || !Number.isInteger(block.stack)) {
-      packed.odd.push(block);
+      odd.push(block);
       oddAt.push(i);
       return;
     }
-    packed.device[i] = block.device;
-    packed.recordedAddress[i] = block.recordedAddress;
-    packed.addr[i] = orNaN(block.addr);
-    packed.size[i] = block.size;
-    packed.requestedSize[i] = orNaN(block.requestedSize);
-    packed.stream[i] = block.stream;
-    packed.stack[i] = block.stack;
-    packed.allocSeq[i] = block.allocSeq;
-    packed.freeRequestedSeq[i] = orNaN(block.freeRequestedSeq);
-    packed.freeCompletedSeq[i] = orNaN(block.freeCompletedSeq);
+    columns.device[i] = block.device;
+    columns.recordedAddress[i] = block.recordedAddress;
+    columns.addr[i] = orNaN(block.addr);
+    columns.size[i] = block.size;
+    columns.requestedSize[i] = orNaN(block.requestedSize);
+    columns.stream[i] = block.stream;
+    columns.stack[i] = block.stack;
+    columns.allocSeq[i] = block.allocSeq;
+    columns.freeRequestedSeq[i] = orNaN(block.freeRequestedSeq);
+    columns.freeCompletedSeq[i] = orNaN(block.freeCompletedSeq);
   });
-  const result: PackedBlocks = { ...packed, oddAt: Uint32Array.from(oddAt) };
-  const { odd: _odd, length: _length, ...columns } = result;
-  return { packed: result, transfer: Object.values(columns).map((column) => column.buffer as ArrayBuffer) };
+  const at = Uint32Array.from(oddAt);
+  return {
+    packed: { length: n, ...columns, odd, oddAt: at },
+    transfer: [...Object.values(columns).map((column) => column.buffer), at.buffer],
+  };
 }
 
 /** The blocks packBlocks packed, in their order again. */

@@ -199,14 +199,20 @@ function kindFromHeader(firstLine: string): CsvKind | undefined {
 export function memoryCsvKind(name: string, head: Uint8Array): CsvKind | undefined {
   const byName = kindFromName(name);
   if (byName !== undefined) return byName === 'snapshot' ? undefined : byName;
+  return headerKind(head);
+}
+
+/** The kind the header line at the start of `head` names. */
+function headerKind(head: Uint8Array): CsvKind | undefined {
   const lf = head.indexOf(LF);
   return kindFromHeader(decodeUtf8(head, 0, lf < 0 ? head.length : lf));
 }
 
-/** A CSV's kind is told by its header when its name does not say: at most this many bytes are held to find the header's end. */
-const HEADER_LIMIT = 64 * 1024;
-/** How many of a file's first bytes memoryCsvKind needs at most. */
-export const HEADER_BYTES = HEADER_LIMIT;
+/**
+ * A CSV's kind is told by its header when its name does not say: at most this many bytes are held
+ * to find the header's end (and memoryCsvKind needs no more of a file's first bytes).
+ */
+export const HEADER_BYTES = 64 * 1024;
 const LF = 0x0a;
 
 /**
@@ -234,7 +240,7 @@ export class CsvLoader {
       return;
     }
     const head = this.head.length === 0 ? chunk : concat(this.head, chunk);
-    if (!chunk.includes(LF) && head.length < HEADER_LIMIT) {
+    if (!chunk.includes(LF) && head.length < HEADER_BYTES) {
       this.head = head === chunk ? chunk.slice() : head;
       return;
     }
@@ -249,8 +255,7 @@ export class CsvLoader {
 
   /** The reader for the kind the header line in `head` names. */
   private start(head: Uint8Array): CsvFileReader<CsvFile> {
-    const lf = head.indexOf(LF);
-    const kind = kindFromHeader(decodeUtf8(head, 0, lf < 0 ? head.length : lf));
+    const kind = headerKind(head);
     if (kind === undefined) throw notAMemoryFile(head);
     const reader = CSV_READERS[kind](this.name);
     this.reader = reader;

@@ -27,13 +27,14 @@ export const NO_STACK = -1;
 export const BAD_STACK = -2;
 
 /**
- * A growing run of int32s in fixed chunks: a 1 M-event file's blocks hold ~19 M frame references.
+ * A growing run of int32s in chunks of CHUNK (every one full but the last, so id `i` is in chunk
+ * `i >> FRAME_ID_CHUNK_BITS`): a 1 M-event file's blocks hold ~19 M frame references.
  * Grown by doubling and cut to length, the run held a 128 MiB buffer and its 75 MB cut at once,
  * at the moment the import's heap was fullest (the renderer's peak).
  */
 class IntRun {
   readonly #full: Int32Array<ArrayBuffer>[] = [];
-  #chunk: Int32Array<ArrayBuffer> = new Int32Array(CHUNK);
+  #chunk: Int32Array<ArrayBuffer> = new Int32Array(1024);
   #used = 0;
 
   get length(): number {
@@ -51,10 +52,17 @@ class IntRun {
   }
 
   push(value: number): void {
-    if (this.#used === CHUNK) {
-      this.#full.push(this.#chunk);
-      this.#chunk = new Int32Array(CHUNK);
-      this.#used = 0;
+    if (this.#used === this.#chunk.length) {
+      if (this.#chunk.length < CHUNK) {
+        // The first chunk starts small and doubles up to CHUNK: a small file's table stays small.
+        const grown = new Int32Array(this.#chunk.length * 2);
+        grown.set(this.#chunk);
+        this.#chunk = grown;
+      } else {
+        this.#full.push(this.#chunk);
+        this.#chunk = new Int32Array(CHUNK);
+        this.#used = 0;
+      }
     }
     this.#chunk[this.#used] = value;
     this.#used += 1;
