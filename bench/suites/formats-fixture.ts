@@ -53,7 +53,9 @@ export function snapshotFile(options: FixtureOptions): SnapshotFile {
 
 /** The loader class both versions export (open-file.ts). */
 export interface LoaderClass {
-  new (options: { totalBytes?: number }): { push(chunk: Uint8Array): void; finish(): { deviceTraces: readonly (readonly unknown[])[] } };
+  new (options: {
+    totalBytes?: number;
+  }): { push(chunk: Uint8Array): void; finish(): { deviceTraces: readonly { readonly length: number }[] } };
 }
 
 /**

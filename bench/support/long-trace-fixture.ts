@@ -12,6 +12,10 @@ import { join } from 'node:path';
  * 2,000 live. The segment is the trace's end: the blocks still live are its blocks, with their
  * alloc entries' stacks, and its allocated size is theirs (a first pass of the same random sequence
  * finds them, since the segments come before the trace).
+ *
+ * The random sequence repeats every 10,466 draws (its products round in doubles past 2^53), so the
+ * trace repeats too, as a training loop's steps do: the 10 M-entry file's 5 M alloc stacks are
+ * 6,246 distinct ones (counted 2026-12-03), which the loader keeps once each (core stack-table.ts).
  */
 export interface LongTrace {
   readonly path: string;

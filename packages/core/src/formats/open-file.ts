@@ -12,7 +12,9 @@ import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.t
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
 import type { PickleValue } from './pickle-values.ts';
 import { addClues, type FormatClues, noClues, normalizeSnapshot, readTraceBatch } from './snapshot-normalize.ts';
-import type { MemorySnapshot, StackFrames, TraceEntry } from './snapshot-types.ts';
+import type { MemorySnapshot, TraceEntry, TraceList } from './snapshot-types.ts';
+import { StackInterner } from './stack-table.ts';
+import { TraceColumns } from './trace-columns.ts';
 import { TraceSummarizer, type TraceSummary } from './trace-summary.ts';
 import { decodeUtf8 } from './utf8.ts';
 
@@ -48,6 +50,12 @@ export interface LoaderOptions extends PickleLimits {
    */
   readonly summarizeTrace?: boolean;
   /**
+   * Keep the trace until more than this many entries have streamed past, then summarise it as
+   * summarizeTrace does (what was kept is counted and let go of): a bound on what a trace may cost,
+   * whatever the file's bytes per entry. Unbounded by default.
+   */
+  readonly keepEntries?: number;
+  /**
    * Which trace entries keep their stacks: 'all' (the default), or 'blocks', the ones a recorded
    * session shows (snapshot-session.ts): each `alloc`'s, and a `free_completed`'s when it is the first
    * entry at its address (a block alive before the ring buffer began takes that stack). A 1 M-entry
@@ -58,14 +66,15 @@ export interface LoaderOptions extends PickleLimits {
 
 /**
  * The trace kept whole, but typed batch by batch as the reader streams it (pickle-trace-stream.ts):
- * each entry's dict and frames list leave the pickle tree and the memo once typed, so the raw trace
- * and its typed copy are never held together (at 1 M entries, some 200 MB of a worker's heap).
+ * each entry's dict and frames list leave the pickle tree and the memo once typed, and the entry
+ * goes into columns (trace-columns.ts), its stack into one interner for every device. So the raw
+ * trace, its typed copy and its stacks as lists are never held: at 1 M entries, the entries as
+ * objects held some 340 MB of a worker's heap.
  */
-const NO_FRAMES: StackFrames = Object.freeze([]);
-
 class TraceKeeper {
-  readonly traces: TraceEntry[][] = [];
+  readonly traces: TraceColumns[] = [];
   readonly clues: FormatClues = noClues();
+  readonly stacks = new StackInterner();
   /** With stacks 'blocks': per device, the addresses an alloc or free_completed entry has named so far. */
   readonly #named: Set<bigint>[] | undefined;
 
@@ -74,7 +83,7 @@ class TraceKeeper {
   }
 
   readonly add = (device: number, batch: readonly PickleValue[]): void => {
-    while (this.traces.length <= device) this.traces.push([]);
+    while (this.traces.length <= device) this.traces.push(new TraceColumns(this.stacks));
     const trace = this.traces[device];
     if (trace === undefined) return;
     const named = this.#named;
@@ -85,29 +94,29 @@ class TraceKeeper {
     }
     readTraceBatch(batch, device, trace.length, (entry) => {
       addClues(this.clues, entry);
-      trace.push(seen === undefined ? entry : this.#blockStack(entry, seen));
+      trace.push(entry, seen === undefined || TraceKeeper.#blockStack(entry, seen));
     });
   };
 
-  /** The entry with its stack only when a block can take it. */
-  #blockStack(entry: TraceEntry, seen: Set<bigint>): TraceEntry {
-    if (entry.frames.length === 0) return entry;
+  /** Whether a block can take the entry's stack: an alloc's, or a free_completed's at an address not named before. */
+  static #blockStack(entry: TraceEntry, seen: Set<bigint>): boolean {
+    if (entry.frames.length === 0) return false;
     if (entry.action === 'alloc') {
       seen.add(entry.addr);
-      return entry;
+      return true;
     }
     if (entry.action === 'free_completed' && !seen.has(entry.addr)) {
       seen.add(entry.addr);
-      return entry;
+      return true;
     }
-    return { ...entry, frames: NO_FRAMES };
+    return false;
   }
 
   /** The snapshot with the streamed traces in place of the lists the stream emptied (a trace it never saw stays as read). */
   complete(snapshot: MemorySnapshot): MemorySnapshot {
     if (this.traces.length === 0) return snapshot;
     const devices = Math.max(snapshot.deviceTraces.length, this.traces.length);
-    const deviceTraces = Array.from({ length: devices }, (_, device) => {
+    const deviceTraces = Array.from({ length: devices }, (_, device): TraceList => {
       const streamed = this.traces[device];
       return streamed !== undefined && streamed.length > 0 ? streamed : (snapshot.deviceTraces[device] ?? []);
     });
@@ -117,18 +126,38 @@ class TraceKeeper {
 
 export class SnapshotLoader {
   private readonly reader: PickleReader;
-  private readonly summarizer: TraceSummarizer | undefined;
+  private summarizer: TraceSummarizer | undefined;
   private readonly keeper: TraceKeeper;
+  private readonly keepEntries: number;
   private early = false;
   private summary: TraceSummary | undefined;
 
   constructor(options: LoaderOptions = {}) {
     this.summarizer = options.summarizeTrace === true ? new TraceSummarizer() : undefined;
     this.keeper = new TraceKeeper(options.stacks ?? 'all');
-    this.reader = new PickleReader({ ...options, traceSink: this.summarizer?.add ?? this.keeper.add });
+    this.keepEntries = options.keepEntries ?? Number.POSITIVE_INFINITY;
+    this.reader = new PickleReader({ ...options, traceSink: this.sink });
   }
 
-  /** With summarizeTrace, after `finish`: what the trace held. */
+  /** Each streamed batch: kept, or counted once the trace is (or has grown) too long to keep. */
+  private readonly sink = (device: number, batch: readonly PickleValue[]): void => {
+    if (this.summarizer !== undefined) {
+      this.summarizer.add(device, batch);
+      return;
+    }
+    this.keeper.add(device, batch);
+    if (this.streamedEntries > this.keepEntries) {
+      // Past the limit: what was kept is counted, let go of, and the rest is counted as it comes.
+      const summarizer = new TraceSummarizer(this.keeper.clues);
+      this.keeper.traces.forEach((trace, d) => {
+        summarizer.adopt(d, trace);
+        trace.release();
+      });
+      this.summarizer = summarizer;
+    }
+  };
+
+  /** With summarizeTrace, or a trace longer than keepEntries, after `finish`: what the trace held. */
   get traceSummary(): TraceSummary | undefined {
     return this.summary;
   }

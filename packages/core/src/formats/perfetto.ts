@@ -3,6 +3,7 @@ import { FormatError } from './format-error.ts';
 import { framesOf } from './frames.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import type { Frame, MemorySnapshot, Segment, StackFrames, TraceAction, TraceEntry } from './snapshot-types.ts';
+import { isTimed } from './trace-columns.ts';
 
 /**
  * A snapshot as Chrome trace-event JSON, which Perfetto opens (google/perfetto
@@ -156,7 +157,8 @@ export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): 
     if (trace.length > 0) devices.add(device);
   });
   for (const device of [...devices].sort((a, b) => a - b)) {
-    const trace = snapshot.deviceTraces[device] ?? [];
+    // Every entry with its stack: the instant events carry them all.
+    const trace = Array.from(snapshot.deviceTraces[device] ?? []);
     const totals = finalTotals(
       snapshot.segments.filter((segment) => segment.device === device),
       model,
@@ -196,9 +198,7 @@ export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): 
     metadata: {
       source: `PageLens export of a ${snapshot.format} memory snapshot`,
       pages: `modeled: torch_npu's caching allocator on ${model.profile.name}${model.pageSize1g ? ' with page_size:1g' : ''}`,
-      time: snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined))
-        ? 'time_us'
-        : 'entry index (the file records no time)',
+      time: snapshot.deviceTraces.some(isTimed) ? 'time_us' : 'entry index (the file records no time)',
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { MemorySnapshot, StackFrames } from './snapshot-types.ts';
+import { bareEntry } from './trace-columns.ts';
 
 /**
  * What was live on a device when its trace began. The trace is a ring buffer (formats.md): it may
@@ -11,6 +12,8 @@ export interface LiveBlock {
   readonly size: number;
   readonly stream: bigint;
   readonly frames: StackFrames;
+  /** The stack's id when the trace holds it interned already (trace-columns.ts); `frames` are then not read. */
+  readonly stack?: number | undefined;
   /** free_requested but not yet free_completed. */
   pending: boolean;
 }
@@ -75,7 +78,7 @@ export function initialLiveSets(snapshot: MemorySnapshot, device: number): LiveS
   }
   const trace = snapshot.deviceTraces[device] ?? [];
   for (let i = trace.length - 1; i >= 0; i -= 1) {
-    const entry = trace[i];
+    const entry = bareEntry(trace, i);
     if (entry === undefined) continue;
     const end = entry.addr + BigInt(entry.size);
     switch (entry.action) {
@@ -100,7 +103,8 @@ export function initialLiveSets(snapshot: MemorySnapshot, device: number): LiveS
         break;
       }
       case 'free_completed':
-        blocks.set(entry.addr, { size: entry.size, stream: entry.stream, frames: entry.frames, pending: true });
+        // The frames of this entry only (bareEntry leaves them out of the rest).
+        blocks.set(entry.addr, { size: entry.size, stream: entry.stream, frames: trace.at(i)?.frames ?? [], pending: true });
         break;
       default:
         break;

@@ -15,6 +15,7 @@ import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
 import { hexAddress as hex, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
+import { bareEntry, isTimed, TraceColumns, timeUsAt, tracesInterner } from './trace-columns.ts';
 
 /**
  * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
@@ -337,7 +338,7 @@ function openBlock(replay: DeviceReplay, blocks: Blocks, address: bigint, live: 
     size: live.size,
     requestedSize: undefined,
     stream: live.stream,
-    stack: blocks.stacks.add(live.frames),
+    stack: live.stack ?? blocks.stacks.add(live.frames),
     allocSeq: seq,
     freeRequestedSeq: undefined,
     freeCompletedSeq: undefined,
@@ -353,6 +354,8 @@ function applyEntry(
   model: AllocatorModel,
   blocks: Blocks,
   entry: TraceEntry,
+  /** The entry's stack id in `blocks.stacks`, when the trace holds its stacks so (else its frames are interned). */
+  stack: number | undefined,
 ): { seq: number; ok: boolean } {
   const fields: TraceCallFields = {
     seq: builder.nextSeq,
@@ -393,7 +396,7 @@ function applyEntry(
       return { seq, ok: unmapRange(builder, replay, entry.addr, entry.size) };
     case 'alloc':
       if (replay.blocks.has(entry.addr)) return { seq, ok: false };
-      openBlock(replay, blocks, entry.addr, { size: entry.size, stream: entry.stream, frames: entry.frames, pending: false }, seq);
+      openBlock(replay, blocks, entry.addr, { size: entry.size, stream: entry.stream, frames: entry.frames, stack, pending: false }, seq);
       return { seq, ok: true };
     case 'free_requested': {
       const block = replay.blocks.get(entry.addr);
@@ -418,8 +421,10 @@ function applyEntry(
 function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
   const ranges: RecordedRange[] = [];
   for (const segment of snapshot.segments) if (segment.device === device) ranges.push({ start: segment.address, size: segment.totalSize });
-  for (const entry of snapshot.deviceTraces[device] ?? []) {
-    if (entry.action.startsWith('segment_')) ranges.push({ start: entry.addr, size: entry.size });
+  const trace = snapshot.deviceTraces[device] ?? [];
+  for (let i = 0; i < trace.length; i += 1) {
+    const entry = bareEntry(trace, i);
+    if (entry?.action.startsWith('segment_') === true) ranges.push({ start: entry.addr, size: entry.size });
   }
   return ranges;
 }
@@ -436,11 +441,14 @@ interface MergedOrder {
 
 /** Trace entries of every device in time order: by time_us when recorded, else by index; ties by device. */
 function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
-  const timed = snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined));
+  const timed = snapshot.deviceTraces.some(isTimed);
   let t0 = Number.POSITIVE_INFINITY;
   if (timed)
     for (const trace of snapshot.deviceTraces)
-      for (const entry of trace) if (entry.timeUs !== undefined && entry.timeUs < t0) t0 = entry.timeUs;
+      for (let i = 0; i < trace.length; i += 1) {
+        const time = timeUsAt(trace, i);
+        if (time !== undefined && time < t0) t0 = time;
+      }
   const length = snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0);
   const device = new Uint8Array(length);
   const index = new Uint32Array(length);
@@ -448,15 +456,16 @@ function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
   let k = 0;
   snapshot.deviceTraces.forEach((trace, d) => {
     let last = 0;
-    trace.forEach((entry, i) => {
+    for (let i = 0; i < trace.length; i += 1) {
+      const timeUs = timed ? timeUsAt(trace, i) : undefined;
       // ns; a missing or earlier time keeps the device's last, so each device's order is kept.
-      const time = timed ? (entry.timeUs === undefined ? last : Math.max(last, Math.round((entry.timeUs - t0) * 1000))) : (i + 1) * 1000;
+      const time = timed ? (timeUs === undefined ? last : Math.max(last, Math.round((timeUs - t0) * 1000))) : (i + 1) * 1000;
       last = time;
       device[k] = d;
       index[k] = i;
       t[k] = time;
       k += 1;
-    });
+    }
   });
   // One device's times never go back: its entries are in order as they are.
   if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1) return { length, device, index, t, order: undefined };
@@ -477,7 +486,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     initialState,
     snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
   );
-  const blocks: Blocks = { index: new BlockIndex(), stacks: new StackInterner() };
+  // Streamed traces hold their stacks as ids of the loader's interner: the blocks take those ids as they are.
+  const blocks: Blocks = { index: new BlockIndex(), stacks: tracesInterner(snapshot.deviceTraces) ?? new StackInterner() };
   const replays = Array.from(
     { length: deviceCount },
     (_, device) => new DeviceReplay(device, buildAddressMap(device, rangesOf(snapshot, device))),
@@ -509,26 +519,31 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   });
   const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
   let inconsistent = 0;
-  const timeBasis = snapshot.deviceTraces.some((trace) => trace.some((entry) => entry.timeUs !== undefined)) ? 'time_us' : 'entry order';
+  const timeBasis = snapshot.deviceTraces.some(isTimed) ? 'time_us' : 'entry order';
   const merged = mergedOrder(snapshot);
-  const consumed = options.consume === true ? (snapshot.deviceTraces as (TraceEntry | undefined)[][]) : undefined;
+  const consume = options.consume === true;
   for (let k = 0; k < merged.length; k += 1) {
     const p = merged.order === undefined ? k : (merged.order[k] ?? 0);
     const device = merged.device[p] ?? 0;
     const index = merged.index[p] ?? 0;
     const t = merged.t[p] ?? 0;
-    const entry = snapshot.deviceTraces[device]?.[index];
+    const trace = snapshot.deviceTraces[device];
+    const columns = trace instanceof TraceColumns && trace.stacks === blocks.stacks ? trace : undefined;
+    const entry = columns === undefined ? trace?.at(index) : columns.bareAt(index);
     const replay = replays[device];
-    if (entry === undefined || replay === undefined) continue;
+    if (trace === undefined || entry === undefined || replay === undefined) continue;
     builder.t = t;
-    const result = applyEntry(builder, replay, model, blocks, entry);
-    const trace = consumed?.[device];
-    if (trace !== undefined) trace[index] = undefined;
+    const result = applyEntry(builder, replay, model, blocks, entry, columns?.stackAt(index));
+    if (consume && Array.isArray(trace)) (trace as (TraceEntry | undefined)[])[index] = undefined;
     const seqs = entrySeqs[device];
     if (seqs !== undefined) seqs[index] = result.seq;
     if (!result.ok) inconsistent += 1;
   }
-  if (consumed !== undefined) for (const trace of consumed) trace.length = 0;
+  if (consume)
+    for (const trace of snapshot.deviceTraces) {
+      if (trace instanceof TraceColumns) trace.release();
+      else if (Array.isArray(trace)) trace.length = 0;
+    }
   const finalMismatch = attachFinalBlocks(snapshot, replays, blocks.stacks);
   blocks.index.seal();
   return {

@@ -83,6 +83,16 @@ export interface TraceEntry {
   readonly frames: StackFrames;
 }
 
+/**
+ * A device's trace as every reader of a snapshot sees it: an array of entries (a file read whole,
+ * a test's literal) or TraceColumns (trace-columns.ts: a file streamed by the loader). Read it by
+ * `at` or `for … of`.
+ */
+export interface TraceList extends Iterable<TraceEntry> {
+  readonly length: number;
+  at(index: number): TraceEntry | undefined;
+}
+
 /** A setting's value as it was written: text, number or flag; lists and dicts as JSON text. */
 export type SettingValue = string | number | boolean | null;
 
@@ -93,7 +103,7 @@ export interface MemorySnapshot {
   readonly formatEvidence: string;
   readonly segments: readonly Segment[];
   /** `device_traces`: index = device. The trace is a ring buffer and may not start at the beginning. */
-  readonly deviceTraces: readonly (readonly TraceEntry[])[];
+  readonly deviceTraces: readonly TraceList[];
   /** `allocator_settings`; undefined when absent (torch_npu writes none). */
   readonly allocatorSettings: Readonly<Record<string, SettingValue>> | undefined;
   readonly hostSegments: readonly Segment[] | undefined;

@@ -41,6 +41,12 @@ class IntRun {
     return this.#full.length * CHUNK + this.#used;
   }
 
+  /** The value at `i` (< length). */
+  at(i: number): number {
+    const inFull = this.#full.length * CHUNK;
+    return (i < inFull ? this.#full[i >> FRAME_ID_CHUNK_BITS]?.[i & FRAME_ID_CHUNK_MASK] : this.#chunk[i - inFull]) ?? 0;
+  }
+
   /** Forgets values from `length` on (only back to the start of the current chunk's run or later). */
   truncate(length: number): void {
     const chunks = Math.floor(length / CHUNK);
@@ -86,9 +92,14 @@ class IntRun {
 
 /**
  * Stacks interned one at a time, as a session is built: each block keeps the id, so the stacks'
- * frame references (some 19 M of them in a 1 M-entry file) never pile up beside the table. A frame
- * is checked (framesOf) the first time it is seen; after that its index is all that is looked up,
- * since frames are shared objects (the pickle memo) across a file's stacks.
+ * frame references never pile up beside the table. A frame is checked (framesOf) the first time it
+ * is seen; after that its index is all that is looked up, since frames are shared objects (the
+ * pickle memo) across a file's stacks.
+ *
+ * Stacks are kept once by content too: the pickler writes a new list for every entry's stack, but
+ * a training loop allocates from the same few call sites step after step. The public CUDA snapshot
+ * in test/formats/fixtures/public has 1,721 alloc entries and 43 distinct stacks (7,782 frame
+ * references, 428 once each), so by identity alone the table would hold each stack some 40 times.
  */
 export class StackInterner {
   // Weak: a stack list (or frame dict) the file no longer holds must not be kept alive by being
@@ -98,6 +109,8 @@ export class StackInterner {
   readonly #stackIndex = new WeakMap<StackFrames, number>();
   readonly #starts = new IntRun();
   readonly #frameIds = new IntRun();
+  /** A hash of each stack's frame ids → the stack (or stacks, when two hash alike) with them. */
+  readonly #byContent = new Map<number, number | number[]>();
 
   constructor() {
     this.#starts.push(0);
@@ -126,15 +139,62 @@ export class StackInterner {
           return BAD_STACK;
         }
         index = this.#frames.length;
-        this.#frames.push({ filename: checked.filename, line: checked.line, name: checked.name });
+        const own = { filename: checked.filename, line: checked.line, name: checked.name };
+        this.#frames.push(own);
         if (key !== undefined) this.#frameIndex.set(key, index);
+        // The table's own frame is known too: a stack read back from it (stackFrames) interns to itself.
+        this.#frameIndex.set(own, index);
       }
       this.#frameIds.push(index);
     }
-    const id = this.#starts.length - 1;
-    this.#starts.push(this.#frameIds.length);
+    const id = this.#sameContent(mark) ?? this.#newStack();
     this.#stackIndex.set(stack, id);
     return id;
+  }
+
+  #newStack(): number {
+    const id = this.#starts.length - 1;
+    this.#starts.push(this.#frameIds.length);
+    return id;
+  }
+
+  /**
+   * An earlier stack whose frame ids equal the ones just written from `mark` on, which are then
+   * taken back; undefined (and the new stack noted under its hash) when there is none.
+   */
+  #sameContent(mark: number): number | undefined {
+    const ids = this.#frameIds;
+    const end = ids.length;
+    let hash = 0x811c9dc5 ^ (end - mark);
+    for (let i = mark; i < end; i += 1) hash = Math.imul(hash ^ ids.at(i), 0x01000193);
+    const known = this.#byContent.get(hash);
+    const candidates = known === undefined ? [] : typeof known === 'number' ? [known] : known;
+    for (const candidate of candidates) {
+      const from = this.#starts.at(candidate);
+      if (this.#starts.at(candidate + 1) - from !== end - mark) continue;
+      let same = true;
+      for (let i = 0; same && i < end - mark; i += 1) same = ids.at(from + i) === ids.at(mark + i);
+      if (same) {
+        ids.truncate(mark);
+        return candidate;
+      }
+    }
+    const id = this.#starts.length - 1;
+    if (known === undefined) this.#byContent.set(hash, id);
+    else if (typeof known === 'number') this.#byContent.set(hash, [known, id]);
+    else known.push(id);
+    return undefined;
+  }
+
+  /** The frames of stack `id` as the table holds them, innermost first; [] for NO_STACK, BAD_STACK or an unknown id. */
+  frames(id: number): Frame[] {
+    if (id < 0 || id + 1 >= this.#starts.length) return [];
+    const frames: Frame[] = [];
+    for (let i = this.#starts.at(id), end = this.#starts.at(id + 1); i < end; i += 1) {
+      const frame = this.#frames[this.#frameIds.at(i)];
+      if (frame !== undefined) frames.push(frame);
+    }
+    return frames;
   }
 
   /** The table of every stack added so far. */

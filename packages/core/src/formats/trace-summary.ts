@@ -2,7 +2,8 @@ import { FormatError } from './format-error.ts';
 import type { PickleValue } from './pickle-values.ts';
 import { addClues, type FormatClues, noClues, readTraceBatch } from './snapshot-normalize.ts';
 import { noActions } from './snapshot-stats.ts';
-import type { MemorySnapshot, TraceAction, TraceEntry } from './snapshot-types.ts';
+import type { MemorySnapshot, TraceAction, TraceEntry, TraceList } from './snapshot-types.ts';
+import { bareEntry } from './trace-columns.ts';
 
 /**
  * A trace too long to keep, summarised while it streams past (pickle-trace-stream.ts): per device,
@@ -98,13 +99,29 @@ class DeviceCounter {
 
 export class TraceSummarizer {
   private readonly devices: DeviceCounter[] = [];
-  readonly clues: FormatClues = noClues();
+
+  /** `clues`: what entries read before this summarizer took over said of the writer. */
+  constructor(readonly clues: FormatClues = noClues()) {}
+
+  #counter(device: number): DeviceCounter | undefined {
+    if (device >= 16) throw new FormatError(`device_traces: the snapshot names ${device + 1} devices; PageLens models at most 16`);
+    while (this.devices.length <= device) this.devices.push(new DeviceCounter());
+    return this.devices[device];
+  }
+
+  /** Entries of `device` kept before the trace grew too long (SnapshotLoader keepEntries): counted in order, before any batch. */
+  adopt(device: number, trace: TraceList): void {
+    const counter = this.#counter(device);
+    if (counter === undefined) return;
+    for (let i = 0; i < trace.length; i += 1) {
+      const entry = bareEntry(trace, i);
+      if (entry !== undefined) counter.add(entry);
+    }
+  }
 
   /** The trace stream's sink: one batch of `device_traces[device]`, typed and counted, then dropped. */
   readonly add = (device: number, batch: readonly PickleValue[]): void => {
-    if (device >= 16) throw new FormatError(`device_traces: the snapshot names ${device + 1} devices; PageLens models at most 16`);
-    while (this.devices.length <= device) this.devices.push(new DeviceCounter());
-    const counter = this.devices[device];
+    const counter = this.#counter(device);
     if (counter === undefined) return;
     readTraceBatch(batch, device, counter.entries, (entry) => {
       addClues(this.clues, entry);

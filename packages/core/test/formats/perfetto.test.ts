@@ -6,7 +6,7 @@ import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot } from '../../src/formats/snapshot-types.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { writePickle } from './pickle-writer.ts';
-import { makeSnapshot } from './snapshot-fixtures.ts';
+import { entriesOf, makeSnapshot } from './snapshot-fixtures.ts';
 
 interface Parsed {
   readonly traceEvents: { name: string; ph: string; ts: number; pid: number; tid: number; args: Record<string, string | number> }[];
@@ -65,7 +65,7 @@ describe('Perfetto (Chrome trace-event JSON) export', () => {
 
   it('one instant event per trace entry, with address, size, stream and stack; time is the entry index (torch_npu records none)', () => {
     const instants = parsed.traceEvents.filter((e) => e.pid === 0 && e.ph === 'i');
-    const trace = snapshot.deviceTraces[0] ?? [];
+    const trace = entriesOf(snapshot.deviceTraces[0]);
     expect(instants).toHaveLength(trace.length);
     const firstAlloc = trace.findIndex((entry) => entry.action === 'alloc');
     const event = instants[firstAlloc];

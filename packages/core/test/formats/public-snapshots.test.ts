@@ -47,7 +47,7 @@ describe.each(Object.keys(EXPECTED))('%s (a real job, published)', (name) => {
       const states: Record<string, number> = {};
       for (const block of mine.flatMap((s) => s.blocks)) states[block.state] = (states[block.state] ?? 0) + 1;
       expect(states).toEqual(blockStates);
-      const trace = result.file.deviceTraces[device.device] ?? [];
+      const trace = Array.from(result.file.deviceTraces[device.device] ?? []);
       expect(trace.filter((e) => e.action === 'alloc').reduce((sum, e) => sum + e.frames.length, 0)).toBe(allocFrames);
     }
   });

@@ -4,7 +4,18 @@
  * workload and records what torch_npu's or PyTorch's writer would dump, plus the ground truth the
  * tests check against: allocated / active / reserved bytes after every trace entry.
  */
+
+import type { MemorySnapshot, TraceEntry, TraceList } from '../../src/formats/snapshot-types.ts';
 import { type Py, tuple } from './pickle-writer.ts';
+
+/** A trace's entries as an array (the loader keeps them in columns, trace-columns.ts). */
+export const entriesOf = (trace: TraceList | undefined): TraceEntry[] => Array.from(trace ?? []);
+
+/** The snapshot with its traces as arrays, for toEqual. */
+export const withArrays = (snapshot: MemorySnapshot): MemorySnapshot => ({
+  ...snapshot,
+  deviceTraces: snapshot.deviceTraces.map(entriesOf),
+});
 
 export type Flavour = 'torch_npu' | 'pytorch_cuda';
 

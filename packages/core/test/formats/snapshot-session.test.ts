@@ -12,7 +12,7 @@ import type { HostState } from '../../src/model/state.ts';
 import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { DEVICE_VA_WINDOW, deviceWindowBase } from '../../src/sim/layout.ts';
 import { type Py, PyFloat, PyTuple, writePickle } from './pickle-writer.ts';
-import { type Fixture, type FixtureOptions, makeSnapshot } from './snapshot-fixtures.ts';
+import { entriesOf, type Fixture, type FixtureOptions, makeSnapshot } from './snapshot-fixtures.ts';
 
 const MiB = 1024 * 1024;
 const HUGE = 2 * MiB;
@@ -128,7 +128,7 @@ describe('importSnapshot: a snapshot as a recorded session of the model', () => 
 
   it('infers what was live before a ring buffer that lost its start', () => {
     // The kept trace frees segments it never made (on both devices): they were live before it began.
-    for (const trace of snapshot.deviceTraces) {
+    for (const trace of snapshot.deviceTraces.map(entriesOf)) {
       const made = new Set(trace.filter((e) => e.action === 'segment_alloc' || e.action === 'segment_map').map((e) => e.addr));
       expect(trace.some((e) => (e.action === 'segment_free' || e.action === 'segment_unmap') && !made.has(e.addr))).toBe(true);
     }
@@ -178,7 +178,7 @@ describe('importSnapshot: stacks', () => {
   it("each block freed in the trace keeps its alloc entry's stack, interned once per distinct stack", () => {
     const snapshot = open(makeSnapshot({ ...NPU, events: 6000 }));
     const session = importSnapshot(snapshot, MODEL);
-    const trace = snapshot.deviceTraces[0] ?? [];
+    const trace = entriesOf(snapshot.deviceTraces[0]);
     const seqs = session.entrySeqs[0] ?? [];
     const byAllocSeq = new Map(session.blocks.all(0).map((block) => [block.allocSeq, block]));
     let checked = 0;
@@ -205,12 +205,13 @@ describe('importSnapshot: a loader that keeps only the stacks blocks take', () =
     };
     const all = load('all');
     const blocks = load('blocks');
-    const kept = (snapshot: MemorySnapshot) => snapshot.deviceTraces.flat().filter((entry) => entry.frames.length > 0);
+    const kept = (snapshot: MemorySnapshot) => snapshot.deviceTraces.flatMap(entriesOf).filter((entry) => entry.frames.length > 0);
     expect(kept(all).length).toBeGreaterThan(kept(blocks).length * 1.5);
     // Only allocs, and first-seen free_completed entries (blocks alive before the ring began), keep theirs.
     expect(new Set(kept(blocks).map((entry) => entry.action))).toEqual(new Set(['alloc', 'free_completed']));
     // Apart from the stacks, the same snapshot.
-    const bare = (snapshot: MemorySnapshot) => snapshot.deviceTraces.map((trace) => trace.map((entry) => ({ ...entry, frames: [] })));
+    const bare = (snapshot: MemorySnapshot) =>
+      snapshot.deviceTraces.map((trace) => entriesOf(trace).map((entry) => ({ ...entry, frames: [] })));
     expect(bare(blocks)).toEqual(bare(all));
     expect(blocks.segments).toEqual(all.segments);
     const sessionAll = importSnapshot(all, MODEL);
@@ -325,11 +326,11 @@ describe('importSnapshot: addresses, CUDA files, limits', () => {
   it('counts entries that contradict the state instead of failing', () => {
     const fixture = makeSnapshot({ ...NPU, ringDrop: 0, events: 300 });
     const snapshot = open(fixture);
-    const first = snapshot.deviceTraces[0]?.find((entry) => entry.action === 'alloc');
+    const first = entriesOf(snapshot.deviceTraces[0]).find((entry) => entry.action === 'alloc');
     if (first === undefined) throw new Error('no alloc');
     const doubled: MemorySnapshot = {
       ...snapshot,
-      deviceTraces: [[first, ...(snapshot.deviceTraces[0] ?? [])], ...snapshot.deviceTraces.slice(1)],
+      deviceTraces: [[first, ...entriesOf(snapshot.deviceTraces[0])], ...snapshot.deviceTraces.slice(1)],
     };
     const session = importSnapshot(doubled, MODEL);
     expect(session.inconsistent).toBeGreaterThan(0);

@@ -24,6 +24,23 @@ describe('StackInterner', () => {
     expect(stackFrames(table, NO_STACK)).toEqual([]);
   });
 
+  it('keeps equal stacks once whatever lists hold them, and a stack read back from the table interns to itself', () => {
+    const c = { filename: 'c.py', line: 3, name: 'fc' };
+    const interner = new StackInterner();
+    // Fresh lists, as the pickler writes one per entry, over shared frames (the memo).
+    const first = interner.add([a, b, c]);
+    expect(interner.add([a, b, c])).toBe(first);
+    const other = interner.add([a, c, b]);
+    expect(other).not.toBe(first);
+    expect(interner.add([a, b])).not.toBe(first);
+    const table = interner.table();
+    expect(interner.add(stackFrames(table, other))).toBe(other);
+    const after = interner.table();
+    expect(after.starts).toEqual(table.starts);
+    expect(after.frameIds.reduce((sum, chunk) => sum + chunk.length, 0)).toBe(8);
+    expect(after.frames).toHaveLength(3);
+  });
+
   it('marks a stack whose frames are not frames, without throwing', () => {
     const { ids } = internStacks([[{ filename: 'x.py', name: 'no line' }], shared]);
     expect(ids[0]).toBe(BAD_STACK);
@@ -32,10 +49,10 @@ describe('StackInterner', () => {
 
   it('stacks that run across the 4 MiB chunks of frame ids read back whole, a refused stack leaving no ids behind', () => {
     const frames = Array.from({ length: 1000 }, (_, i) => ({ filename: `f${i}.py`, line: i, name: `fn${i}` }));
-    // 3,000 stacks of 1,000 frames: 3 M ids over three chunks, with a bad stack straddling the first boundary.
+    // 3,000 distinct stacks of 1,001 frames: 3 M ids over three chunks, with a bad stack straddling the first boundary.
     const stacks: StackFrames[] = [];
     for (let s = 0; s < 3000; s += 1) {
-      const rotated = [...frames.slice(s % 1000), ...frames.slice(0, s % 1000)];
+      const rotated = [...frames.slice(s % 1000), ...frames.slice(0, s % 1000), frames[Math.floor(s / 1000)]];
       if (s === 1048) rotated[999] = { filename: 'bad.py', name: 'no line' } as never;
       stacks.push(rotated);
     }
@@ -43,7 +60,7 @@ describe('StackInterner', () => {
     expect(table.frameIds.length).toBeGreaterThan(2);
     expect(ids[1048]).toBe(BAD_STACK);
     const total = table.frameIds.reduce((sum, chunk) => sum + chunk.length, 0);
-    expect(total).toBe(2999 * 1000);
+    expect(total).toBe(2999 * 1001);
     stacks.forEach((stack, s) => {
       const id = ids[s] ?? NO_STACK;
       if (id === BAD_STACK) return;

@@ -6,7 +6,7 @@ import { packEvents, TraceCall, type TraceCallFields, TraceCalls, unpackEvents }
 import type { MemoryEvent } from '../../src/model/events.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { writePickle } from './pickle-writer.ts';
-import { makeSnapshot } from './snapshot-fixtures.ts';
+import { entriesOf, makeSnapshot } from './snapshot-fixtures.ts';
 
 const MODEL = { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' };
 const hex = (value: bigint) => (value < 0n ? `-0x${(-value).toString(16)}` : `0x${value.toString(16)}`);
@@ -32,7 +32,7 @@ describe('trace calls in columns', () => {
       const session = importSnapshot(snapshot, MODEL);
       let checked = 0;
       snapshot.deviceTraces.forEach((trace, device) => {
-        trace.forEach((entry, index) => {
+        entriesOf(trace).forEach((entry, index) => {
           const seq = session.entrySeqs[device]?.[index] ?? 0;
           const event = session.events[seq - 1];
           if (event?.kind !== 'call') throw new Error(`entry ${device}:${index} has no call`);

@@ -42,6 +42,29 @@ function expected(whole: MemorySnapshot, device: number) {
 }
 
 describe('trace summary: a snapshot read with its trace streamed past', () => {
+  it('a trace that grows past keepEntries is summarised from there, to the same summary as one summarised from the start', () => {
+    const fixture = makeSnapshot({ flavour: 'pytorch_cuda', events: 9000, devices: 2, expandableDevice: 1, liveTarget: 300 });
+    const bytes = writePickle(fixture.data, { protocol: 4 });
+    const from = load(bytes, true);
+    const total = from.summary?.entries ?? 0;
+    expect(total).toBeGreaterThan(12_000);
+    const keep = (keepEntries: number) => {
+      const loader = new SnapshotLoader({ totalBytes: bytes.length, keepEntries });
+      for (let at = 0; at < bytes.length; at += 8192) loader.push(bytes.subarray(at, at + 8192));
+      return { snapshot: loader.finish(), summary: loader.traceSummary };
+    };
+    // Past the limit inside device 0's trace, and inside device 1's.
+    for (const limit of [2500, Math.floor(total * 0.8)]) {
+      const switched = keep(limit);
+      expect(switched.summary).toEqual(from.summary);
+      expect(switched.snapshot).toEqual(from.snapshot);
+    }
+    // At the limit, the trace is kept.
+    const kept = keep(total);
+    expect(kept.summary).toBeUndefined();
+    expect(kept.snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0)).toBe(total);
+  });
+
   it('counts, peaks and the bucketed series agree with the whole trace; the segments are the same', () => {
     const fixture = makeSnapshot({ flavour: 'torch_npu', events: 12_000, devices: 2, expandableDevice: 1, liveTarget: 300 });
     const bytes = writePickle(fixture.data, { protocol: 4 });

@@ -1,8 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { bytes } from '../../model/format.ts';
 import type { ImportedFacts } from '../../model/import/import-protocol.ts';
-import { SUMMARIZE_ABOVE_BYTES } from '../../model/import/import-snapshot.ts';
-import { useFormat } from '../../store/hooks.ts';
+import { KEEP_TRACE_ENTRIES } from '../../model/import/import-snapshot.ts';
 import { selectImporting, selectImportProblem } from '../../store/import-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
@@ -42,12 +40,11 @@ export function ImportBanner({ facts }: { facts: ImportedFacts }) {
   // The trace broke after the segments were shown: they stay (they read whole), the error says where.
   const failed = useAppStore(selectImportProblem)?.name === facts.name;
   const phase = importPhase(facts, reading, failed);
-  const format = useFormat();
   const segmentsOnlyText = (stopped: Exclude<ImportPhase, 'complete'>): string =>
     stopped === 'summarised'
       ? t('fileImport.segmentsOnlySummarised', {
           entries: (facts.traceSummary?.entries ?? 0).toLocaleString('en-US'),
-          limit: bytes(SUMMARIZE_ABOVE_BYTES, format),
+          limit: KEEP_TRACE_ENTRIES.toLocaleString('en-US'),
         })
       : t(SEGMENTS_ONLY_KEY[stopped]);
   return (

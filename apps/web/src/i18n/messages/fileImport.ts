@@ -27,7 +27,7 @@ export const fileImport = defineMessages(
     segmentsOnlyFailed:
       'final state only (the file’s segments, which read whole): its trace could not be read — the message says where the file broke',
     segmentsOnlySummarised:
-      'final state only (the file’s segments): its trace of {{entries}} entries is larger than PageLens keeps for time travel (files up to {{limit}}), so it was counted as it was read — see the summary',
+      'final state only (the file’s segments): its trace of {{entries}} entries is longer than PageLens keeps for time travel (up to {{limit}} entries), so it was counted as it was read — see the summary',
     summary: {
       title: 'The trace, summarised: {{entries}} entries',
       note: 'Counted while the file streamed past and not kept. Each point is the highest value among its entries, so no peak is lost; memory live before the trace began is taken from the final segments.',
@@ -172,7 +172,7 @@ export const fileImport = defineMessages(
     segmentsOnlyCancelled: '仅最终状态（文件的段）：已取消读取轨迹，因此没有时间回溯',
     segmentsOnlyFailed: '仅最终状态（文件的段已完整读出）：其轨迹无法读取——错误信息指出了文件损坏的位置',
     segmentsOnlySummarised:
-      '仅最终状态（文件的段）：其轨迹有 {{entries}} 条，超过 PageLens 为时间回溯保留的大小（文件不超过 {{limit}}），因此在读取时只做了统计——见摘要',
+      '仅最终状态（文件的段）：其轨迹有 {{entries}} 条，超过 PageLens 为时间回溯保留的条数（最多 {{limit}} 条），因此在读取时只做了统计——见摘要',
     summary: {
       title: '轨迹摘要：{{entries}} 条',
       note: '在文件流过时统计，未保留条目。每个点是其所含条目中的最大值，因此不会漏掉峰值；轨迹开始前已占用的内存由最终的段推出。',

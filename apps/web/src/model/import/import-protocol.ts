@@ -49,7 +49,7 @@ export interface ImportedFacts {
    */
   readonly segmentsOnly?: boolean;
   /**
-   * A file too large to keep its trace (import-snapshot.ts SUMMARIZE_ABOVE_BYTES): the session is
+   * A trace too long to keep (import-snapshot.ts KEEP_TRACE_ENTRIES): the session is
    * its final state, and this is what the trace held, counted as it streamed past.
    */
   readonly traceSummary?: TraceSummary;

@@ -17,12 +17,12 @@ function streamOf(bytes: Uint8Array, chunk: number): ReadableStreamDefaultReader
   }).getReader();
 }
 
-async function replies(bytes: Uint8Array, chunk: number, summarizeAbove?: number): Promise<ImportReply[]> {
+async function replies(bytes: Uint8Array, chunk: number, keepEntries?: number): Promise<ImportReply[]> {
   const reader = streamOf(bytes, chunk);
   const first = await reader.read();
   const seen: ImportReply[] = [];
   await openSnapshot(
-    { name: 'job.pickle', total: bytes.length, first, reader, ...(summarizeAbove === undefined ? {} : { summarizeAbove }) },
+    { name: 'job.pickle', total: bytes.length, first, reader, ...(keepEntries === undefined ? {} : { keepEntries }) },
     {},
     { name: 'job.pickle', profile: ASCEND_910B2, pageSize1g: false },
     (message) => seen.push(message),
@@ -69,11 +69,12 @@ describe('import worker: snapshots', () => {
     expect(seen.at(-1)?.type).toBe('perfetto');
   });
 
-  it('a file over the size limit keeps its final state and a summary of its trace, not the trace', async () => {
+  it('a trace longer than the worker keeps: the final state and a summary of the trace, not the trace', async () => {
     const fixture = makeSnapshot({ flavour: 'torch_npu', events: 3000, devices: 1, liveTarget: 50 });
     const bytes = writePickle(fixture.data, { protocol: 4 });
     const kept = (await replies(bytes, 16 * 1024)).at(-1);
-    const summarised = await replies(bytes, 16 * 1024, bytes.length - 1);
+    const entries = fixture.truth[0]?.length ?? 0;
+    const summarised = await replies(bytes, 16 * 1024, entries - 1);
     const done = summarised.at(-1);
     if (kept?.type !== 'done' || done?.type !== 'done') throw new Error('no done');
     expect(summarised.filter((reply) => reply.type === 'preview')).toHaveLength(1);
@@ -87,8 +88,8 @@ describe('import worker: snapshots', () => {
     // The same final state as the kept file's, from far fewer events (no trace entry became one).
     expect(done.facts.segments).toBe(kept.facts.segments);
     expect(done.events.traceAt.length).toBeLessThan(kept.events.traceAt.length / 10);
-    // A file at the limit is kept whole.
-    const atLimit = (await replies(bytes, 16 * 1024, bytes.length)).at(-1);
+    // A trace at the limit is kept whole.
+    const atLimit = (await replies(bytes, 16 * 1024, entries)).at(-1);
     expect(atLimit?.type === 'done' && atLimit.facts.traceSummary === undefined && atLimit.facts.traceEntries).toBe(summary?.entries);
   });
 

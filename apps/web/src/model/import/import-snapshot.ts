@@ -20,12 +20,14 @@ type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
 const PROGRESS_EVERY = 1024 * 1024;
 
 /**
- * Files larger than this have their trace summarised as it streams past (core trace-summary.ts)
- * instead of kept for time travel: a 173 MB, 1 M-entry snapshot peaks at 519 MB of the reader's heap
- * with its trace kept and 252 MB summarised (measured in Node on this machine, 2026-12-02), and the
- * page holds the session's events on top; at this size a kept trace would outgrow a tab.
+ * Traces longer than this are summarised from that entry on (core SnapshotLoader keepEntries,
+ * trace-summary.ts) instead of kept for time travel. A kept trace costs what it holds, not what the
+ * file's bytes are: a 10 M-entry, 3.3 GB torch_npu-shaped snapshot opened with its trace kept peaked
+ * at 2.1 GB of the page's JS heap (whose limit is 4.4 GB in this Chromium) and 3.3 GB of the tab,
+ * about 0.21 GB of heap per million entries (bench web.import.10m, 2026-12-03). Twelve million
+ * leaves room for the import worker's heap beside it.
  */
-export const SUMMARIZE_ABOVE_BYTES = 400 * 1024 * 1024;
+export const KEEP_TRACE_ENTRIES = 12_000_000;
 
 export interface SnapshotSource {
   readonly name: string;
@@ -33,8 +35,8 @@ export interface SnapshotSource {
   /** The stream's first read, already taken to tell a pickle from a CSV. */
   readonly first: ReadableStreamReadResult<Uint8Array>;
   readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  /** Summarise the trace of files larger than this (default SUMMARIZE_ABOVE_BYTES). */
-  readonly summarizeAbove?: number;
+  /** Keep at most this many trace entries, summarising the rest (default KEEP_TRACE_ENTRIES). */
+  readonly keepEntries?: number;
 }
 
 export interface Modeling {
@@ -102,11 +104,11 @@ async function readSnapshot(
   total: number,
   preview: Modeling | undefined,
   reply: Reply,
-  summarizeTrace: boolean,
+  keepEntries: number,
 ): Promise<{ snapshot: MemorySnapshot | undefined; bytes: number; summary: TraceSummary | undefined }> {
   // A session shows the stacks of blocks only; Perfetto's instant events carry every entry's.
   const stacks = preview === undefined ? 'all' : 'blocks';
-  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, summarizeTrace, stacks } : { summarizeTrace, stacks });
+  const loader = new SnapshotLoader(total > 0 ? { totalBytes: total, keepEntries, stacks } : { keepEntries, stacks });
   let reported = 0;
   let early = preview !== undefined;
   const sendEarly = (): void => {
@@ -144,8 +146,8 @@ export async function openSnapshot(
 ): Promise<void> {
   const perfetto = request.purpose === 'perfetto';
   // Perfetto needs every entry; a summarised trace has none to export.
-  const summarize = !perfetto && source.total > (source.summarizeAbove ?? SUMMARIZE_ABOVE_BYTES);
-  const read = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply, summarize);
+  const keepEntries = perfetto ? Number.POSITIVE_INFINITY : (source.keepEntries ?? KEEP_TRACE_ENTRIES);
+  const read = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply, keepEntries);
   if (perfetto) {
     if (read.snapshot === undefined) throw new Error('the snapshot was not read');
     const trace = toChromeTrace(read.snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
