@@ -157,7 +157,7 @@ export {
   openMemoryFile,
   SnapshotLoader,
 } from './formats/open-file.ts';
-export { type ChromeTrace, chromeTraceJson, toChromeTrace } from './formats/perfetto.ts';
+export { type ChromeTrace, chromeTraceJson, snapshotTraceJson, type TraceJson, toChromeTrace } from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';

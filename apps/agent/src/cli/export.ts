@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { chromeTraceJson, toChromeTrace } from '@pagelens/core';
+import { snapshotTraceJson } from '@pagelens/core';
 import { openForCommand, type StatsIo } from './stats.ts';
 
 /** `pagelens export FILE --perfetto OUT.json`: a snapshot as Chrome trace-event JSON, which Perfetto opens. */
@@ -19,9 +19,10 @@ export async function runExport(path: string, options: ExportOptions, io: StatsI
     io.err(`pagelens export: ${path} is a ${file.kind} file; the Perfetto export reads torch_npu / PyTorch snapshot pickles\n`);
     return 1;
   }
-  const trace = toChromeTrace(file, { profile, pageSize1g: options.pageSize1g });
+  // Written as it is made: the events of a long trace are never held at once.
+  const trace = snapshotTraceJson(file, { profile, pageSize1g: options.pageSize1g });
   if (options.perfetto === '-') {
-    for (const part of chromeTraceJson(trace)) io.out(part);
+    for (const part of trace.parts) io.out(part);
     return 0;
   }
   let fd: number;
@@ -32,10 +33,10 @@ export async function runExport(path: string, options: ExportOptions, io: StatsI
     return 1;
   }
   try {
-    for (const part of chromeTraceJson(trace)) writeSync(fd, part);
+    for (const part of trace.parts) writeSync(fd, part);
   } finally {
     closeSync(fd);
   }
-  io.err(`${options.perfetto}: ${trace.traceEvents.length.toLocaleString('en-US')} trace events; open it at https://ui.perfetto.dev\n`);
+  io.err(`${options.perfetto}: ${trace.events.toLocaleString('en-US')} trace events; open it at https://ui.perfetto.dev\n`);
   return 0;
 }

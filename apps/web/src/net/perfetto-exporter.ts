@@ -1,4 +1,5 @@
 import { chromeTraceJson, modelToChromeTrace } from '@pagelens/core';
+import { jsonBlob } from '../model/import/json-blob.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { FileImporter, ImportWorker } from './file-importer.ts';
 
@@ -61,10 +62,7 @@ export class PerfettoExporter {
       timeline.events,
       `a ${session?.backend ?? 'sim'} session (${timeline.events.length} events from seq ${timeline.firstSeq})`,
     );
-    this.#download(
-      new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
-      perfettoName(`pagelens-session-${session?.backend ?? 'sim'}`),
-    );
+    this.#download(jsonBlob(chromeTraceJson(trace)), perfettoName(`pagelens-session-${session?.backend ?? 'sim'}`));
   }
 
   /** The profiler CSV on show (memory_record.csv) as counter tracks, read again in a worker like a file. */

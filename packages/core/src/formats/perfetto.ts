@@ -3,7 +3,8 @@ import { FormatError } from './format-error.ts';
 import { framesOf } from './frames.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import type { Frame, MemorySnapshot, Segment, StackFrames, TraceAction, TraceEntry } from './snapshot-types.ts';
-import { isTimed } from './trace-columns.ts';
+import { NO_STACK } from './stack-table.ts';
+import { bareEntry, isTimed, TraceColumns } from './trace-columns.ts';
 
 /**
  * A snapshot as Chrome trace-event JSON, which Perfetto opens (google/perfetto
@@ -150,55 +151,114 @@ const INSTANT: ReadonlySet<TraceAction> = new Set<TraceAction>([
   'workspace_snapshot',
 ]);
 
-export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): ChromeTrace {
-  const events: TraceEvent[] = [];
+/** The devices a snapshot names, in index order: every one with a segment or a trace entry. */
+function devicesOf(snapshot: MemorySnapshot): number[] {
   const devices = new Set<number>(snapshot.segments.map((segment) => segment.device));
   snapshot.deviceTraces.forEach((trace, device) => {
     if (trace.length > 0) devices.add(device);
   });
-  for (const device of [...devices].sort((a, b) => a - b)) {
-    // Every entry with its stack: the instant events carry them all.
-    const trace = Array.from(snapshot.deviceTraces[device] ?? []);
+  return [...devices].sort((a, b) => a - b);
+}
+
+/** Stack texts kept at once, by stack id: a file's stacks repeat (stack-table.ts), its texts are made once each. */
+const STACK_TEXTS = 65_536;
+
+/**
+ * The trace events, made one at a time as they are written, so none is held: a 10 M-entry file
+ * makes some 30 M of them. Two passes over the kept trace (core trace-columns.ts): backwards to
+ * find the totals before its first entry, then forwards to write.
+ */
+function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Generator<TraceEvent> {
+  for (const device of devicesOf(snapshot)) {
+    const trace = snapshot.deviceTraces[device] ?? [];
+    const columns = trace instanceof TraceColumns ? trace : undefined;
     const totals = finalTotals(
       snapshot.segments.filter((segment) => segment.device === device),
       model,
     );
-    const deltas = trace.map((entry) => change(entry, model));
-    for (let i = deltas.length - 1; i >= 0; i -= 1) apply(totals, deltas[i] ?? {}, -1);
+    for (let i = trace.length - 1; i >= 0; i -= 1) {
+      const entry = bareEntry(trace, i);
+      if (entry !== undefined) apply(totals, change(entry, model), -1);
+    }
     const pid = device;
-    events.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: `NPU ${device} (${snapshot.format})` } });
+    yield { name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: `NPU ${device} (${snapshot.format})` } };
     const streams = new Map<bigint, number>();
-    const tidOf = (stream: bigint): number => {
-      let tid = streams.get(stream);
-      if (tid === undefined) {
-        tid = streams.size + 1;
-        streams.set(stream, tid);
-        events.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid, args: { name: `stream ${hex(stream)}` } });
+    const texts = new Map<number, string>();
+    /** The entry's stack as text: from the interner's id (made once per stack), or from the frames the entry holds. */
+    const textOf = (index: number, entry: TraceEntry): string => {
+      if (columns === undefined) return stackText(entry.frames);
+      const id = columns.stackAt(index);
+      if (id === NO_STACK) return '';
+      // A stack that is not a list of frames is kept as the file wrote it (trace-columns.ts), to say so.
+      if (id < 0) return stackText(columns.at(index)?.frames ?? []);
+      let text = texts.get(id);
+      if (text === undefined) {
+        text = stackText(columns.stacks.frames(id) as unknown as StackFrames);
+        if (texts.size >= STACK_TEXTS) texts.clear();
+        texts.set(id, text);
       }
-      return tid;
+      return text;
     };
     const timeOf = (entry: TraceEntry, index: number): number => entry.timeUs ?? index;
-    const first = trace[0];
-    events.push(...counters(pid, first === undefined ? 0 : timeOf(first, 0), totals));
-    trace.forEach((entry, index) => {
-      apply(totals, deltas[index] ?? {}, 1);
+    const first = bareEntry(trace, 0);
+    yield* counters(pid, first === undefined ? 0 : timeOf(first, 0), totals);
+    for (let index = 0; index < trace.length; index += 1) {
+      const entry = columns === undefined ? trace.at(index) : columns.bareAt(index);
+      if (entry === undefined) continue;
+      apply(totals, change(entry, model), 1);
       const ts = timeOf(entry, index);
       if (INSTANT.has(entry.action)) {
-        const args: Record<string, string | number> = { size: entry.size, stream: hex(entry.stream), stack: stackText(entry.frames) };
+        let tid = streams.get(entry.stream);
+        if (tid === undefined) {
+          tid = streams.size + 1;
+          streams.set(entry.stream, tid);
+          yield { name: 'thread_name', ph: 'M', ts: 0, pid, tid, args: { name: `stream ${hex(entry.stream)}` } };
+        }
+        const args: Record<string, string | number> = { size: entry.size, stream: hex(entry.stream), stack: textOf(index, entry) };
         if (entry.action === 'oom') args.device_free = entry.deviceFree ?? 0;
         else args.address = hex(entry.addr);
-        events.push({ name: entry.action, cat: 'allocator', ph: 'i', s: 't', ts, pid, tid: tidOf(entry.stream), args });
+        yield { name: entry.action, cat: 'allocator', ph: 'i', s: 't', ts, pid, tid, args };
       }
-      events.push(...counters(pid, ts, totals));
-    });
+      yield* counters(pid, ts, totals);
+    }
+  }
+}
+
+function snapshotMetadata(snapshot: MemorySnapshot, model: AllocatorModel): Record<string, string> {
+  return {
+    source: `PageLens export of a ${snapshot.format} memory snapshot`,
+    pages: `modeled: torch_npu's caching allocator on ${model.profile.name}${model.pageSize1g ? ' with page_size:1g' : ''}`,
+    time: snapshot.deviceTraces.some(isTimed) ? 'time_us' : 'entry index (the file records no time)',
+  };
+}
+
+/** The whole trace as objects (tests, and callers of small files); a large file is written by snapshotTraceJson. */
+export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): ChromeTrace {
+  return { traceEvents: [...snapshotEvents(snapshot, model)], displayTimeUnit: 'ms', metadata: snapshotMetadata(snapshot, model) };
+}
+
+/** JSON text in parts as it is written, and how many trace events the parts held once read to the end. */
+export interface TraceJson {
+  readonly parts: Iterable<string>;
+  readonly events: number;
+}
+
+/**
+ * A snapshot's export written as it is made: the same text as chromeTraceJson(toChromeTrace(…)),
+ * without the events array (at 10 M entries, GBs of objects a worker cannot hold).
+ */
+export function snapshotTraceJson(snapshot: MemorySnapshot, model: AllocatorModel): TraceJson {
+  let events = 0;
+  function* counted(): Generator<TraceEvent> {
+    for (const event of snapshotEvents(snapshot, model)) {
+      events += 1;
+      yield event;
+    }
   }
   return {
-    traceEvents: events,
-    displayTimeUnit: 'ms',
-    metadata: {
-      source: `PageLens export of a ${snapshot.format} memory snapshot`,
-      pages: `modeled: torch_npu's caching allocator on ${model.profile.name}${model.pageSize1g ? ' with page_size:1g' : ''}`,
-      time: snapshot.deviceTraces.some(isTimed) ? 'time_us' : 'entry index (the file records no time)',
+    parts: traceJson(counted(), 'ms', () => snapshotMetadata(snapshot, model)),
+    get events() {
+      return events;
     },
   };
 }
@@ -207,14 +267,30 @@ export function toChromeTrace(snapshot: MemorySnapshot, model: AllocatorModel): 
  * The trace as JSON text in parts (one event per line), for a file writer or a Blob: one string of a
  * multi-million-event trace would exceed what a JavaScript string may hold.
  */
-export function* chromeTraceJson(trace: ChromeTrace): Generator<string> {
+export function chromeTraceJson(trace: ChromeTrace): Generator<string> {
+  return traceJson(trace.traceEvents, trace.displayTimeUnit, () => trace.metadata);
+}
+
+/** Events in batches of lines; the metadata is asked for once the events are written. */
+function* traceJson(
+  events: Iterable<TraceEvent>,
+  displayTimeUnit: 'ms',
+  metadata: () => Readonly<Record<string, string>>,
+): Generator<string> {
   yield '{"traceEvents":[\n';
-  const events = trace.traceEvents;
   const BATCH = 4096;
-  for (let i = 0; i < events.length; i += BATCH) {
-    const lines: string[] = [];
-    for (let j = i; j < Math.min(events.length, i + BATCH); j += 1) lines.push(JSON.stringify(events[j]));
-    yield `${i === 0 ? '' : ',\n'}${lines.join(',\n')}`;
+  let lines: string[] = [];
+  let first = true;
+  const flush = (): string => {
+    const text = `${first ? '' : ',\n'}${lines.join(',\n')}`;
+    first = false;
+    lines = [];
+    return text;
+  };
+  for (const event of events) {
+    lines.push(JSON.stringify(event));
+    if (lines.length === BATCH) yield flush();
   }
-  yield `\n],"displayTimeUnit":${JSON.stringify(trace.displayTimeUnit)},"metadata":${JSON.stringify(trace.metadata)}}\n`;
+  if (lines.length > 0) yield flush();
+  yield `\n],"displayTimeUnit":${JSON.stringify(displayTimeUnit)},"metadata":${JSON.stringify(metadata())}}\n`;
 }

@@ -15,7 +15,7 @@ import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
 import { hexAddress as hex, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
-import { bareEntry, isTimed, TraceColumns, timeUsAt, tracesInterner } from './trace-columns.ts';
+import { actionAt, bareEntry, isTimed, TraceColumns, timeUsAt, tracesInterner } from './trace-columns.ts';
 
 /**
  * A snapshot as a read-only recorded session of the model (issue 16, "Into the model"): an initial
@@ -423,8 +423,9 @@ function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
   for (const segment of snapshot.segments) if (segment.device === device) ranges.push({ start: segment.address, size: segment.totalSize });
   const trace = snapshot.deviceTraces[device] ?? [];
   for (let i = 0; i < trace.length; i += 1) {
+    if (actionAt(trace, i)?.startsWith('segment_') !== true) continue;
     const entry = bareEntry(trace, i);
-    if (entry?.action.startsWith('segment_') === true) ranges.push({ start: entry.addr, size: entry.size });
+    if (entry !== undefined) ranges.push({ start: entry.addr, size: entry.size });
   }
   return ranges;
 }

@@ -3,6 +3,7 @@ import { coverageByClass, ptesFor } from '../analysis/pte.ts';
 import type { PageClass } from '../model/events.ts';
 import { type AllocatorModel, type SegmentCall, segmentPages } from './segment-pages.ts';
 import type { MemorySnapshot, Segment, TraceAction } from './snapshot-types.ts';
+import { actionAt } from './trace-columns.ts';
 import type { TraceSummary } from './trace-summary.ts';
 
 /**
@@ -90,7 +91,10 @@ function countsOf(snapshot: MemorySnapshot, summary: TraceSummary | undefined): 
   if (summary !== undefined) return summary.devices.map((device) => ({ entries: device.entries, actions: device.actions }));
   return snapshot.deviceTraces.map((trace) => {
     const actions = noActions();
-    for (const entry of trace) actions[entry.action] += 1;
+    for (let i = 0; i < trace.length; i += 1) {
+      const action = actionAt(trace, i);
+      if (action !== undefined) actions[action] += 1;
+    }
     return { entries: trace.length, actions };
   });
 }

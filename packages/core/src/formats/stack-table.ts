@@ -1,5 +1,6 @@
 import { FormatError } from './format-error.ts';
 import { framesOf } from './frames.ts';
+import type { PickleValue } from './pickle-values.ts';
 import type { Frame, StackFrames } from './snapshot-types.ts';
 
 /**
@@ -102,15 +103,16 @@ class IntRun {
  * references, 428 once each), so by identity alone the table would hold each stack some 40 times.
  */
 export class StackInterner {
-  // Weak: a stack list (or frame dict) the file no longer holds must not be kept alive by being
-  // looked up once; a consumed import would otherwise keep every entry's frames list to the end.
+  // Weak: a frame the file no longer holds must not be kept alive by being looked up once. Stacks
+  // are found by content, not by list: the pickler writes a new list for every entry.
   readonly #frameIndex = new WeakMap<object, number>();
   readonly #frames: Frame[] = [];
-  readonly #stackIndex = new WeakMap<StackFrames, number>();
   readonly #starts = new IntRun();
   readonly #frameIds = new IntRun();
   /** A hash of each stack's frame ids → the stack (or stacks, when two hash alike) with them. */
   readonly #byContent = new Map<number, number | number[]>();
+  /** The ids of the stack being added. */
+  #scratch = new Int32Array(64);
 
   constructor() {
     this.#starts.push(0);
@@ -119,70 +121,65 @@ export class StackInterner {
   /** The stack's id, NO_STACK when it is empty, BAD_STACK when it is not a list of frames. */
   add(stack: StackFrames): number {
     if (stack.length === 0) return NO_STACK;
-    const known = this.#stackIndex.get(stack);
-    if (known !== undefined) return known;
-    const mark = this.#frameIds.length;
-    for (const frame of stack) {
+    if (this.#scratch.length < stack.length) this.#scratch = new Int32Array(stack.length * 2);
+    const ids = this.#scratch;
+    let hash = 0x811c9dc5 ^ stack.length;
+    for (let i = 0; i < stack.length; i += 1) {
+      const frame = stack[i];
       // A frame that is not an object fails framesOf below; only objects are remembered.
       const key = typeof frame === 'object' && frame !== null ? frame : undefined;
       let index = key === undefined ? undefined : this.#frameIndex.get(key);
       if (index === undefined) {
-        let checked: Frame | undefined;
-        try {
-          checked = framesOf([frame])[0];
-        } catch (error) {
-          if (!(error instanceof FormatError)) throw error;
-        }
-        if (checked === undefined) {
-          this.#frameIds.truncate(mark);
-          this.#stackIndex.set(stack, BAD_STACK);
-          return BAD_STACK;
-        }
-        index = this.#frames.length;
-        const own = { filename: checked.filename, line: checked.line, name: checked.name };
-        this.#frames.push(own);
-        if (key !== undefined) this.#frameIndex.set(key, index);
-        // The table's own frame is known too: a stack read back from it (stackFrames) interns to itself.
-        this.#frameIndex.set(own, index);
+        index = this.#newFrame(frame ?? null, key);
+        if (index === undefined) return BAD_STACK;
       }
-      this.#frameIds.push(index);
+      ids[i] = index;
+      hash = Math.imul(hash ^ index, 0x01000193);
     }
-    const id = this.#sameContent(mark) ?? this.#newStack();
-    this.#stackIndex.set(stack, id);
-    return id;
+    return this.#sameContent(ids, stack.length, hash) ?? this.#newStack(ids, stack.length, hash);
   }
 
-  #newStack(): number {
+  /** Checks a frame seen for the first time and gives it the next index; undefined when it is not a frame. */
+  #newFrame(frame: PickleValue, key: object | undefined): number | undefined {
+    let checked: Frame | undefined;
+    try {
+      checked = framesOf([frame])[0];
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+    }
+    if (checked === undefined) return undefined;
+    const index = this.#frames.length;
+    const own = { filename: checked.filename, line: checked.line, name: checked.name };
+    this.#frames.push(own);
+    if (key !== undefined) this.#frameIndex.set(key, index);
+    // The table's own frame is known too: a stack read back from it (stackFrames) interns to itself.
+    this.#frameIndex.set(own, index);
+    return index;
+  }
+
+  /** A new stack of the first `length` ids, noted under its hash. */
+  #newStack(ids: Int32Array, length: number, hash: number): number {
+    for (let i = 0; i < length; i += 1) this.#frameIds.push(ids[i] ?? 0);
     const id = this.#starts.length - 1;
     this.#starts.push(this.#frameIds.length);
-    return id;
-  }
-
-  /**
-   * An earlier stack whose frame ids equal the ones just written from `mark` on, which are then
-   * taken back; undefined (and the new stack noted under its hash) when there is none.
-   */
-  #sameContent(mark: number): number | undefined {
-    const ids = this.#frameIds;
-    const end = ids.length;
-    let hash = 0x811c9dc5 ^ (end - mark);
-    for (let i = mark; i < end; i += 1) hash = Math.imul(hash ^ ids.at(i), 0x01000193);
     const known = this.#byContent.get(hash);
-    const candidates = known === undefined ? [] : typeof known === 'number' ? [known] : known;
-    for (const candidate of candidates) {
-      const from = this.#starts.at(candidate);
-      if (this.#starts.at(candidate + 1) - from !== end - mark) continue;
-      let same = true;
-      for (let i = 0; same && i < end - mark; i += 1) same = ids.at(from + i) === ids.at(mark + i);
-      if (same) {
-        ids.truncate(mark);
-        return candidate;
-      }
-    }
-    const id = this.#starts.length - 1;
     if (known === undefined) this.#byContent.set(hash, id);
     else if (typeof known === 'number') this.#byContent.set(hash, [known, id]);
     else known.push(id);
+    return id;
+  }
+
+  /** An earlier stack whose frame ids are the first `length` of `ids`; undefined when there is none. */
+  #sameContent(ids: Int32Array, length: number, hash: number): number | undefined {
+    const known = this.#byContent.get(hash);
+    if (known === undefined) return undefined;
+    for (const candidate of typeof known === 'number' ? [known] : known) {
+      const from = this.#starts.at(candidate);
+      if (this.#starts.at(candidate + 1) - from !== length) continue;
+      let same = true;
+      for (let i = 0; same && i < length; i += 1) same = this.#frameIds.at(from + i) === ids[i];
+      if (same) return candidate;
+    }
     return undefined;
   }
 

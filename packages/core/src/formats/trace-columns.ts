@@ -166,6 +166,11 @@ export function bareEntry(trace: TraceList, index: number): TraceEntry | undefin
   return trace instanceof TraceColumns ? trace.bareAt(index) : trace.at(index);
 }
 
+/** Entry `index`'s action. */
+export function actionAt(trace: TraceList, index: number): TraceAction | undefined {
+  return trace instanceof TraceColumns ? trace.actionAt(index) : trace.at(index)?.action;
+}
+
 /** Entry `index`'s time_us. */
 export function timeUsAt(trace: TraceList, index: number): number | undefined {
   return trace instanceof TraceColumns ? trace.timeUsAt(index) : trace.at(index)?.timeUs;

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { framesOf } from '../../src/formats/frames.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
-import { toChromeTrace } from '../../src/formats/perfetto.ts';
+import { chromeTraceJson, snapshotTraceJson, toChromeTrace } from '../../src/formats/perfetto.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot } from '../../src/formats/snapshot-types.ts';
+import { StackInterner } from '../../src/formats/stack-table.ts';
+import { TraceColumns } from '../../src/formats/trace-columns.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { writePickle } from './pickle-writer.ts';
-import { entriesOf, makeSnapshot } from './snapshot-fixtures.ts';
+import { entriesOf, makeSnapshot, withArrays } from './snapshot-fixtures.ts';
 
 interface Parsed {
   readonly traceEvents: { name: string; ph: string; ts: number; pid: number; tid: number; args: Record<string, string | number> }[];
@@ -40,6 +42,40 @@ describe('Perfetto (Chrome trace-event JSON) export', () => {
         reserved: stats?.reservedBytes,
       });
     }
+  });
+
+  it('written as it is made, the text is the same as of the whole trace, from columns or from entries', () => {
+    expect(snapshot.deviceTraces[0]).toBeInstanceOf(TraceColumns);
+    const whole = [...chromeTraceJson(toChromeTrace(snapshot, model))].join('');
+    const streamed = snapshotTraceJson(snapshot, model);
+    expect(streamed.events).toBe(0);
+    const text = [...streamed.parts].join('');
+    expect(text).toBe(whole);
+    expect(streamed.events).toBe(parsed.traceEvents.length);
+    // The same file with its traces as entry arrays (the whole-file reader's): the columns' stack ids change nothing.
+    expect([...snapshotTraceJson(withArrays(snapshot), model).parts].join('')).toBe(text);
+    expect(JSON.parse(text).traceEvents).toHaveLength(parsed.traceEvents.length);
+  });
+
+  it('a stack that is not a list of frames says so in its event, and the export goes on', () => {
+    const columns = new TraceColumns(new StackInterner());
+    const entry = {
+      action: 'alloc',
+      addr: 0x1000n,
+      size: 512,
+      stream: 0n,
+      timeUs: undefined,
+      poolId: undefined,
+      deviceFree: undefined,
+    } as const;
+    columns.push({ ...entry, frames: [{ filename: 'x.py', name: 'no line' }] as never }, true);
+    columns.push({ ...entry, addr: 0x2000n, frames: [{ filename: 'y.py', line: 3, name: 'step' }] }, true);
+    const bad: MemorySnapshot = { ...snapshot, segments: [], deviceTraces: [columns] };
+    const instants = JSON.parse([...snapshotTraceJson(bad, model).parts].join('')).traceEvents.filter((e: { ph: string }) => e.ph === 'i');
+    expect(instants.map((e: { args: { stack: string } }) => e.args.stack)).toEqual([
+      expect.stringMatching(/^\(unreadable: /),
+      'step (y.py:3)',
+    ]);
   });
 
   it('page counters (modeled) add up to the reserved bytes at each sample, and to the stats at the end', () => {

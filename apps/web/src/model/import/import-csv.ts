@@ -18,6 +18,7 @@ import {
 import { loadSqlite, openDb } from './import-db.ts';
 import { type Reply, replyMemScope } from './import-memscope.ts';
 import type { ImportRequest } from './import-protocol.ts';
+import { jsonBlob } from './json-blob.ts';
 
 /** One progress message per this many bytes read. */
 const PROGRESS_EVERY = 1024 * 1024;
@@ -128,7 +129,7 @@ export async function openCsv(
         const trace = memoryRecordToChromeTrace(file, source.name);
         reply({
           type: 'perfetto',
-          json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
+          json: jsonBlob(chromeTraceJson(trace)),
           events: trace.traceEvents.length,
         });
         return;

@@ -10,6 +10,7 @@ import {
   toChromeTrace,
 } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
+import { jsonBlob } from './json-blob.ts';
 import { sessionReply } from './session-reply.ts';
 
 export type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
@@ -28,7 +29,7 @@ export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: Impor
     const trace = toChromeTrace(converted.snapshot, { profile, pageSize1g });
     reply({
       type: 'perfetto',
-      json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
+      json: jsonBlob(chromeTraceJson(trace)),
       events: trace.traceEvents.length,
     });
     return;

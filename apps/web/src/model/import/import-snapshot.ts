@@ -2,16 +2,16 @@
 // chunk, the file's segments shown first while the trace is read, then the whole file as a
 // recorded session (importSnapshot), or as Perfetto JSON.
 import {
-  chromeTraceJson,
   type DeviceProfile,
   type ImportedSession,
   importSnapshot,
   type MemorySnapshot,
   SnapshotLoader,
+  snapshotTraceJson,
   type TraceSummary,
-  toChromeTrace,
 } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
+import { jsonBlob } from './json-blob.ts';
 import { sessionReply } from './session-reply.ts';
 
 type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
@@ -150,12 +150,10 @@ export async function openSnapshot(
   const read = await readSnapshot(source.first, source.reader, source.total, perfetto ? undefined : modeling, reply, keepEntries);
   if (perfetto) {
     if (read.snapshot === undefined) throw new Error('the snapshot was not read');
-    const trace = toChromeTrace(read.snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
-    reply({
-      type: 'perfetto',
-      json: new Blob([...chromeTraceJson(trace)], { type: 'application/json' }),
-      events: trace.traceEvents.length,
-    });
+    // Written as it is made, into a Blob piece by piece: the events of a long trace are never all held.
+    const trace = snapshotTraceJson(read.snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
+    const json = jsonBlob(trace.parts);
+    reply({ type: 'perfetto', json, events: trace.events });
     return;
   }
   sendSession('done', read, modeling, read.bytes, reply, read.summary);
