@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
-import { startAgent } from '../support/agent-process.ts';
 import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
+import { withServedFile } from '../support/served-file.ts';
 
 /** The page map's test hooks, as page-map.spec.ts declares them (the declarations must agree). */
 interface MapHooks {
@@ -190,31 +190,24 @@ test('pagelens open FILE.csv starts the explorer with a profiler CSV (named anyt
   // Told by its header line: the profiler's memory_record.csv saved under another name.
   const record = join(dir, 'rank0_memory.csv');
   writeFileSync(record, RECORD);
-  const agent = await startAgent(['open', record]);
-  try {
-    const fetched: string[] = [];
-    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
-    await page.goto(agent.url);
+  await withServedFile(page, record, async () => {
     const panel = page.getByTestId('profiler-csv');
     await expect(panel).toHaveAttribute('data-kind', 'memory_record');
     await expect(panel.getByTestId('profiler-series')).toHaveCount(2);
     await expect(page.getByTestId('actions')).toHaveCount(0);
-    expect(fetched).toContain('/file');
-    expect(fetched).not.toContain('/ws');
     await snap(page, 'csv-pagelens-open-record');
-  } finally {
-    await agent.stop();
-  }
+    // Closed, the only file leaves a note and a way to open another, not a blank page.
+    await panel.getByTestId('profiler-csv-close').click();
+    await expect(page.getByTestId('nothing-open')).toBeVisible();
+    await expect(page.getByTestId('open-file-again')).toBeVisible();
+    await snap(page, 'csv-pagelens-open-nothing');
+  });
   const dump = join(dir, 'memscope_dump_20261203.csv');
   writeFileSync(dump, memScopeDump());
-  const second = await startAgent(['open', dump]);
-  try {
-    await page.goto(second.url);
+  await withServedFile(page, dump, async () => {
     const banner = page.getByTestId('import-banner');
     await expect(banner).toContainText('memscope_dump_20261203.csv');
     await expect(banner).toContainText('msMemScope dump');
     await expect(page.getByTestId('import-segments')).toHaveText('1');
-  } finally {
-    await second.stop();
-  }
+  });
 });

@@ -2,8 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import initSqlJs from 'sql.js';
-import { startAgent } from '../support/agent-process.ts';
 import { expect, openExplorer, snap, test } from '../support/fixtures.ts';
+import { withServedFile } from '../support/served-file.ts';
 
 const MiB = 1024 * 1024;
 const T0 = 1732000000000000000n;
@@ -114,19 +114,11 @@ test('a damaged .db and one without the memscope_dump table say so; the session 
 test('pagelens open FILE.db starts the explorer with the dump loaded, streamed from the agent', async ({ page }) => {
   const path = join(mkdtempSync(join(tmpdir(), 'pagelens-open-db-')), 'memscope_dump_20261201.db');
   writeFileSync(path, await memScopeDb());
-  const agent = await startAgent(['open', path]);
-  try {
-    const fetched: string[] = [];
-    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
-    await page.goto(agent.url);
+  await withServedFile(page, path, async () => {
     const banner = page.getByTestId('import-banner');
     await expect(banner).toContainText('memscope_dump_20261201.db');
     await expect(banner).toContainText('msMemScope dump');
     await expect(page.getByTestId('import-segments')).toHaveText('1');
     await expect(page.getByTestId('actions')).toHaveCount(0);
-    expect(fetched).toContain('/file');
-    expect(fetched).not.toContain('/ws');
-  } finally {
-    await agent.stop();
-  }
+  });
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { ConnectionPanel } from '../components/ConnectionStatus.tsx';
 import { FileDrop } from '../components/import/FileDrop.tsx';
 import { ImportStatus } from '../components/import/ImportStatus.tsx';
+import { NothingOpen } from '../components/import/NothingOpen.tsx';
 import { ProfilerCsv } from '../components/import/ProfilerCsv.tsx';
 import { Header } from '../components/shell/Header.tsx';
 import { HelpOverlay } from '../components/shell/HelpOverlay.tsx';
@@ -38,6 +39,7 @@ export function App() {
       <main className="app-main">
         <ImportStatus />
         <ProfilerCsv />
+        <NothingOpen />
         {!imported && <ConnectionPanel connection={connection} onRetry={agent.retry} onWatch={watchAsViewer} />}
         {(connection.status === 'connected' || hasTimeline) && <Explorer />}
       </main>

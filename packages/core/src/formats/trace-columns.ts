@@ -33,7 +33,8 @@ class Chunk {
  * id in a StackInterner the loader shares between devices (stacks repeat: stack-table.ts).
  *
  * An entry the columns cannot hold exactly (an address or stream outside 64 bits, an `oom`'s
- * device_free, a stack that is not a list of frames) is kept as itself beside them. `at` makes the entry again each time it is asked.
+ * device_free, a stack that is not a list of frames) is kept as itself beside them. `at` makes the
+ * entry again each time it is asked. A trace's first chunk is taken whole (2.4 MB), however short.
  */
 export class TraceColumns implements TraceList {
   readonly #chunks: Chunk[] = [];

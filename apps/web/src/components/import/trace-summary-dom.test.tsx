@@ -86,7 +86,9 @@ describe('a summarised trace', () => {
     const container = mount('en');
     const banner = container.querySelector('[data-testid=import-banner]');
     expect(banner?.getAttribute('data-import-phase')).toBe('summarised');
-    expect(container.querySelector('[data-testid=import-segments-only]')?.textContent).toMatch(/12 entries .* counted as it was read/);
+    expect(container.querySelector('[data-testid=import-segments-only]')?.textContent).toMatch(
+      /12 entries .* \(up to 12,000,000 entries\), so it was counted as it was read/,
+    );
     const paths = container.querySelectorAll('[data-testid=profiler-chart] path[data-field=allocated]');
     expect(paths).toHaveLength(1);
     // Three buckets, three points: M, L, L.

@@ -4,6 +4,10 @@ import { defineMessages } from '../define.ts';
 export const fileImport = defineMessages(
   {
     open: 'Open file…',
+    nothingOpen: {
+      title: 'No file is open',
+      body: 'PageLens was started with pagelens open FILE, so no session stands behind this page. Open another file, or drop one on the page.',
+    },
     openTitle:
       'Open a PyTorch / torch_npu memory snapshot (.pickle), an msMemScope dump (.csv or .db) or a torch_npu profiler memory CSV (Shift+O)',
     shortcut: 'Open a memory snapshot or CSV file',
@@ -152,6 +156,10 @@ export const fileImport = defineMessages(
   },
   {
     open: '打开文件…',
+    nothingOpen: {
+      title: '没有打开的文件',
+      body: 'PageLens 以 pagelens open FILE 启动，此页面背后没有会话。请打开另一个文件，或将文件拖放到页面上。',
+    },
     openTitle: '打开 PyTorch / torch_npu 内存快照（.pickle）、msMemScope 转储（.csv 或 .db）或 torch_npu 性能分析内存 CSV（Shift+O）',
     shortcut: '打开内存快照或 CSV 文件',
     dropHere: '将内存快照（.pickle）或昇腾内存 CSV 拖放到此处打开',
