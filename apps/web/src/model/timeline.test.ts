@@ -40,6 +40,30 @@ describe('Timeline', () => {
     expect(events.length).toBeGreaterThan(CHECKPOINT_EVERY);
   });
 
+  it('a recording loaded with keyframes replays at most that many events for any jump, to the same states', async () => {
+    const { start, events, prints } = await recorded(4000);
+    const every = 700;
+    const keyed = new Timeline(start, { keep: events.length, slack: 1000, keyframeEvery: every });
+    keyed.append(events);
+    const plain = new Timeline(start, { keep: events.length, slack: 1000 });
+    plain.append(events);
+    // Jumps in no particular order, the first one back from the end included.
+    const seqs = [...prints.keys()].sort((a, b) => ((a * 7919) % 101) - ((b * 7919) % 101));
+    seqs.unshift(events[events.length - 2]?.seq ?? 0);
+    let most = 0;
+    for (const seq of seqs) {
+      expect(fingerprint(keyed.stateAt(seq)) === prints.get(seq) || !prints.has(seq), `seq ${seq}`).toBe(true);
+      expect(fingerprint(keyed.stateAt(seq))).toBe(fingerprint(plain.stateAt(seq)));
+      most = Math.max(most, keyed.lastReplay);
+    }
+    expect(most).toBeLessThan(every);
+    // Without keyframes the first step back from the end replays from the start.
+    const fresh = new Timeline(start, { keep: events.length, slack: 1000 });
+    fresh.append(events);
+    fresh.stateAt(events[events.length - 2]?.seq ?? 0);
+    expect(fresh.lastReplay).toBeGreaterThan(events.length - every);
+  });
+
   it('going back and forth reuses checkpoints and never changes the live state', async () => {
     const { host, start, events } = await recorded(3000);
     const timeline = new Timeline(start);

@@ -11,6 +11,13 @@ export interface HistoryLimits {
   readonly keep: number;
   /** Events past `keep` before folding, so that folding happens in batches rather than per event. */
   readonly slack: number;
+  /**
+   * A recording appended whole (an imported file): keep the state after every this many events as
+   * it is appended, for good (keyframes), so a jump anywhere replays at most this many events. The
+   * replay checkpoints are only made where replays pass and at most MAX_CHECKPOINTS are kept: the
+   * first step back from the end of a 10 M-event file replayed all of it (0.6 s).
+   */
+  readonly keyframeEvery?: number;
 }
 
 /**
@@ -48,6 +55,9 @@ export class Timeline {
   #events: MemoryEvent[] = [];
   #live: HostState;
   #checkpoints: { index: number; state: HostState }[] = [];
+  /** States kept while appending (HistoryLimits.keyframeEvery), by index, ascending. */
+  #keyframes: { index: number; state: HostState }[] = [];
+  #lastReplay = 0;
   #cursor: { seq: number; state: HostState } | undefined;
   readonly #stories = new StoryIndex();
   /** Events dropped from the front so far: an event's ordinal is its index plus this. */
@@ -72,6 +82,7 @@ export class Timeline {
     this.#live = decodeSnapshot(snapshot);
     this.#events = [];
     this.#checkpoints = [];
+    this.#keyframes = [];
     this.#cursor = undefined;
     this.#stories.clear();
     this.#dropped = 0;
@@ -111,6 +122,8 @@ export class Timeline {
       this.#events.push(event);
       if (event.kind === 'call') this.#calls.push(index);
       added += 1;
+      const every = this.#history.keyframeEvery;
+      if (every !== undefined && (index + 1) % every === 0) this.#keyframes.push({ index: index + 1, state: cloneHostState(this.#live) });
     }
     if (this.#events.length >= this.#history.keep + this.#history.slack) this.#fold(this.#events.length - this.#history.keep);
     return added;
@@ -134,6 +147,7 @@ export class Timeline {
     this.callsBefore += firstCall;
     this.#calls = this.#calls.slice(firstCall).map((index) => index - count);
     this.#checkpoints = this.#checkpoints.filter((c) => c.index > count).map((c) => ({ index: c.index - count, state: c.state }));
+    this.#keyframes = this.#keyframes.filter((k) => k.index > count).map((k) => ({ index: k.index - count, state: k.state }));
     if (this.#cursor !== undefined && this.#cursor.seq < base.seq) this.#cursor = undefined;
   }
 
@@ -197,7 +211,7 @@ export class Timeline {
     const end = this.#countUpTo(target);
     let start = 0;
     let state: HostState | undefined;
-    for (const checkpoint of this.#checkpoints) {
+    for (const checkpoint of [...this.#keyframes, ...this.#checkpoints]) {
       if (checkpoint.index <= end && checkpoint.index >= start) {
         start = checkpoint.index;
         state = checkpoint.state;
@@ -224,6 +238,12 @@ export class Timeline {
     }
     working.seq = target;
     this.#cursor = { seq: target, state: working };
+    this.#lastReplay = end - start;
     return working;
+  }
+
+  /** Events the last replaying stateAt reduced (what a jump cost). */
+  get lastReplay(): number {
+    return this.#lastReplay;
   }
 }

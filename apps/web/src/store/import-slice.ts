@@ -1,7 +1,7 @@
 import { BlockIndex, type ImportedBlock, type StackTable, unpackBlocks, unpackEvents } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 import type { ImportedFacts, ProfilerTable, SessionPayload } from '../model/import/import-protocol.ts';
-import { DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
+import { CHECKPOINT_EVERY, DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
 import type { ReplicaSlice } from './replica-slice.ts';
 import type { SelectionSlice } from './selection-slice.ts';
 import type { Session, SessionSlice } from './session-slice.ts';
@@ -56,6 +56,13 @@ export interface ImportSlice {
   loadImported(payload: SessionPayload, options?: { readonly reading?: boolean }): void;
 }
 
+/**
+ * States a long recording keeps as it loads (Timeline keyframeEvery): a 10 M-event file then
+ * replays at most ~310,000 events for any jump, for 32 copies of a HostState (its frame tables
+ * are typed arrays of one entry per 2 MiB frame).
+ */
+const RECORDING_KEYFRAMES = 32;
+
 /** The session an imported file stands in for: a viewer with no functions, so nothing can call a driver. */
 function importedSession(facts: ImportedFacts): Session {
   return {
@@ -93,7 +100,11 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   loadImported: ({ facts, initial, events: packed, blocks, stacks }, options = {}) => {
     const events = unpackEvents(packed);
     // The whole file stays reachable by time travel: no folding of old events.
-    const timeline = new Timeline(initial, { keep: Math.max(DEFAULT_HISTORY.keep, events.length), slack: DEFAULT_HISTORY.slack });
+    const timeline = new Timeline(initial, {
+      keep: Math.max(DEFAULT_HISTORY.keep, events.length),
+      slack: DEFAULT_HISTORY.slack,
+      ...(events.length > RECORDING_KEYFRAMES * CHECKPOINT_EVERY ? { keyframeEvery: Math.ceil(events.length / RECORDING_KEYFRAMES) } : {}),
+    });
     timeline.append(events);
     const index = new BlockIndex();
     for (const block of unpackBlocks(blocks)) index.add(block);
