@@ -295,7 +295,7 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
           ms(
             `${n}.step_p95`,
             quantile(steps, 0.95),
-            `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → end of the first frame showing the slider's new position (or of the next, when the page map painted in that one); the page map painted after the key in ${painted} steps; p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms (the first step back replays the trace from its start). ${stepTarget === undefined ? where : 'Target from issue 16, for 1 M and 10 M entries alike'} (stepping the time cursor ≤ 16 ms p95)`,
+            `${scene.what}: ${STEPS} × ArrowLeft (time-travel bar, one call back each) from live, each keydown → end of the first frame showing the slider's new position (or of the next, when the page map painted in that one); the page map painted after the key in ${painted} steps; p50 ${quantile(steps, 0.5).toFixed(1)} ms, max ${(steps.at(-1) ?? 0).toFixed(1)} ms (the first step back replays from the nearest kept state: Timeline keyframeEvery, 1/32 of a recording past 160,000 events). ${stepTarget === undefined ? where : 'Target from issue 16, for 1 M and 10 M entries alike'} (stepping the time cursor ≤ 16 ms p95)`,
             stepTarget,
           ),
           ms(`${n}.step_p50`, quantile(steps, 0.5), `the same ${STEPS} steps, median`),
