@@ -211,12 +211,13 @@ export class Timeline {
     const end = this.#countUpTo(target);
     let start = 0;
     let state: HostState | undefined;
-    for (const checkpoint of [...this.#keyframes, ...this.#checkpoints]) {
-      if (checkpoint.index <= end && checkpoint.index >= start) {
-        start = checkpoint.index;
-        state = checkpoint.state;
+    for (const kept of [this.#keyframes, this.#checkpoints])
+      for (const checkpoint of kept) {
+        if (checkpoint.index <= end && checkpoint.index >= start) {
+          start = checkpoint.index;
+          state = checkpoint.state;
+        }
       }
-    }
     if (this.#cursor !== undefined) {
       const cursorEnd = this.#indexOfSeq(this.#cursor.seq);
       const cursorIndex = cursorEnd === undefined ? -1 : cursorEnd + 1;

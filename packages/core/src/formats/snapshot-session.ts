@@ -432,6 +432,8 @@ function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
 
 /** Trace entries of every device in time order, as columns: the k-th is entry `index[p]` of device `device[p]` at time `t[p]`, p = order[k]. */
 interface MergedOrder {
+  /** Whether any entry records time_us (the order is then by time). */
+  readonly timed: boolean;
   readonly length: number;
   readonly device: Uint8Array;
   readonly index: Uint32Array;
@@ -469,10 +471,10 @@ function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
     }
   });
   // One device's times never go back: its entries are in order as they are.
-  if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1) return { length, device, index, t, order: undefined };
+  if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1) return { timed, length, device, index, t, order: undefined };
   const order = Uint32Array.from({ length }, (_, i) => i);
   order.sort((a, b) => (t[a] ?? 0) - (t[b] ?? 0) || (device[a] ?? 0) - (device[b] ?? 0) || (index[a] ?? 0) - (index[b] ?? 0));
-  return { length, device, index, t, order };
+  return { timed, length, device, index, t, order };
 }
 
 export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions): ImportedSession {
@@ -520,8 +522,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   });
   const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
   let inconsistent = 0;
-  const timeBasis = snapshot.deviceTraces.some(isTimed) ? 'time_us' : 'entry order';
   const merged = mergedOrder(snapshot);
+  const timeBasis = merged.timed ? 'time_us' : 'entry order';
   const consume = options.consume === true;
   for (let k = 0; k < merged.length; k += 1) {
     const p = merged.order === undefined ? k : (merged.order[k] ?? 0);

@@ -89,12 +89,13 @@ function allocate(capacity: number): Columns {
 
 const COLUMN_NAMES = Object.keys(allocate(0)) as (keyof Columns)[];
 
-function intern(table: string[], index: Map<string, number>, text: string): number {
-  let at = index.get(text);
+/** The position of `value` in `table`, appended (and noted in `index`) the first time it is seen. */
+export function intern<T>(table: T[], index: Map<T, number>, value: T): number {
+  let at = index.get(value);
   if (at === undefined) {
     at = table.length;
-    table.push(text);
-    index.set(text, at);
+    table.push(value);
+    index.set(value, at);
   }
   return at;
 }

@@ -1,6 +1,7 @@
 import type { Frame, StackFrames, TraceAction, TraceEntry, TraceList } from './snapshot-types.ts';
 import { TRACE_ACTIONS } from './snapshot-types.ts';
 import { BAD_STACK, NO_STACK, type StackInterner } from './stack-table.ts';
+import { intern } from './trace-calls.ts';
 
 const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
@@ -71,29 +72,9 @@ export class TraceColumns implements TraceList {
     chunk.action[offset] = action;
     chunk.addr[offset] = entry.addr;
     chunk.size[offset] = entry.size;
-    chunk.stream[offset] = this.#intern(entry.stream);
+    chunk.stream[offset] = intern(this.#streams, this.#streamIndex, entry.stream);
     chunk.timeUs[offset] = entry.timeUs ?? Number.NaN;
-    chunk.pool[offset] = entry.poolId === undefined ? 0 : this.#internPool(entry.poolId);
-  }
-
-  #intern(stream: bigint): number {
-    let at = this.#streamIndex.get(stream);
-    if (at === undefined) {
-      at = this.#streams.length;
-      this.#streams.push(stream);
-      this.#streamIndex.set(stream, at);
-    }
-    return at;
-  }
-
-  #internPool(pool: string): number {
-    let at = this.#poolIndex.get(pool);
-    if (at === undefined) {
-      at = this.#pools.length;
-      this.#pools.push(pool);
-      this.#poolIndex.set(pool, at);
-    }
-    return at + 1;
+    chunk.pool[offset] = entry.poolId === undefined ? 0 : 1 + intern(this.#pools, this.#poolIndex, entry.poolId);
   }
 
   /** The entry's stack id in `stacks` (NO_STACK when it kept none). */
@@ -123,10 +104,10 @@ export class TraceColumns implements TraceList {
   }
 
   at(index: number): TraceEntry | undefined {
-    const entry = this.bareAt(index);
-    if (entry === undefined) return undefined;
     const whole = this.#whole.get(index);
     if (whole !== undefined) return whole;
+    const entry = this.bareAt(index);
+    if (entry === undefined) return undefined;
     const stack = this.stackAt(index);
     return stack < 0 ? entry : { ...entry, frames: framesAsRead(this.stacks.frames(stack)) };
   }
