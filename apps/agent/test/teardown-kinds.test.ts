@@ -147,6 +147,17 @@ function contextsLeft(state: ReturnType<AclBackend['state']>) {
   return { contexts: state.contexts.size, streams: state.streams.size, events: state.aclEvents.size };
 }
 
+/**
+ * Waits, message by message, until `done` holds. The presence that says the driver left is coalesced
+ * (50 ms) and, on a busy machine, can go out while the ended session's teardown is still under way;
+ * the teardown's own events and the presence sent after it follow, so a message always comes.
+ */
+async function untilTornDown(viewer: TestClient, done: () => boolean): Promise<void> {
+  while (!done()) await viewer.next(() => true, 10_000);
+}
+
+const noneLeft = (state: ReturnType<AclBackend['state']>): boolean => state.contexts.size + state.streams.size + state.aclEvents.size === 0;
+
 describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
   it('simulator: a session that created a context, two streams in it and events leaves nothing when it disconnects', async () => {
     const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
@@ -158,6 +169,7 @@ describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
     expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 2, streams: 5, events: 4 });
     driver.close();
     await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    await untilTornDown(viewer, () => noneLeft(harness.backend.state()));
     expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
   });
 
@@ -176,6 +188,14 @@ describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
       const mark = readLog(double.log).length;
       driver.close();
       await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      await untilTornDown(
+        viewer,
+        () =>
+          noneLeft(backend.state()) &&
+          readLog(double.log)
+            .slice(mark)
+            .some((call) => call.fn === 'aclrtResetDeviceForce'),
+      );
       expect(contextsLeft(backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
       // Every release reached the double and succeeded: each object in the context that made it.
       const teardown = readLog(double.log)
