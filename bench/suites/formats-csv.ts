@@ -9,25 +9,27 @@ import { memScopeDumpFile } from './memscope-fixture.ts';
 /**
  * A generated 1,000,000-row msMemScope memscope_dump CSV (memscope-fixture.ts: two devices, HAL
  * allocations with PTA blocks inside, 3–8-frame Python stacks on MALLOC rows) read the way the
- * import worker reads it now (streamed: parsed chunk by chunk, core CsvLoader) and the way it did
- * before (whole: the file joined, decoded to one string, parsed; the commit before the streamed
- * reader), alternating, each run in a fresh process (support/csv-parse-child.ts).
+ * import worker reads it now (each row into the model as it completes: core MemScopeConverter, the
+ * trace as columns) and the way it did before (every row kept as an object, then all converted at
+ * once: the baseline commit), both streamed in 4 MiB chunks, alternating, each run in a fresh
+ * process (support/csv-parse-child.ts).
  *
- * Peak heap is the highest "before" size of the collector's own trace (--trace-gc: the heap just
- * before each collection, the moments it is fullest) and of heapUsed sampled between chunks, above
- * the heap after a full GC before the read; peak RSS is the kernel's maxRSS above the RSS then.
- * `parse` is the file to its rows; `job` adds what the worker does with a dump (memScopeToSnapshot,
- * importSnapshot), with what each way keeps still held.
+ * Peak memory is the JS heap plus array buffers (the columns are typed arrays, outside the heap):
+ * the highest of heapUsed + arrayBuffers sampled between chunks and after each stage, and of the
+ * heap alone before each collection in the collector's trace (--trace-gc: the moments it is
+ * fullest), above what was held after a full GC before the read; peak RSS is the kernel's maxRSS
+ * above the RSS then. `convert` is the file to the dump as a snapshot (what the worker holds before
+ * importSnapshot); `job` adds importSnapshot, with what each way keeps still held.
  */
 const ROWS = 1_000_000;
-const RUNS = { parse: 3, job: 2 } as const;
+const RUNS = { convert: 3, job: 2 } as const;
 const CHILD = fileURLToPath(new URL('../support/csv-parse-child.ts', import.meta.url));
-/** The commit before the streamed CSV reader; PAGELENS_BENCH_CSV_BASELINE names another. */
-const CSV_BASELINE = process.env.PAGELENS_BENCH_CSV_BASELINE ?? '708d9d86acf508483dd2a2aff92c53120f4bce37';
+/** The commit before rows went into the model as they are read; PAGELENS_BENCH_CSV_BASELINE names another. */
+const CSV_BASELINE = process.env.PAGELENS_BENCH_CSV_BASELINE ?? 'e4ef0f47606afcb7434bd242cf9d75727e5055c2';
 const MB = 1e6;
 const V8_MB = 1024 * 1024;
 
-type Variant = 'streamed' | 'whole';
+type Variant = 'now' | 'baseline';
 type Phase = keyof typeof RUNS;
 
 interface Run extends ChildReport {
@@ -93,8 +95,8 @@ function summarize(runs: readonly Run[]): Summary {
 
 function words(s: Summary, runs: number): string {
   return (
-    `best of ${runs} ${s.seconds.toFixed(2)} s wall, least CPU ${s.cpuSeconds.toFixed(2)} s, peak heap ${(s.peakHeap / MB).toFixed(0)} MB, ` +
-    `peak RSS ${(s.peakRss / MB).toFixed(0)} MB, heap held after GC ${(s.retainedHeap / MB).toFixed(0)} MB`
+    `best of ${runs} ${s.seconds.toFixed(2)} s wall, least CPU ${s.cpuSeconds.toFixed(2)} s, peak heap + buffers ${(s.peakHeap / MB).toFixed(0)} MB, ` +
+    `peak RSS ${(s.peakRss / MB).toFixed(0)} MB, held after GC ${(s.retainedHeap / MB).toFixed(0)} MB`
   );
 }
 
@@ -105,24 +107,24 @@ export const formatsCsvSuite: BenchSuite = {
     const baseline = baselineCore(CSV_BASELINE);
     const load = (): string => loadavg()[0]?.toFixed(1) ?? '?';
     const results: BenchResult[] = [];
-    for (const phase of ['parse', 'job'] as const) {
+    for (const phase of ['convert', 'job'] as const) {
       const loadBefore = load();
-      const streamed: Run[] = [];
-      const whole: Run[] = [];
+      const nowRuns: Run[] = [];
+      const baselineRuns: Run[] = [];
       for (let run = 0; run < RUNS[phase]; run += 1) {
-        whole.push(await measure('whole', phase, file.path, baseline));
-        streamed.push(await measure('streamed', phase, file.path, baseline));
+        baselineRuns.push(await measure('baseline', phase, file.path, baseline));
+        nowRuns.push(await measure('now', phase, file.path, baseline));
       }
-      const now = summarize(streamed);
-      const before = summarize(whole);
+      const now = summarize(nowRuns);
+      const before = summarize(baselineRuns);
       if (now.rows !== file.rows || before.rows !== file.rows) {
-        throw new Error(`read ${now.rows} (streamed) and ${before.rows} (whole) rows, wrote ${file.rows}`);
+        throw new Error(`read ${now.rows} (now) and ${before.rows} (baseline) rows, wrote ${file.rows}`);
       }
       const what =
         `${file.rows.toLocaleString('en-US')}-row memscope_dump CSV, ${(file.bytes / MB).toFixed(1)} MB ` +
-        `(${(file.bytes / file.rows).toFixed(0)} B per row), ${phase === 'parse' ? 'file to rows' : 'file to rows to imported session'}, ` +
+        `(${(file.bytes / file.rows).toFixed(0)} B per row), ${phase === 'convert' ? 'file to the dump as a snapshot' : 'file to imported session'}, ` +
         `each run a fresh process, the two ways alternating; 1-minute load average ${loadBefore} before the runs and ${load()} after, on ${availableParallelism()} cores (wall time is the scheduler's as much as ours: compare CPU)`;
-      const compare = `streamed (CsvLoader, 4 MiB chunks): ${words(now, RUNS[phase])}; whole (commit ${CSV_BASELINE.slice(0, 7)}): ${words(before, RUNS[phase])}`;
+      const compare = `rows into the model as read: ${words(now, RUNS[phase])}; rows kept, then converted (commit ${CSV_BASELINE.slice(0, 7)}): ${words(before, RUNS[phase])}`;
       const name = `formats.csv-${phase}`;
       results.push(
         { name: `${name}.rows`, value: file.rows / now.seconds, unit: 'rows/s', higherIsBetter: true, detail: `${what}; ${compare}` },
@@ -147,28 +149,28 @@ export const formatsCsvSuite: BenchSuite = {
           value: before.seconds,
           unit: 's',
           higherIsBetter: false,
-          detail: `${what}; the whole-text reader of commit ${CSV_BASELINE.slice(0, 7)}, in the same runs`,
+          detail: `${what}; rows kept then converted, commit ${CSV_BASELINE.slice(0, 7)}, in the same runs`,
         },
         {
           name: `${name}.baseline-cpu`,
           value: before.cpuSeconds,
           unit: 's',
           higherIsBetter: false,
-          detail: `${what}; the whole-text reader, in the same runs`,
+          detail: `${what}; rows kept then converted, in the same runs`,
         },
         {
           name: `${name}.baseline-peak-heap`,
           value: before.peakHeap / MB,
           unit: 'MB',
           higherIsBetter: false,
-          detail: `${what}; the whole-text reader, in the same runs`,
+          detail: `${what}; rows kept then converted, in the same runs`,
         },
         {
           name: `${name}.baseline-peak-rss`,
           value: before.peakRss / MB,
           unit: 'MB',
           higherIsBetter: false,
-          detail: `${what}; the whole-text reader, in the same runs`,
+          detail: `${what}; rows kept then converted, in the same runs`,
         },
       );
     }

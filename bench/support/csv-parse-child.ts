@@ -1,26 +1,20 @@
 /**
  * One measured read of a memscope_dump CSV in a process of its own (bench/suites/formats-csv.ts
  * forks it with --expose-gc --trace-gc), so each run starts from an empty heap and the kernel's
- * peak RSS is that run's alone. argv: `streamed` or `whole`, `parse` or `job`, the CSV's path, and
- * for `whole` the directory holding the earlier commit's packages/core/src.
+ * peak RSS is that run's alone. argv: `now` or `baseline`, `convert` or `job`, the CSV's path, and
+ * the directory holding the baseline commit's packages/core/src.
  *
- * - streamed: the file in 4 MiB chunks through CsvLoader, as the import worker now reads a File.
- * - whole: the earlier worker's way: every chunk collected, joined into one array, then
- *   openMemoryFile of that commit (decode to one string, parse it).
- * - job: after the parse, what the worker does next (memScopeToSnapshot, importSnapshot), with
- *   what the old worker kept (the joined bytes) still reachable.
+ * Both ways stream the file in 4 MiB chunks through their CsvLoader, as the import worker reads a File.
+ * - now: each row goes into the model as it completes (memscope-session.ts MemScopeConverter).
+ * - baseline: the earlier commit's reader keeps every row as an object, then memScopeToSnapshot
+ *   converts them all at once.
+ * - convert: the file to the dump as a snapshot (what the worker holds before importSnapshot).
+ * - job: then importSnapshot (today's, for both), as the worker does next.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  ASCEND_910B2,
-  CsvLoader,
-  importSnapshot,
-  type MemScopeDump,
-  memScopeToSnapshot,
-  type openMemoryFile,
-} from '../../packages/core/src/index.ts';
+import { ASCEND_910B2, CsvLoader, importSnapshot, type MemorySnapshot } from '../../packages/core/src/index.ts';
 import type { ChildReport } from './csv-report.ts';
 
 const CHUNK = 4 * 1024 * 1024;
@@ -42,30 +36,19 @@ function chunks(each: (chunk: Uint8Array) => void): void {
   }
 }
 
-/** The earlier commit's openMemoryFile, of the same signature (formats-fixture.ts loads old loaders the same way). */
-type OpenMemoryFile = typeof openMemoryFile;
-
-function readWhole(open: OpenMemoryFile): { dump: MemScopeDump; kept: unknown } {
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  chunks((chunk) => {
-    parts.push(chunk);
-    length += chunk.length;
-  });
-  const all = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  const result = open(all, 'memscope_dump_bench.csv');
-  if (!result.ok) throw new Error(result.message);
-  if (result.file.kind !== 'memscope_dump') throw new Error(`read as ${result.file.kind}`);
-  return { dump: result.file, kept: all };
+/** What a loader's finish gives for a dump, in either commit: only what this child reads of it. */
+interface Loader {
+  push(chunk: Uint8Array): void;
+  finish(): { kind: string };
 }
 
-function streamed(sample: () => void): MemScopeDump {
-  const loader = new CsvLoader('memscope_dump_bench.csv');
+/** The baseline commit's modules, of the shapes this child calls. */
+interface Baseline {
+  readonly CsvLoader: new (name: string) => Loader;
+  readonly memScopeToSnapshot: (dump: unknown) => { snapshot: MemorySnapshot };
+}
+
+function streamed<F extends { kind: string }>(loader: { push(chunk: Uint8Array): void; finish(): F }, sample: () => void): F {
   chunks((chunk) => {
     loader.push(chunk);
     sample();
@@ -80,45 +63,68 @@ async function main(): Promise<void> {
   if (typeof gc !== 'function') throw new Error('run with --expose-gc');
   const collect = (): void => void Reflect.apply(gc, undefined, []);
   // The earlier commit's modules are loaded before the measurement, as the current ones are.
-  const oldModule =
-    variant === 'whole'
-      ? ((await import(pathToFileURL(join(baselineDir ?? '', 'packages/core/src/formats/open-file.ts')).href)) as {
-          openMemoryFile: OpenMemoryFile;
-        })
+  const baseline =
+    variant === 'baseline'
+      ? ({
+          ...(await import(pathToFileURL(join(baselineDir ?? '', 'packages/core/src/formats/open-file.ts')).href)),
+          ...(await import(pathToFileURL(join(baselineDir ?? '', 'packages/core/src/formats/memscope-session.ts')).href)),
+        } as Baseline)
       : undefined;
   collect();
+  const memory = (): number => {
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.arrayBuffers;
+  };
   const baseHeap = process.memoryUsage().heapUsed;
+  const baseBuffers = process.memoryUsage().arrayBuffers;
+  const base = baseHeap + baseBuffers;
   const rssBefore = process.memoryUsage().rss;
-  let sampledPeakHeap = baseHeap;
+  let sampledPeakHeap = base;
   const sample = (): void => {
-    sampledPeakHeap = Math.max(sampledPeakHeap, process.memoryUsage().heapUsed);
+    sampledPeakHeap = Math.max(sampledPeakHeap, memory());
   };
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const { dump, kept } = oldModule === undefined ? { dump: streamed(sample), kept: undefined } : readWhole(oldModule.openMemoryFile);
-  let made: unknown = dump;
+  const name = 'memscope_dump_bench.csv';
+  let snapshot: MemorySnapshot;
+  let rows: number;
+  let made: unknown;
+  if (baseline === undefined) {
+    const dump = streamed(new CsvLoader(name), sample);
+    if (dump.kind !== 'memscope_dump') throw new Error(`read as ${dump.kind}`);
+    ({ snapshot, rows } = dump);
+    made = dump;
+  } else {
+    const dump = streamed(new baseline.CsvLoader(name), sample);
+    rows = (dump as unknown as { events: unknown[] }).events.length;
+    const converted = baseline.memScopeToSnapshot(dump);
+    snapshot = converted.snapshot;
+    // The worker held the rows until the conversion's reply: so does this run.
+    made = { dump, converted };
+  }
+  sample();
   if (phase === 'job') {
-    const converted = memScopeToSnapshot(dump);
-    const session = importSnapshot(converted.snapshot, { profile: ASCEND_910B2, pageSize1g: false, name: 'memscope_dump_bench.csv' });
-    made = { converted, session };
+    const session = importSnapshot(snapshot, { profile: ASCEND_910B2, pageSize1g: false, name });
+    made = { made, session };
     sample();
   }
   const seconds = (performance.now() - started) / 1000;
   const used = process.cpuUsage(cpu);
   collect();
-  const retainedHeap = process.memoryUsage().heapUsed - baseHeap;
+  const retainedHeap = memory() - base;
   const report: ChildReport = {
-    rows: dump.events.length,
+    rows,
     seconds,
     cpuSeconds: (used.user + used.system) / 1e6,
     baseHeap,
-    sampledPeakHeap: sampledPeakHeap - baseHeap,
+    baseBuffers,
+    sampledPeakHeap: sampledPeakHeap - base,
     rssBefore,
     maxRss: process.resourceUsage().maxRSS * 1024,
     retainedHeap,
   };
   // Read after the measurement, so what the run made is alive through it.
-  if (made === undefined || (kept === undefined && oldModule !== undefined)) throw new Error('nothing was read');
+  if (made === undefined) throw new Error('nothing was read');
   process.send?.(report);
 }
 

@@ -7,14 +7,16 @@ export const CSV_REPORT_FIELDS = [
   'seconds',
   /** User + system, all threads (the collector's included). */
   'cpuSeconds',
-  /** heapUsed after a full GC before the read: the base the peaks are measured above. */
+  /** heapUsed after a full GC before the read: the base the collector's trace is measured above. */
   'baseHeap',
-  /** Highest heapUsed seen between chunks, above baseHeap (streamed only: the whole read is one call). */
+  /** arrayBuffers then (typed arrays live outside the heap: the trace columns do). */
+  'baseBuffers',
+  /** Highest heapUsed + arrayBuffers seen between chunks and after each stage, above baseHeap + baseBuffers. */
   'sampledPeakHeap',
   'rssBefore',
   /** process.resourceUsage().maxRSS at the end, in bytes. */
   'maxRss',
-  /** Heap held after a full GC once the work is done (what it made still reachable), above baseHeap. */
+  /** Heap + array buffers held after a full GC once the work is done (what it made still reachable), above the base. */
   'retainedHeap',
 ] as const;
 

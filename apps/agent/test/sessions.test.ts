@@ -1,6 +1,8 @@
-import { devicePools } from '@pagelens/core';
+import { ASCEND_910B2, devicePools } from '@pagelens/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, TOKEN } from './support/agent-harness.ts';
+import type { BackendProcess } from '../src/backends/backend.ts';
+import { SimBackend } from '../src/backends/sim/sim-backend.ts';
+import { type Harness, startHarness, startHarnessOn, TOKEN } from './support/agent-harness.ts';
 import { stateDifference } from './support/same-state.ts';
 import { TestClient } from './support/ws-client.ts';
 
@@ -106,7 +108,8 @@ describe('teardown and resume', () => {
     await allocateSomething(driver);
     expect(devicePools(device)).not.toEqual(baseline);
     driver.close();
-    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 3000);
+    // No driver, none waiting, none being torn down: the teardown has ended.
+    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting && !m.driverEnding, 3000);
     expect(devicePools(harness.backend.state().devices[0] ?? device)).toEqual(baseline);
     const state = harness.backend.state();
     expect(
@@ -166,6 +169,47 @@ describe('teardown and resume', () => {
     });
   });
 
+  for (const allowTakeover of [false, true]) {
+    it(`a driver whose hello comes while the expired session is torn down waits, then gets a new session${allowTakeover ? ' (--allow-takeover too)' : ''}`, async () => {
+      const backend = new GatedSim();
+      harness = await startHarnessOn(backend, { resumeGraceMs: 20, allowTakeover });
+      const viewer = await connect();
+      await viewer.hello('viewer');
+      const driver = await connect();
+      const first = await driver.hello('driver');
+      await allocateSomething(driver);
+      const held = backend.hold('aclrtFree');
+      driver.close();
+      // The teardown is stopped at its aclrtFree: presence says so.
+      await held.reached;
+      await viewer.next((m) => m.type === 'presence' && m.driverEnding && !m.driver && !m.driverWaiting, 5000);
+      const next = await connect();
+      next.send({ type: 'hello', protocol: 1, role: 'driver' });
+      expect(await next.next((m) => m.type === 'notice')).toMatchObject({ level: 'info', code: 'driver-after-teardown' });
+      // A second driver meanwhile waits too, and is refused as busy once the first has the new session.
+      const later = await connect();
+      later.send({ type: 'hello', protocol: 1, role: 'driver' });
+      await later.next((m) => m.type === 'notice' && m.code === 'driver-after-teardown');
+      expect(next.messages.some((m) => m.type === 'welcome')).toBe(false);
+      held.release();
+      const welcome = await next.waitFor((m) => m.type === 'welcome');
+      expect(welcome).toMatchObject({ role: 'driver' });
+      expect(welcome.type === 'welcome' && welcome.sessionId).not.toBe(first.sessionId);
+      // The old session's objects were all released before the new one began.
+      const state = harness.backend.state();
+      expect(state.allocations.size + state.handles.size + state.reservations.size + state.mappings.size + state.hostBuffers.size).toBe(0);
+      if (allowTakeover) {
+        // With takeover allowed, the later driver takes the new session, never the ended one.
+        const taken = await later.waitFor((m) => m.type === 'welcome');
+        expect(taken.type === 'welcome' && taken.sessionId).toBe(welcome.type === 'welcome' && welcome.sessionId);
+        expect(await next.waitFor((m) => m.type === 'notice' && m.code === 'taken-over')).toBeDefined();
+      } else {
+        expect(await later.waitFor((m) => m.type === 'error')).toMatchObject({ code: 'driver-busy' });
+        expect(await next.call('aclInit', { configPath: null })).toMatchObject({ type: 'result', ret: 0 });
+      }
+    });
+  }
+
   it('reset tears everything down and gives every client a fresh host with the chosen profile', async () => {
     harness = await startHarness();
     const driver = await connect();
@@ -202,3 +246,46 @@ describe('teardown and resume', () => {
     });
   });
 });
+
+/** The simulator, with one ACL function held at a gate: a teardown that takes as long as a test needs. */
+class GatedSim extends SimBackend {
+  #gate: { fn: string; open: Promise<void>; arrived: () => void } | undefined;
+
+  constructor() {
+    super(ASCEND_910B2, 1, 1);
+  }
+
+  /** The next calls of `fn` wait until `release`; `reached` resolves when the first arrives. */
+  hold(fn: string): { reached: Promise<void>; release: () => void } {
+    let release = (): void => undefined;
+    let arrived = (): void => undefined;
+    const open = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    this.#gate = { fn, open, arrived };
+    return {
+      reached,
+      release: () => {
+        this.#gate = undefined;
+        release();
+      },
+    };
+  }
+
+  override openProcess(name: string): BackendProcess {
+    const opened = super.openProcess(name);
+    const runtime = opened.runtime;
+    const gated: BackendProcess['runtime']['call'] = async (fn, args) => {
+      const gate = this.#gate;
+      if (gate !== undefined && gate.fn === fn) {
+        gate.arrived();
+        await gate.open;
+      }
+      return runtime.call(fn, args);
+    };
+    return { pid: opened.pid, runtime: new Proxy(runtime, { get: (target, key) => (key === 'call' ? gated : Reflect.get(target, key)) }) };
+  }
+}

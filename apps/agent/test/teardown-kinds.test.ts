@@ -1,4 +1,4 @@
-import { ACL_HOST_REG, devicePools } from '@pagelens/core';
+import { ACL_HOST_REG, type AgentMessage, devicePools } from '@pagelens/core';
 import { describe, expect, it, vi } from 'vitest';
 import { AclBackend } from '../src/backends/acl/acl-backend.ts';
 import { freshDouble, readLog } from './acl/support/acl-double.ts';
@@ -16,6 +16,12 @@ const MiB = 1024 * 1024;
 const REG = ACL_HOST_REG.byName;
 const agent = agentPerTest();
 const connect = agent.connect;
+
+/**
+ * The presence that says the ended session is gone: no driver, none waiting to reconnect, none
+ * being torn down (driverEnding goes false only once the teardown has reached the backend).
+ */
+const sessionEnded = (m: AgentMessage): boolean => m.type === 'presence' && !m.driver && !m.driverWaiting && !m.driverEnding;
 
 /** One of every object kind, in two processes of the session on two devices; returns the shareable handle. */
 async function makeOneOfEverything(d: TestClient): Promise<string> {
@@ -63,7 +69,7 @@ describe('teardown of every object kind', () => {
     expect(before.shares.size).toBe(1);
     expect([...(before.devices[0]?.peers ?? [])]).toEqual([1]);
     driver.close();
-    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    await viewer.next(sessionEnded, 5000);
 
     const state = harness.backend.state();
     expect({
@@ -147,17 +153,6 @@ function contextsLeft(state: ReturnType<AclBackend['state']>) {
   return { contexts: state.contexts.size, streams: state.streams.size, events: state.aclEvents.size };
 }
 
-/**
- * Waits, message by message, until `done` holds. The presence that says the driver left is coalesced
- * (50 ms) and, on a busy machine, can go out while the ended session's teardown is still under way;
- * the teardown's own events and the presence sent after it follow, so a message always comes.
- */
-async function untilTornDown(viewer: TestClient, done: () => boolean): Promise<void> {
-  while (!done()) await viewer.next(() => true, 10_000);
-}
-
-const noneLeft = (state: ReturnType<AclBackend['state']>): boolean => state.contexts.size + state.streams.size + state.aclEvents.size === 0;
-
 describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
   it('simulator: a session that created a context, two streams in it and events leaves nothing when it disconnects', async () => {
     const harness = await agent.start({ devices: 2, resumeGraceMs: 20 });
@@ -168,8 +163,7 @@ describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
     await makeContextsAndEvents(driver);
     expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 2, streams: 5, events: 4 });
     driver.close();
-    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
-    await untilTornDown(viewer, () => noneLeft(harness.backend.state()));
+    await viewer.next(sessionEnded, 5000);
     expect(contextsLeft(harness.backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
   });
 
@@ -187,15 +181,7 @@ describe('teardown of contexts, streams and events (CX-2, CX-3)', () => {
       expect(contextsLeft(backend.state())).toEqual({ contexts: 2, streams: 5, events: 4 });
       const mark = readLog(double.log).length;
       driver.close();
-      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
-      await untilTornDown(
-        viewer,
-        () =>
-          noneLeft(backend.state()) &&
-          readLog(double.log)
-            .slice(mark)
-            .some((call) => call.fn === 'aclrtResetDeviceForce'),
-      );
+      await viewer.next(sessionEnded, 10_000);
       expect(contextsLeft(backend.state())).toEqual({ contexts: 0, streams: 0, events: 0 });
       // Every release reached the double and succeeded: each object in the context that made it.
       const teardown = readLog(double.log)
@@ -247,7 +233,7 @@ describe('teardown of a retained handle (VM-12)', () => {
     await retainTwice(driver);
     expect([...harness.backend.state().handles.values()].map((handle) => handle.retains)).toEqual([2]);
     driver.close();
-    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    await viewer.next(sessionEnded, 5000);
     const state = harness.backend.state();
     expect(vmmLeft(state)).toEqual({ handles: 0, physical: 0, reservations: 0, mappings: 0 });
     expect(state.devices.map((device) => devicePools(device))).toEqual(baseline);
@@ -267,7 +253,7 @@ describe('teardown of a retained handle (VM-12)', () => {
       const handle = await retainTwice(driver);
       const mark = readLog(double.log).length;
       driver.close();
-      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      await viewer.next(sessionEnded, 10_000);
       expect(vmmLeft(backend.state())).toEqual({ handles: 0, physical: 0, reservations: 0, mappings: 0 });
       const teardown = readLog(double.log)
         .slice(mark)
@@ -327,7 +313,7 @@ describe('teardown of IPC keys and imports (IP-4)', () => {
     const { keys } = await exportKeys(driver, true);
     expect(ipcLeft(harness.backend.state())).toEqual({ keys: 2, imports: 1, allocations: 1 });
     driver.close();
-    await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 5000);
+    await viewer.next(sessionEnded, 5000);
     const state = harness.backend.state();
     expect(ipcLeft(state)).toEqual({ keys: 0, imports: 0, allocations: 0 });
     expect(state.devices.map((device) => devicePools(device))).toEqual(baseline);
@@ -355,7 +341,7 @@ describe('teardown of IPC keys and imports (IP-4)', () => {
       expect(ipcLeft(backend.state())).toEqual({ keys: 2, imports: 0, allocations: 1 });
       const mark = readLog(double.log).length;
       driver.close();
-      await viewer.next((m) => m.type === 'presence' && !m.driver && !m.driverWaiting, 10_000);
+      await viewer.next(sessionEnded, 10_000);
       expect(ipcLeft(backend.state())).toEqual({ keys: 0, imports: 0, allocations: 0 });
       const teardown = readLog(double.log)
         .slice(mark)

@@ -111,11 +111,11 @@ export { type AddressMap, toModelAddress } from './formats/address-map.ts';
 export {
   type MemoryRecord,
   type MemoryRecordRow,
-  type MemScopeDump,
+  type MemScopeEvent,
   type OperatorMemory,
   type OperatorMemoryRow,
   readMemoryRecord,
-  readMemScopeDump,
+  readMemScopeEvents,
   readOperatorMemory,
 } from './formats/ascend-csv.ts';
 export {
@@ -142,8 +142,9 @@ export { isSqliteFile, readMemScopeDb, type SqliteDatabase, type SqliteEngine, t
 export {
   MEMSCOPE_UNPLACED,
   type MemScopeConversion,
+  type MemScopeDump,
   type MemScopeUnplaced,
-  memScopeToSnapshot,
+  readMemScopeDump,
 } from './formats/memscope-session.ts';
 export {
   type CsvFile,

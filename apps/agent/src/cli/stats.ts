@@ -106,16 +106,17 @@ export interface TableStats {
 
 function tableStats(file: Exclude<MemoryFile, { kind: 'snapshot' }>): TableStats {
   const devices = new Map<number | null, { rows: number; actions: Record<string, number> }>();
-  const count = (device: number | undefined, action: string): void => {
+  const count = (device: number | null | undefined, action: string, rows = 1): void => {
     const key = device ?? null;
     const entry = devices.get(key) ?? { rows: 0, actions: {} };
-    entry.rows += 1;
-    entry.actions[action] = (entry.actions[action] ?? 0) + 1;
+    entry.rows += rows;
+    entry.actions[action] = (entry.actions[action] ?? 0) + rows;
     devices.set(key, entry);
   };
   switch (file.kind) {
     case 'memscope_dump':
-      for (const event of file.events) count(event.device, event.event);
+      // Counted as the rows streamed past: the dump keeps the model, not its rows.
+      for (const [device, events] of file.byDevice) for (const [event, rows] of Object.entries(events)) count(device, event, rows);
       break;
     case 'memory_record':
       for (const row of file.rows) count(row.device, row.component);

@@ -47,6 +47,11 @@ export class DriverSession {
   readonly #queue = new SerialQueue();
   graceTimer: ReturnType<typeof setTimeout> | undefined;
   graceEndsAt = 0;
+  /**
+   * Its driver did not come back in time and its teardown is running: it holds objects still, but no
+   * one can resume or take it; a driver's hello waits until it has ended (hub.ts).
+   */
+  ending = false;
 
   constructor(id: string, callsPerSecond: number, now: () => number) {
     this.id = id;

@@ -67,6 +67,8 @@ export class Hub {
   readonly #connections = new Set<Connection>();
   /** The calls running now, each picking its events out of the stream. */
   readonly #recorders = new Set<CallRecorder>();
+  /** Drivers whose hello came while the session was being torn down (DriverSession.ending), in order. */
+  readonly #afterTeardown: { readonly connection: Connection; readonly hello: Hello }[] = [];
   readonly #usage = new UsageTracker();
   readonly #registry: DriverRegistry;
   readonly #fanOut: FanOut;
@@ -205,8 +207,14 @@ export class Hub {
       connection.outbox.socket.close(CloseCode.protocolError, 'protocol mismatch');
       return;
     }
-    if (hello.role === 'driver' && !this.#registry.attach(connection, hello)) return;
     if (connection.helloTimer !== undefined) this.#clock.clearTimeout(connection.helloTimer);
+    if (hello.role === 'driver' && this.#registry.driver?.ending === true) {
+      // Neither resumed nor taken over: the session is going. This driver gets a new one once it has ended.
+      if (!this.#afterTeardown.some((waiting) => waiting.connection === connection)) this.#afterTeardown.push({ connection, hello });
+      send(connection, notice('info', 'driver-after-teardown', coded('driver-after-teardown')));
+      return;
+    }
+    if (hello.role === 'driver' && !this.#registry.attach(connection, hello)) return;
     // Events still waiting go out (and into the history) first, so the history reaches the snapshot's seq.
     this.#fanOut.flush();
     connection.role = hello.role;
@@ -256,6 +264,7 @@ export class Hub {
       type: 'presence',
       driver: driver !== undefined && holderOf(this.#connections, driver) !== undefined,
       driverWaiting: driver !== undefined && driver.graceTimer !== undefined,
+      driverEnding: driver?.ending === true,
       viewers,
     };
   }
@@ -328,11 +337,16 @@ export class Hub {
   }
 
   async #endSession(session: DriverSession, reason: string): Promise<void> {
+    session.ending = true;
+    this.#fanOut.presenceChanged();
     await session.enqueue(() => tearDown(this.#turn, session, reason));
     this.#registry.ended(session);
     this.#follow.ended();
     this.#fanOut.flush();
     this.#fanOut.presenceChanged();
+    // The drivers that said hello meanwhile, in order: the first gets the new session, the rest are refused as busy.
+    const waiting = this.#afterTeardown.splice(0);
+    for (const { connection, hello } of waiting) if (!connection.closed && !this.#stopped) this.#hello(connection, hello);
   }
 
   #onEvents(events: readonly MemoryEvent[]): void {

@@ -354,8 +354,10 @@ describe("the boot script's early socket", () => {
     expect(early?.received).toEqual([]);
     expect(socket?.sent).toHaveLength(1);
     // Later messages go to the client directly.
-    socket?.receive({ type: 'presence', driver: true, driverWaiting: false, viewers: 1 });
-    expect(store.getState().presence).toEqual({ driver: true, driverWaiting: false, viewers: 1 });
+    socket?.receive({ type: 'presence', driver: true, driverWaiting: false, driverEnding: false, viewers: 1 });
+    expect(store.getState().presence).toEqual({ driver: true, driverWaiting: false, driverEnding: false, viewers: 1 });
+    socket?.receive({ type: 'presence', driver: false, driverWaiting: false, driverEnding: true, viewers: 1 });
+    expect(store.getState().presence).toMatchObject({ driver: false, driverEnding: true });
     expect(early?.received).toEqual([]);
   });
 

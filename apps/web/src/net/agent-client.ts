@@ -270,7 +270,12 @@ export class AgentClient {
         state.pushNotice(message, environment.now());
         return;
       case 'presence':
-        state.setPresence({ driver: message.driver, driverWaiting: message.driverWaiting, viewers: message.viewers });
+        state.setPresence({
+          driver: message.driver,
+          driverWaiting: message.driverWaiting,
+          driverEnding: message.driverEnding,
+          viewers: message.viewers,
+        });
         return;
       case 'followState':
         state.receiveFollowState(message.state, message.driver);

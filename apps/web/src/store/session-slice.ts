@@ -22,6 +22,8 @@ export interface Session {
 export interface Presence {
   readonly driver: boolean;
   readonly driverWaiting: boolean;
+  /** The driver session is being torn down (its driver did not come back); the next driver gets a new one. */
+  readonly driverEnding: boolean;
   readonly viewers: number;
 }
 

@@ -27,9 +27,24 @@ function tableReader<R extends string, O extends string, T, F>(
   wrap: (rows: T[]) => F,
 ): CsvFileReader<F> {
   const rows: T[] = [];
-  const table = new CsvTableReader(file, required, optional, (row) => {
-    rows.push(map(row));
-  });
+  return rowReader(
+    file,
+    required,
+    optional,
+    (row) => rows.push(map(row)),
+    () => wrap(rows),
+  );
+}
+
+/** Each row handed to `take` as it completes, nothing kept here; `finish` makes the file's value at the end. */
+function rowReader<R extends string, O extends string, F>(
+  file: string,
+  required: readonly R[],
+  optional: readonly O[],
+  take: (row: CsvRow<R | O>) => void,
+  finish: () => F,
+): CsvFileReader<F> {
+  const table = new CsvTableReader(file, required, optional, take);
   return {
     get bytesRead() {
       return table.bytesRead;
@@ -37,7 +52,7 @@ function tableReader<R extends string, O extends string, T, F>(
     push: (chunk) => table.push(chunk),
     end: () => {
       table.end();
-      return wrap(rows);
+      return finish();
     },
   };
 }
@@ -69,11 +84,6 @@ export interface MemScopeEvent {
   readonly pythonStack: string;
 }
 
-export interface MemScopeDump {
-  readonly kind: 'memscope_dump';
-  readonly events: readonly MemScopeEvent[];
-}
-
 /** `{allocation_id:3,addr:0x12c0…,size:512,owner:PTA@ops}` or the JSON spelling of the same. */
 export function parseAttr(raw: string): Record<string, string> {
   const attr: Record<string, string> = {};
@@ -99,33 +109,44 @@ function interned(seen: Map<string, string>, text: string): string {
   return text;
 }
 
-export function memScopeDumpReader(file = 'memscope_dump.csv'): CsvFileReader<MemScopeDump> {
+/**
+ * A memscope_dump CSV whose rows go to `take` one by one as they complete (memscope-session.ts
+ * turns each into the model as it comes, so a million-row file is never held as rows); `finish`
+ * makes the file's value once the last row is in.
+ */
+export function memScopeEventReader<F>(file: string, take: (event: MemScopeEvent) => void, finish: () => F): CsvFileReader<F> {
   const stacks = new Map<string, string>();
-  return tableReader(
-    file,
-    DUMP_REQUIRED,
-    DUMP_OPTIONAL,
-    (row) => dumpEvent(row, file, stacks),
-    (events) => ({ kind: 'memscope_dump', events }),
-  );
+  return rowReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file, stacks)), finish);
 }
 
-export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
-  return readText(memScopeDumpReader(file), text);
+/** Every row of a dump held whole as text, as events (tests, small files). */
+export function readMemScopeEvents(text: string, file = 'memscope_dump.csv'): MemScopeEvent[] {
+  const events: MemScopeEvent[] = [];
+  return readText(
+    memScopeEventReader(
+      file,
+      (event) => events.push(event),
+      () => events,
+    ),
+    text,
+  );
 }
 
 /**
  * The same rows from msMemScope's `.db` (its `memscope_dump` table, memscope-db.ts): the header,
  * then each row as a record, through the same column rules; messages name rows, not lines.
  */
-export function readMemScopeTable(header: readonly string[], rows: Iterable<CsvRecord>, file: string): MemScopeDump {
+export function readMemScopeTable(
+  header: readonly string[],
+  rows: Iterable<CsvRecord>,
+  file: string,
+  take: (event: MemScopeEvent) => void,
+): void {
   const stacks = new Map<string, string>();
-  const events: MemScopeEvent[] = [];
-  const table = new CsvTableReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => events.push(dumpEvent(row, file, stacks)), 'row');
+  const table = new CsvTableReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file, stacks)), 'row');
   table.take({ line: 0, fieldCount: header.length, field: (at) => header[at] ?? '' });
   for (const row of rows) table.take(row);
   table.end();
-  return { kind: 'memscope_dump', events };
 }
 
 function dumpEvent(

@@ -1,6 +1,7 @@
-import { type MemScopeDump, readMemScopeTable } from './ascend-csv.ts';
+import { type MemScopeEvent, readMemScopeTable } from './ascend-csv.ts';
 import type { CsvRecord } from './csv-records.ts';
 import { FormatError } from './format-error.ts';
+import { MemScopeConverter, type MemScopeDump } from './memscope-session.ts';
 
 /**
  * msMemScope's `memscope_dump_{date}.db` (its `--data-format=db` output) as the same MemScopeDump
@@ -101,11 +102,19 @@ function* records(statement: SqliteStatement, file: string): Generator<CsvRecord
   }
 }
 
-/**
- * The `memscope_dump` table of an msMemScope database held in memory. A file that is not SQLite,
- * a damaged one, one without the table or without its columns: a FormatError saying which.
- */
+/** The `memscope_dump` table of an msMemScope database held in memory, as the model (memscope-session.ts), row by row. */
 export function readMemScopeDb(engine: SqliteEngine, bytes: Uint8Array, file = 'memscope_dump.db'): MemScopeDump {
+  const converter = new MemScopeConverter();
+  readMemScopeDbEvents(engine, bytes, file, (event) => converter.take(event));
+  return converter.finish();
+}
+
+/**
+ * Each row of the `memscope_dump` table of an msMemScope database held in memory, to `take` in
+ * order. A file that is not SQLite, a damaged one, one without the table or without its columns:
+ * a FormatError saying which.
+ */
+export function readMemScopeDbEvents(engine: SqliteEngine, bytes: Uint8Array, file: string, take: (event: MemScopeEvent) => void): void {
   if (!isSqliteFile(bytes)) {
     throw new FormatError(
       `${file}: not an SQLite database (it does not start with "SQLite format 3"); expected msMemScope's memscope_dump_*.db`,
@@ -137,7 +146,7 @@ export function readMemScopeDb(engine: SqliteEngine, bytes: Uint8Array, file = '
       } catch (error) {
         throw damaged(file, error);
       }
-      return readMemScopeTable(header, records(statement, file), `${file} (table ${name})`);
+      readMemScopeTable(header, records(statement, file), `${file} (table ${name})`, take);
     } finally {
       statement?.free();
     }

@@ -1,7 +1,10 @@
 import { buildAddressMap, type RecordedRange, toModelAddress } from './address-map.ts';
-import type { MemScopeDump, MemScopeEvent } from './ascend-csv.ts';
+import { type CsvFileReader, type MemScopeEvent, memScopeEventReader } from './ascend-csv.ts';
 import type { PickleDict } from './pickle-values.ts';
 import type { Block, MemorySnapshot, Segment, StackFrames, TraceEntry } from './snapshot-types.ts';
+import { NO_STACK, StackInterner } from './stack-table.ts';
+import { TraceColumns } from './trace-columns.ts';
+import { encodeUtf8 } from './utf8.ts';
 
 /**
  * msMemScope's `memscope_dump_*.csv` as the trace of a snapshot, so it becomes a recorded session
@@ -77,121 +80,207 @@ function addressOf(event: MemScopeEvent): bigint | undefined {
   return /^(0x[0-9a-f]+|\d+)$/i.test(addr) ? BigInt(addr) : undefined;
 }
 
-class Counter {
-  readonly unplaced: Partial<Record<MemScopeUnplaced, { count: number; firstLine: number }>> = {};
-  readonly events: Record<string, number> = {};
-
-  skip(reason: MemScopeUnplaced, line: number): void {
-    const seen = this.unplaced[reason];
-    if (seen === undefined) this.unplaced[reason] = { count: 1, firstLine: line };
-    else seen.count += 1;
-  }
-}
-
 interface DeviceLog {
-  readonly trace: TraceEntry[];
-  /** Live HAL allocations and framework blocks: address → size, stack. */
+  readonly trace: TraceColumns;
+  /** Live HAL allocations and framework blocks: address → size (and a block's stack). */
   readonly hal: Map<bigint, number>;
   readonly blocks: Map<bigint, { size: number; frames: StackFrames }>;
-  /** Index in `trace` of each framework alloc, with its line, to check it lies in a HAL range afterwards. */
-  readonly blockEntries: { index: number; line: number }[];
+  /** Per framework alloc, its index in `trace` and its line, to check at the end that it lies in a HAL range. */
+  readonly blockAllocs: number[];
+}
+
+/** One distinct stack text: its frames and its id in the dump's StackInterner. */
+interface Stack {
+  readonly frames: StackFrames;
+  readonly id: number;
+}
+
+/** A FREE gives back what its MALLOC took: the entry has no stack of its own. */
+const NO_FRAMES: StackFrames = Object.freeze([]);
+
+export interface MemScopeDump extends MemScopeConversion {
+  readonly kind: 'memscope_dump';
+  /** Rows of the file (the .db's table), every one, placed or not. */
+  readonly rows: number;
+  /** Rows by `Device Id` (null: none given) and by `Event`, as written: `pagelens stats` prints these. */
+  readonly byDevice: ReadonlyMap<number | null, Readonly<Record<string, number>>>;
+}
+
+/**
+ * The dump turned into the model row by row as it is read, so only the model is held: the trace
+ * as columns (trace-columns.ts) with one stack id per distinct stack text, and the allocations and
+ * blocks live at the moment. At 1 M rows the rows as objects held some 500 MB of a worker's heap.
+ *
+ * Times are µs from the earliest row. Rows are written in ID order, which need not be time order
+ * across threads, so the earliest is known only at the end: each entry holds its ns after the first
+ * row until then (an exact integer in a double for 104 days), and `finish` moves the origin.
+ */
+export class MemScopeConverter {
+  readonly #stacks = new StackInterner();
+  readonly #stackOf = new Map<string, Stack>();
+  readonly #devices: DeviceLog[] = [];
+  readonly #unplaced: Partial<Record<MemScopeUnplaced, { count: number; firstLine: number }>> = {};
+  readonly #byDevice = new Map<number | null, Record<string, number>>();
+  #first: bigint | undefined;
+  /** The earliest row's ns after the first row's (≤ 0). */
+  #earliest = 0;
+  #rows = 0;
+  #halRows = 0;
+  #blockRows = 0;
+
+  take(event: MemScopeEvent): void {
+    this.#rows += 1;
+    const key = event.device ?? null;
+    let counts = this.#byDevice.get(key);
+    if (counts === undefined) {
+      counts = {};
+      this.#byDevice.set(key, counts);
+    }
+    counts[event.event] = (counts[event.event] ?? 0) + 1;
+    this.#first ??= event.timestampNs;
+    const ns = Number(event.timestampNs - this.#first);
+    if (ns < this.#earliest) this.#earliest = ns;
+    const unplaced = this.#place(event, ns);
+    if (unplaced !== undefined) this.#skip(unplaced, event.line);
+  }
+
+  /** Puts a MALLOC or FREE row into the model; otherwise says why it was not placed. */
+  #place(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
+    if (event.event !== 'MALLOC' && event.event !== 'FREE') return 'not-malloc-free';
+    const hal = event.eventType === 'HAL';
+    if (event.eventType === 'HOST') return 'host';
+    if (!hal && !BLOCK_TYPES.has(event.eventType)) return 'unknown-type';
+    if (event.device === undefined) return 'no-device';
+    const address = addressOf(event);
+    if (address === undefined) return 'no-address';
+    const log = this.#logOf(event.device);
+    if (event.event === 'MALLOC') {
+      if (event.size === undefined) return 'no-size';
+      const stack = this.#stack(event.pythonStack);
+      if (hal) {
+        log.hal.set(address, event.size);
+        this.#halRows += 1;
+      } else {
+        log.blocks.set(address, { size: event.size, frames: stack.frames });
+        log.blockAllocs.push(log.trace.length, event.line);
+        this.#blockRows += 1;
+      }
+      log.trace.pushInterned(entry(hal ? 'segment_alloc' : 'alloc', address, event.size, ns, stack.frames), stack.id);
+      return undefined;
+    }
+    const known = hal ? log.hal.get(address) : log.blocks.get(address)?.size;
+    if (known === undefined) return 'free-unknown';
+    if (hal) {
+      log.hal.delete(address);
+      this.#halRows += 1;
+    } else {
+      log.blocks.delete(address);
+      // A framework FREE gives the block back at once (the file records no pending stage): requested and completed together.
+      log.trace.pushInterned(entry('free_requested', address, known, ns, NO_FRAMES), NO_STACK);
+      this.#blockRows += 1;
+    }
+    log.trace.pushInterned(entry(hal ? 'segment_free' : 'free_completed', address, known, ns, NO_FRAMES), NO_STACK);
+    return undefined;
+  }
+
+  /** The dump as a snapshot, after the last row. */
+  finish(): MemScopeDump {
+    const earliest = this.#earliest;
+    // Exact: both are integers below 2^53, so this is the row's ns after the earliest, as a bigint subtraction gives it.
+    for (const log of this.#devices) log.trace.retime((ns) => (ns - earliest) / 1000);
+    this.#devices.forEach((log, device) => {
+      const ranges: RecordedRange[] = [];
+      for (let i = 0; i < log.trace.length; i += 1) {
+        if (log.trace.actionAt(i) !== 'segment_alloc') continue;
+        const item = log.trace.bareAt(i);
+        if (item !== undefined) ranges.push({ start: item.addr, size: item.size });
+      }
+      const map = buildAddressMap(device, ranges);
+      for (let k = 0; k < log.blockAllocs.length; k += 2) {
+        const item = log.trace.bareAt(log.blockAllocs[k] ?? -1);
+        if (item !== undefined && toModelAddress(map, item.addr) === undefined) this.#skip('outside-hal', log.blockAllocs[k + 1] ?? 0);
+      }
+    });
+    const events: Record<string, number> = {};
+    for (const counts of this.#byDevice.values()) {
+      for (const [name, count] of Object.entries(counts)) events[name] = (events[name] ?? 0) + count;
+    }
+    const halRows = this.#halRows;
+    const blockRows = this.#blockRows;
+    const snapshot: MemorySnapshot = {
+      kind: 'snapshot',
+      format: 'unknown',
+      formatEvidence: `msMemScope dump: ${halRows.toLocaleString('en-US')} HAL rows as device allocations, ${blockRows.toLocaleString('en-US')} framework rows as blocks`,
+      segments: finalSegments(this.#devices),
+      deviceTraces: this.#devices.map((log) => log.trace),
+      allocatorSettings: undefined,
+      hostSegments: undefined,
+      hostTraces: undefined,
+      otherKeys: [],
+    };
+    return {
+      kind: 'memscope_dump',
+      rows: this.#rows,
+      byDevice: this.#byDevice,
+      snapshot,
+      unplaced: this.#unplaced,
+      events,
+      halRows,
+      blockRows,
+    };
+  }
+
+  #skip(reason: MemScopeUnplaced, line: number): void {
+    const seen = this.#unplaced[reason];
+    if (seen === undefined) this.#unplaced[reason] = { count: 1, firstLine: line };
+    else seen.count += 1;
+  }
+
+  #logOf(device: number): DeviceLog {
+    for (let d = this.#devices.length; d <= device; d += 1) {
+      this.#devices.push({ trace: new TraceColumns(this.#stacks), hal: new Map(), blocks: new Map(), blockAllocs: [] });
+    }
+    return this.#devices[device] as DeviceLog;
+  }
+
+  /** Stacks repeat: one frames list and one interned id per distinct stack text. */
+  #stack(text: string): Stack {
+    let stack = this.#stackOf.get(text);
+    if (stack === undefined) {
+      const frames = memScopeFrames(text);
+      stack = { frames, id: this.#stacks.add(frames) };
+      this.#stackOf.set(text, stack);
+    }
+    return stack;
+  }
 }
 
 function entry(action: TraceEntry['action'], addr: bigint, size: number, timeUs: number, frames: StackFrames): TraceEntry {
   return { action, addr, size, stream: 0n, timeUs, poolId: undefined, deviceFree: undefined, frames };
 }
 
-export function memScopeToSnapshot(dump: MemScopeDump): MemScopeConversion {
-  const counter = new Counter();
-  const devices: DeviceLog[] = [];
-  const logOf = (device: number): DeviceLog => {
-    for (let d = devices.length; d <= device; d += 1) devices.push({ trace: [], hal: new Map(), blocks: new Map(), blockEntries: [] });
-    return devices[device] as DeviceLog;
-  };
-  // Bigints: Math.min does not take them.
-  let t0 = dump.events[0]?.timestampNs ?? 0n;
-  for (const event of dump.events) if (event.timestampNs < t0) t0 = event.timestampNs;
-  // Stacks repeat: one frame list per distinct stack text, shared by its rows (and interned once by the page).
-  const stacks = new Map<string, StackFrames>();
-  let halRows = 0;
-  let blockRows = 0;
-  for (const event of dump.events) {
-    counter.events[event.event] = (counter.events[event.event] ?? 0) + 1;
-    if (event.event !== 'MALLOC' && event.event !== 'FREE') {
-      counter.skip('not-malloc-free', event.line);
-      continue;
-    }
-    const hal = event.eventType === 'HAL';
-    if (event.eventType === 'HOST') counter.skip('host', event.line);
-    else if (!hal && !BLOCK_TYPES.has(event.eventType)) counter.skip('unknown-type', event.line);
-    else if (event.device === undefined) counter.skip('no-device', event.line);
-    else {
-      const address = addressOf(event);
-      if (address === undefined) {
-        counter.skip('no-address', event.line);
-        continue;
-      }
-      const log = logOf(event.device);
-      const live = hal ? log.hal : log.blocks;
-      const timeUs = Number(event.timestampNs - t0) / 1000;
-      if (event.event === 'MALLOC') {
-        if (event.size === undefined) {
-          counter.skip('no-size', event.line);
-          continue;
-        }
-        let frames = stacks.get(event.pythonStack);
-        if (frames === undefined) {
-          frames = memScopeFrames(event.pythonStack);
-          stacks.set(event.pythonStack, frames);
-        }
-        if (hal) {
-          log.hal.set(address, event.size);
-          log.trace.push(entry('segment_alloc', address, event.size, timeUs, frames));
-          halRows += 1;
-        } else {
-          log.blocks.set(address, { size: event.size, frames });
-          log.blockEntries.push({ index: log.trace.length, line: event.line });
-          log.trace.push(entry('alloc', address, event.size, timeUs, frames));
-          blockRows += 1;
-        }
-        continue;
-      }
-      const known = hal ? log.hal.get(address) : log.blocks.get(address)?.size;
-      if (known === undefined) {
-        counter.skip('free-unknown', event.line);
-        continue;
-      }
-      live.delete(address);
-      // A framework FREE gives the block back at once (the file records no pending stage): requested and completed together.
-      if (!hal) log.trace.push(entry('free_requested', address, known, timeUs, []));
-      log.trace.push(entry(hal ? 'segment_free' : 'free_completed', address, known, timeUs, []));
-      if (hal) halRows += 1;
-      else blockRows += 1;
-    }
-  }
-  const segments = finalSegments(devices);
-  devices.forEach((log, device) => {
-    const ranges: RecordedRange[] = log.trace
-      .filter((item) => item.action === 'segment_alloc')
-      .map((item) => ({ start: item.addr, size: item.size }));
-    const map = buildAddressMap(device, ranges);
-    for (const { index, line } of log.blockEntries) {
-      const item = log.trace[index];
-      if (item !== undefined && toModelAddress(map, item.addr) === undefined) counter.skip('outside-hal', line);
-    }
-  });
-  const snapshot: MemorySnapshot = {
-    kind: 'snapshot',
-    format: 'unknown',
-    formatEvidence: `msMemScope dump: ${halRows.toLocaleString('en-US')} HAL rows as device allocations, ${blockRows.toLocaleString('en-US')} framework rows as blocks`,
-    segments,
-    deviceTraces: devices.map((log) => log.trace),
-    allocatorSettings: undefined,
-    hostSegments: undefined,
-    hostTraces: undefined,
-    otherKeys: [],
-  };
-  return { snapshot, unplaced: counter.unplaced, events: counter.events, halRows, blockRows };
+/** A memscope_dump CSV read as it arrives, each row into the model as it completes. */
+export function memScopeDumpReader(file = 'memscope_dump.csv'): CsvFileReader<MemScopeDump> {
+  const converter = new MemScopeConverter();
+  return memScopeEventReader(
+    file,
+    (event) => converter.take(event),
+    () => converter.finish(),
+  );
+}
+
+/** A dump held whole as text (tests, small files). */
+export function readMemScopeDump(text: string, file = 'memscope_dump.csv'): MemScopeDump {
+  const reader = memScopeDumpReader(file);
+  reader.push(encodeUtf8(text));
+  return reader.end();
+}
+
+/** Events already read (tests; a caller holding rows), into the model. */
+export function memScopeToSnapshot(events: Iterable<MemScopeEvent>): MemScopeDump {
+  const converter = new MemScopeConverter();
+  for (const event of events) converter.take(event);
+  return converter.finish();
 }
 
 /** The HAL allocations live at the end, each with the framework blocks inside it: the "final state" a snapshot would carry. */

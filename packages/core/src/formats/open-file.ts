@@ -1,14 +1,7 @@
-import {
-  type CsvFileReader,
-  type MemoryRecord,
-  type MemScopeDump,
-  memoryRecordReader,
-  memScopeDumpReader,
-  type OperatorMemory,
-  operatorMemoryReader,
-} from './ascend-csv.ts';
+import { type CsvFileReader, type MemoryRecord, memoryRecordReader, type OperatorMemory, operatorMemoryReader } from './ascend-csv.ts';
 import { FormatError } from './format-error.ts';
 import { isSqliteFile, readMemScopeDb, type SqliteEngine } from './memscope-db.ts';
+import { type MemScopeDump, memScopeDumpReader } from './memscope-session.ts';
 import { type PickleLimits, PickleReader } from './pickle-reader.ts';
 import type { PickleValue } from './pickle-values.ts';
 import { addClues, type FormatClues, noClues, normalizeSnapshot, readTraceBatch } from './snapshot-normalize.ts';

@@ -55,18 +55,29 @@ export class TraceColumns implements TraceList {
 
   /** Appends `entry`; its stack is interned when `keepStack`, else dropped. */
   push(entry: TraceEntry, keepStack: boolean): void {
+    this.#put(entry, keepStack ? this.stacks.add(entry.frames) : NO_STACK, keepStack);
+  }
+
+  /**
+   * Appends `entry` whose stack the caller has interned in `stacks` already (`stack`, or NO_STACK):
+   * a reader that meets one stack text row after row interns it once.
+   */
+  pushInterned(entry: TraceEntry, stack: number): void {
+    this.#put(entry, stack, true);
+  }
+
+  #put(entry: TraceEntry, stack: number, keepFrames: boolean): void {
     const i = this.#length;
     const offset = i & MASK;
     if (offset === 0) this.#chunks.push(new Chunk());
     const chunk = this.#chunks[i >> CHUNK_BITS] as Chunk;
     this.#length += 1;
-    const stack = keepStack ? this.stacks.add(entry.frames) : NO_STACK;
     chunk.stack[offset] = stack;
     const action = TRACE_ACTIONS.indexOf(entry.action);
     const exact = action >= 0 && entry.addr >= 0n && entry.addr < U64_END && entry.stream >= 0n && entry.stream < U64_END;
     // A stack that is not a list of frames stays as the file wrote it, for the reader to say so (perfetto.ts stackText).
     if (!exact || entry.deviceFree !== undefined || stack === BAD_STACK) {
-      this.#whole.set(i, keepStack ? entry : { ...entry, frames: NO_FRAMES });
+      this.#whole.set(i, keepFrames ? entry : { ...entry, frames: NO_FRAMES });
       return;
     }
     chunk.action[offset] = action;
@@ -126,6 +137,24 @@ export class TraceColumns implements TraceList {
     const whole = this.#whole.get(index);
     if (whole !== undefined) return whole.action;
     return TRACE_ACTIONS[this.#chunks[index >> CHUNK_BITS]?.action[index & MASK] ?? 0];
+  }
+
+  /**
+   * Every entry's time_us becomes `to(time_us)` (an entry without one keeps none): for a reader
+   * that learns its time origin only at the end of the file (memscope-session.ts).
+   */
+  retime(to: (timeUs: number) => number): void {
+    for (let c = 0; c < this.#chunks.length; c += 1) {
+      const times = (this.#chunks[c] as Chunk).timeUs;
+      const used = Math.min(CHUNK, this.#length - c * CHUNK);
+      for (let k = 0; k < used; k += 1) {
+        const time = times[k] ?? Number.NaN;
+        if (!Number.isNaN(time)) times[k] = to(time);
+      }
+    }
+    for (const [index, entry] of this.#whole) {
+      if (entry.timeUs !== undefined) this.#whole.set(index, { ...entry, timeUs: to(entry.timeUs) });
+    }
   }
 
   /** Lets go of the columns (a consumed import: ImportOptions.consume). */

@@ -119,5 +119,7 @@ export const Presence = z.strictObject({
   type: z.literal('presence'),
   driver: z.boolean(),
   driverWaiting: z.boolean(),
+  /** A driver session is being torn down (its driver did not come back in time); a new driver becomes one once it has ended. */
+  driverEnding: z.boolean(),
   viewers: z.number().int().nonnegative(),
 });

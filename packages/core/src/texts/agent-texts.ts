@@ -8,6 +8,8 @@ export const AGENT_TEXTS_EN = {
   'host-reset': 'the host was reset ({{profile}} × {{devices}})',
   'resume-expired': 'your earlier session ended (its grace period passed) and was torn down; this is a new session',
   'taken-over': 'another client ({{remote}}) took over the driver session; you are now a viewer',
+  'driver-after-teardown':
+    'the previous driver session is being torn down (its driver did not come back in time); you become the driver as soon as that is done',
   // The host note of the welcome
   'host-note-sim': 'simulated {{profile}}; the agent runs on Linux {{kernel}}',
   // … and its parts on a real runtime (or PageLens's C test double of it), joined with "; "

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAttr } from '../../src/formats/ascend-csv.ts';
+import { parseAttr, readMemScopeEvents } from '../../src/formats/ascend-csv.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -26,17 +26,21 @@ const DUMP = [
 
 describe('msMemScope memscope_dump_*.csv', () => {
   it('reads events, exact ns timestamps and pointers, and the Attr fields', () => {
+    const events = readMemScopeEvents(DUMP, 'memscope_dump_20251201.csv');
+    expect(events.map((e) => e.event)).toEqual(['MALLOC', 'FREE', 'MSTX']);
+    expect(events[0]?.timestampNs).toBe(1732000000000000001n);
+    expect(events[0]?.ptr).toBe(0x12c000000000n);
+    expect(events[0]?.size).toBe(4096);
+    expect(events[0]?.attr.owner).toBe('PTA@model');
+    expect(events[0]?.pythonStack).toBe('train.py:10 step');
+    expect(events[2]?.ptr).toBeUndefined();
+    expect(events[1]?.line).toBe(3);
+    // Opened, the rows are counted as they go into the model (memscope-session.ts), not kept.
     const file = opened(DUMP, 'memscope_dump_20251201.csv');
     expect(file.kind).toBe('memscope_dump');
     if (file.kind !== 'memscope_dump') return;
-    expect(file.events.map((e) => e.event)).toEqual(['MALLOC', 'FREE', 'MSTX']);
-    expect(file.events[0]?.timestampNs).toBe(1732000000000000001n);
-    expect(file.events[0]?.ptr).toBe(0x12c000000000n);
-    expect(file.events[0]?.size).toBe(4096);
-    expect(file.events[0]?.attr.owner).toBe('PTA@model');
-    expect(file.events[0]?.pythonStack).toBe('train.py:10 step');
-    expect(file.events[2]?.ptr).toBeUndefined();
-    expect(file.events[1]?.line).toBe(3);
+    expect(file.rows).toBe(3);
+    expect([...file.byDevice]).toEqual([[0, { MALLOC: 1, FREE: 1, MSTX: 1 }]]);
   });
 
   it('accepts "Thread ID" / "Device ID" spellings and finds the file by its header when the name says nothing', () => {

@@ -1,9 +1,10 @@
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
-import { readMemScopeDump } from '../../src/formats/ascend-csv.ts';
-import { isSqliteFile, readMemScopeDb } from '../../src/formats/memscope-db.ts';
-import { memScopeToSnapshot } from '../../src/formats/memscope-session.ts';
+import { type MemScopeEvent, readMemScopeEvents } from '../../src/formats/ascend-csv.ts';
+import { isSqliteFile, readMemScopeDb, readMemScopeDbEvents } from '../../src/formats/memscope-db.ts';
+import { readMemScopeDump } from '../../src/formats/memscope-session.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
+import { withArrays } from './snapshot-fixtures.ts';
 
 const SQL = await initSqlJs();
 
@@ -72,6 +73,13 @@ function dbOf(rows: readonly Value[][], options: { table?: string; schema?: read
   return bytes;
 }
 
+/** The table's rows as events, before the model. */
+function dbEvents(bytes: Uint8Array, file = 'memscope_dump.db'): MemScopeEvent[] {
+  const events: MemScopeEvent[] = [];
+  readMemScopeDbEvents(SQL, bytes, file, (event) => events.push(event));
+  return events;
+}
+
 function refused(bytes: Uint8Array, name = 'memscope_dump_20261201.db') {
   const result = openMemoryFile(bytes, name, SQL);
   if (result.ok) throw new Error('expected a refusal');
@@ -80,32 +88,33 @@ function refused(bytes: Uint8Array, name = 'memscope_dump_20261201.db') {
 
 describe("msMemScope's memscope_dump_*.db", () => {
   it('holds the same events as the CSV of the same rows; `line` is the row of the table', () => {
-    const fromCsv = readMemScopeDump(csvOf(ROWS), 'memscope_dump_20261201.csv');
+    const fromCsv = readMemScopeEvents(csvOf(ROWS), 'memscope_dump_20261201.csv');
+    const fromDb = dbEvents(dbOf(ROWS), 'memscope_dump_20261201.db');
+    const withoutLine = ({ line: _, ...event }: MemScopeEvent) => event;
+    expect(fromDb.map(withoutLine)).toEqual(fromCsv.map(withoutLine));
+    expect(fromDb.map((event) => event.line)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The CSV's second row holds a two-line stack, so its later rows start a line further down.
+    expect(fromCsv.map((event) => event.line)).toEqual([2, 3, 5, 6, 7, 8]);
+    expect(fromDb[0]?.timestampNs).toBe(T0);
+    expect(fromDb[1]).toMatchObject({ ptr: 0x12c000000000n, size: 4096, attr: { owner: 'PTA@model' } });
+    expect(fromDb[4]?.name).toBe('"epoch, 1"');
+    expect(fromDb[5]?.device).toBeUndefined();
     const opened = openMemoryFile(dbOf(ROWS), 'memscope_dump_20261201.db', SQL);
     if (!opened.ok) throw new Error(opened.message);
-    expect(opened.file.kind).toBe('memscope_dump');
-    if (opened.file.kind !== 'memscope_dump') return;
-    const withoutLine = ({ line: _, ...event }: (typeof fromCsv.events)[number]) => event;
-    expect(opened.file.events.map(withoutLine)).toEqual(fromCsv.events.map(withoutLine));
-    expect(opened.file.events.map((event) => event.line)).toEqual([1, 2, 3, 4, 5, 6]);
-    // The CSV's second row holds a two-line stack, so its later rows start a line further down.
-    expect(fromCsv.events.map((event) => event.line)).toEqual([2, 3, 5, 6, 7, 8]);
-    expect(opened.file.events[0]?.timestampNs).toBe(T0);
-    expect(opened.file.events[1]).toMatchObject({ ptr: 0x12c000000000n, size: 4096, attr: { owner: 'PTA@model' } });
-    expect(opened.file.events[4]?.name).toBe('"epoch, 1"');
-    expect(opened.file.events[5]?.device).toBeUndefined();
+    expect(opened.file.kind === 'memscope_dump' && opened.file.rows).toBe(ROWS.length);
   });
 
   it('becomes the same recorded snapshot as the CSV (memscope-session.ts)', () => {
-    const fromCsv = memScopeToSnapshot(readMemScopeDump(csvOf(ROWS)));
-    const fromDb = memScopeToSnapshot(readMemScopeDb(SQL, dbOf(ROWS)));
-    expect(fromDb.snapshot).toEqual(fromCsv.snapshot);
-    expect(fromDb.snapshot.deviceTraces[0]?.[1]?.frames).toEqual([
+    const fromCsv = readMemScopeDump(csvOf(ROWS));
+    const fromDb = readMemScopeDb(SQL, dbOf(ROWS));
+    expect(withArrays(fromDb.snapshot)).toEqual(withArrays(fromCsv.snapshot));
+    expect(fromDb.snapshot.deviceTraces[0]?.at(1)?.frames).toEqual([
       { filename: 'train.py', line: 3, name: 'step' },
       { filename: 'model.py', line: 9, name: 'forward' },
     ]);
     expect(fromDb.halRows).toBe(1);
     expect(fromDb.blockRows).toBe(3);
+    expect([...fromDb.byDevice]).toEqual([...fromCsv.byDevice]);
     // Unplaced rows keep their place: the MSTX mark is row 5 of the table (line 7 of the CSV).
     expect(fromDb.unplaced['not-malloc-free']).toEqual({ count: 1, firstLine: 5 });
     expect(fromCsv.unplaced['not-malloc-free']).toEqual({ count: 1, firstLine: 7 });
@@ -114,8 +123,8 @@ describe("msMemScope's memscope_dump_*.db", () => {
   it('reads a column typed TEXT where msMemScope says INTEGER (and the reverse), and NULL as an empty field', () => {
     const retyped = SCHEMA.map(([name, type]) => [name, type === 'INTEGER' ? 'TEXT' : 'INTEGER'] as const);
     const rows = ROWS.map((row) => row.map((value, at) => (at === 10 && value === '' ? null : value)));
-    const events = readMemScopeDb(SQL, dbOf(rows, { schema: retyped })).events;
-    expect(events).toEqual(readMemScopeDb(SQL, dbOf(ROWS)).events);
+    const events = dbEvents(dbOf(rows, { schema: retyped }));
+    expect(events).toEqual(dbEvents(dbOf(ROWS)));
     expect(events[0]?.pythonStack).toBe('');
   });
 
@@ -124,7 +133,7 @@ describe("msMemScope's memscope_dump_*.db", () => {
     // File format write/read versions 2 = WAL (sqlite.org/fileformat.html §1.3.3).
     bytes[18] = 2;
     bytes[19] = 2;
-    expect(readMemScopeDb(SQL, bytes).events).toHaveLength(ROWS.length);
+    expect(dbEvents(bytes)).toHaveLength(ROWS.length);
   });
 
   it('is recognised by its 16-byte header, whatever its name', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readMemScopeDump } from '../../src/formats/ascend-csv.ts';
-import { memScopeFrames, memScopeToSnapshot } from '../../src/formats/memscope-session.ts';
+import { readMemScopeEvents } from '../../src/formats/ascend-csv.ts';
+import { memScopeDumpReader, memScopeFrames, memScopeToSnapshot, readMemScopeDump } from '../../src/formats/memscope-session.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
+import { entriesOf, withArrays } from './snapshot-fixtures.ts';
 
 const MiB = 1024 * 1024;
 const HEADER = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
@@ -43,11 +44,10 @@ const DUMP = [
 ].join('\n');
 
 describe('msMemScope dump as a recorded session', () => {
-  const dump = readMemScopeDump(DUMP, 'memscope_dump_1.csv');
-  const converted = memScopeToSnapshot(dump);
+  const converted = readMemScopeDump(DUMP, 'memscope_dump_1.csv');
 
   it('HAL rows become device allocations, framework rows blocks, in time order with the stack frames', () => {
-    const trace = converted.snapshot.deviceTraces[0] ?? [];
+    const trace = entriesOf(converted.snapshot.deviceTraces[0]);
     expect(trace.map((entry) => entry.action)).toEqual(['segment_alloc', 'alloc', 'alloc', 'free_requested', 'free_completed', 'alloc']);
     expect(trace[0]).toMatchObject({ addr: SEG, size: 20 * MiB, timeUs: 1 });
     expect(trace[4]).toMatchObject({ action: 'free_completed', addr: SEG, size: 4096, timeUs: 4 });
@@ -55,7 +55,7 @@ describe('msMemScope dump as a recorded session', () => {
       { filename: 'train.py', line: 10, name: 'step' },
       { filename: 'model.py', line: 42, name: 'forward' },
     ]);
-    expect(converted.snapshot.deviceTraces[1]?.map((entry) => entry.action)).toEqual(['segment_alloc']);
+    expect(entriesOf(converted.snapshot.deviceTraces[1]).map((entry) => entry.action)).toEqual(['segment_alloc']);
     expect(converted.halRows).toBe(2);
     expect(converted.blockRows).toBe(4);
   });
@@ -74,7 +74,8 @@ describe('msMemScope dump as a recorded session', () => {
     const placed = converted.halRows + converted.blockRows;
     const skipped = Object.values(converted.unplaced).reduce((sum, item) => sum + (item?.count ?? 0), 0);
     // outside-hal rows are in the trace (the log) and counted as unplaced on the page map: nothing else is lost.
-    expect(placed + skipped - (converted.unplaced['outside-hal']?.count ?? 0)).toBe(dump.events.length);
+    expect(placed + skipped - (converted.unplaced['outside-hal']?.count ?? 0)).toBe(converted.rows);
+    expect(converted.rows).toBe(12);
   });
 
   it('the final state is the HAL allocations live at the end with their live blocks, so the import ends consistent', () => {
@@ -107,5 +108,93 @@ describe('msMemScope dump as a recorded session', () => {
       { filename: 'weird', line: 0, name: '' },
     ]);
     expect(memScopeFrames('N/A')).toEqual([]);
+  });
+});
+
+/**
+ * A long dump made row by row with what each row must become written down beside it, so the
+ * converter is checked against the generator's own record, not against itself. Times jitter
+ * backwards (rows are in ID order, threads are not), so the earliest row is not the first.
+ */
+function longDump(rows: number, seed: number) {
+  let state = seed;
+  const next = (): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  const lines = [HEADER];
+  const expected: { action: string; addr: bigint; size: number; ns: bigint; stack: string }[][] = [[], []];
+  const live: Map<bigint, number>[] = [new Map(), new Map()];
+  const stacks = Array.from({ length: 50 }, (_, i) => `train.py(${i}): step\nmodel.py(${100 + i}): forward`);
+  let ns = T0 + 123_456_789n;
+  let minNs = ns;
+  for (let device = 0; device < 2; device += 1) {
+    const base = SEG + BigInt(device) * 0x10000000000n;
+    lines.push(row(lines.length, 'MALLOC', 'HAL', Number(ns - T0), String(device), hex(base), `size:${64 * MiB}`));
+    expected[device]?.push({ action: 'segment_alloc', addr: base, size: 64 * MiB, ns, stack: '' });
+  }
+  while (lines.length <= rows) {
+    // Mostly forwards by up to 2 µs with odd ns; now and then a row stamped before its neighbours.
+    ns += BigInt(Math.floor(next() * 2000) + 1);
+    const at = next() < 0.01 ? ns - 5_000_000n : ns;
+    if (at < minNs) minNs = at;
+    const device = next() < 0.5 ? 0 : 1;
+    const dt = Number(at - T0);
+    const pick = next();
+    if (pick < 0.05) {
+      lines.push(row(lines.length, 'ACCESS', 'READ', dt, String(device), hex(SEG), 'size:4096'));
+      continue;
+    }
+    const blocks = live[device] as Map<bigint, number>;
+    const trace = expected[device] ?? [];
+    const base = SEG + BigInt(device) * 0x10000000000n;
+    if (pick < 0.55 || blocks.size === 0) {
+      const addr = base + BigInt(Math.floor(next() * 16384)) * 4096n;
+      if (blocks.has(addr)) continue;
+      const size = 512 * (1 + Math.floor(next() * 8));
+      const stack = stacks[Math.floor(next() * stacks.length)] ?? '';
+      blocks.set(addr, size);
+      lines.push(row(lines.length, 'MALLOC', 'PTA', dt, String(device), hex(addr), `size:${size}`, stack));
+      trace.push({ action: 'alloc', addr, size, ns: at, stack });
+    } else {
+      const [addr, size] = blocks.entries().next().value as [bigint, number];
+      blocks.delete(addr);
+      lines.push(row(lines.length, 'FREE', 'PTA', dt, String(device), hex(addr), `size:${size}`));
+      trace.push({ action: 'free_requested', addr, size, ns: at, stack: '' }, { action: 'free_completed', addr, size, ns: at, stack: '' });
+    }
+  }
+  return { text: lines.join('\n'), expected, minNs, live };
+}
+
+describe('msMemScope dump converted row by row as it streams', () => {
+  // Over 65,536 entries a device: the columns' chunks are crossed.
+  const dump = longDump(160_000, 7);
+  const bytes = new TextEncoder().encode(dump.text);
+  const reader = memScopeDumpReader('memscope_dump_long.csv');
+  for (let at = 0; at < bytes.length; at += 1 << 16) reader.push(bytes.subarray(at, at + (1 << 16)));
+  const converted = reader.end();
+
+  it('holds every entry the rows made, times in µs from the earliest row however late it came, stacks as written', () => {
+    expect(converted.rows).toBe(160_000);
+    dump.expected.forEach((want, device) => {
+      const trace = converted.snapshot.deviceTraces[device];
+      expect(trace?.length).toBe(want.length);
+      expect(want.length).toBeGreaterThan(65_536);
+      const got = Array.from(trace ?? [], (entry) => [entry.action, entry.addr, entry.size, entry.timeUs, entry.frames]);
+      // Times exact: the bigint difference in ns, then µs, as one subtraction gives it.
+      const wanted = want.map((e) => [e.action, e.addr, e.size, Number(e.ns - dump.minNs) / 1000, memScopeFrames(e.stack)]);
+      expect(got).toEqual(wanted);
+    });
+    expect(dump.minNs).toBeLessThan(T0 + 123_456_789n);
+  });
+
+  it('ends with what is live, and converts as the rows read at once do', () => {
+    const live = converted.snapshot.segments.map((segment) => [segment.device, segment.blocks.length, segment.allocatedSize]);
+    expect(live).toEqual(
+      dump.live.map((blocks, device) => [device, blocks.size, [...blocks.values()].reduce((sum, size) => sum + size, 0)]),
+    );
+    const atOnce = memScopeToSnapshot(readMemScopeEvents(dump.text, 'memscope_dump_long.csv'));
+    expect(withArrays(atOnce.snapshot)).toEqual(withArrays(converted.snapshot));
+    expect(converted.unplaced).toEqual({ 'not-malloc-free': expect.objectContaining({ firstLine: expect.any(Number) }) });
   });
 });

@@ -77,6 +77,7 @@ export function Header() {
           {' · '}
           {t('shell.presence.viewers', { count: presence.viewers })}
           {presence.driverWaiting && ` · ${t('shell.presence.driverWaiting')}`}
+          {presence.driverEnding && ` · ${t('shell.presence.driverEnding')}`}
         </span>
       )}
       <Toggle pref="units" value={units} values={['binary', 'decimal']} onChange={(next) => setPrefs({ units: next })} />

@@ -44,6 +44,7 @@ export const shell = defineMessages(
       viewers_one: '{{count}} viewer',
       viewers_other: '{{count}} viewers',
       driverWaiting: 'driver reconnecting',
+      driverEnding: 'driver gone: tearing down its session',
       you: 'you: {{role}}',
     },
     help: {
@@ -123,6 +124,7 @@ export const shell = defineMessages(
       viewers_one: '{{count}} 位观察者',
       viewers_other: '{{count}} 位观察者',
       driverWaiting: '驱动者重连中',
+      driverEnding: '驱动者已离开：正在清理其会话',
       you: '你：{{role}}',
     },
     help: {

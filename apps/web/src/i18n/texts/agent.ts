@@ -5,6 +5,7 @@ export const AGENT_TEXTS_ZH: Readonly<Record<keyof typeof TEXT_PARTS.agent, stri
   'host-reset': 'Host 已重置（{{profile}} × {{devices}}）',
   'resume-expired': '你之前的会话已结束（宽限期已过）并被清理；这是一个新会话',
   'taken-over': '另一个客户端（{{remote}}）接管了驱动会话；你现在是观察者',
+  'driver-after-teardown': '上一个驱动会话正在清理（其驱动者未在宽限期内回来）；清理完成后你即成为驱动者',
   'host-note-sim': '模拟的 {{profile}}；Agent 运行于 Linux {{kernel}}',
   'host-note-runtime': 'ACL 运行时 {{path}}，SoC {{soc}}',
   'host-note-runtime-version': 'ACL 运行时 {{path}}（ACL API {{version}}），SoC {{soc}}',

@@ -1,14 +1,6 @@
 // An msMemScope dump, from its CSV (import-csv.ts) or its .db (import-db.ts), as the worker's
 // answer: a recorded session through the snapshot importer, or its Perfetto export.
-import {
-  chromeTraceJson,
-  type DeviceProfile,
-  importSnapshot,
-  MEMSCOPE_UNPLACED,
-  type MemScopeDump,
-  memScopeToSnapshot,
-  toChromeTrace,
-} from '@pagelens/core';
+import { chromeTraceJson, type DeviceProfile, importSnapshot, MEMSCOPE_UNPLACED, type MemScopeDump, toChromeTrace } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
 import { jsonBlob } from './json-blob.ts';
 import { sessionReply } from './session-reply.ts';
@@ -22,8 +14,8 @@ export interface ReadFile {
   readonly rowsAre: 'line' | 'row';
 }
 
-export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
-  const converted = memScopeToSnapshot(dump);
+/** `converted`: the dump as the reader turned it into the model, row by row (core memscope-session.ts). */
+export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
   const pageSize1g = request.pageSize1g ?? false;
   if (request.purpose === 'perfetto') {
     const trace = toChromeTrace(converted.snapshot, { profile, pageSize1g });
@@ -48,7 +40,7 @@ export function replyMemScope(dump: MemScopeDump, file: ReadFile, request: Impor
     profile: profile.name,
     pageSize1g,
     timeBasis: 'time_us',
-    traceEntries: dump.events.length,
+    traceEntries: converted.rows,
     segments: snapshot.segments.length,
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
