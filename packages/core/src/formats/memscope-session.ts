@@ -1,3 +1,4 @@
+import type { PageClass } from '../model/events.ts';
 import { buildAddressMap, type RecordedRange, toModelAddress } from './address-map.ts';
 import { type CsvFileReader, type MemScopeEvent, memScopeEventReader } from './ascend-csv.ts';
 import type { PickleDict } from './pickle-values.ts';
@@ -47,6 +48,9 @@ export interface MemScopeConversion {
   readonly events: Readonly<Record<string, number>>;
   readonly halRows: number;
   readonly blockRows: number;
+  /** HAL allocations whose page size the file recorded (page_type), and those whose pages PageLens models. */
+  readonly halPagesRecorded: number;
+  readonly halPagesModeled: number;
 }
 
 const BLOCK_TYPES = new Set(['PTA', 'PTA_WORKSPACE', 'MindSpore', 'ATB']);
@@ -82,11 +86,22 @@ function addressOf(event: MemScopeEvent): bigint | undefined {
 
 interface DeviceLog {
   readonly trace: TraceColumns;
-  /** Live HAL allocations and framework blocks: address → size (and a block's stack). */
-  readonly hal: Map<bigint, number>;
+  /** Live HAL allocations (with the page size recorded, if any) and framework blocks (with their stacks), by address. */
+  readonly hal: Map<bigint, { size: number; pageClass: PageClass | undefined }>;
   readonly blocks: Map<bigint, { size: number; frames: StackFrames }>;
   /** Per framework alloc, its index in `trace` and its line, to check at the end that it lies in a HAL range. */
   readonly blockAllocs: number[];
+  /** Trace index of a HAL allocation → its `page_type`. */
+  readonly pageClasses: Map<number, PageClass>;
+}
+
+/**
+ * A HAL MALLOC's `Attr` page_type, which msMemScope reads from the driver's allocation flags (bit 17
+ * huge, bit 31 giant; Ascend/msmemscope `csrc/event_trace/event_report.cpp` GetMemPageType, written
+ * as normal / huge / giant by `csrc/analysis/dump.cpp`): PageLens's page classes by the same names.
+ */
+function recordedPageClass(value: string | undefined): PageClass | undefined {
+  return value === 'normal' || value === 'huge' || value === 'giant' ? value : undefined;
 }
 
 /** One distinct stack text: its frames and its id in the dump's StackInterner. */
@@ -127,6 +142,9 @@ export class MemScopeConverter {
   #rows = 0;
   #halRows = 0;
   #blockRows = 0;
+  /** HAL allocations without a page_type PageLens reads: their pages are modeled. */
+  #halPagesModeled = 0;
+  #halPagesRecorded = 0;
 
   take(event: MemScopeEvent): void {
     this.#rows += 1;
@@ -158,7 +176,14 @@ export class MemScopeConverter {
       if (event.size === undefined) return 'no-size';
       const stack = this.#stack(event.pythonStack);
       if (hal) {
-        log.hal.set(address, event.size);
+        const pageClass = recordedPageClass(event.attr.page_type?.trim());
+        if (pageClass !== undefined) {
+          log.pageClasses.set(log.trace.length, pageClass);
+          this.#halPagesRecorded += 1;
+        } else {
+          this.#halPagesModeled += 1;
+        }
+        log.hal.set(address, { size: event.size, pageClass });
         this.#halRows += 1;
       } else {
         log.blocks.set(address, { size: event.size, frames: stack.frames });
@@ -168,9 +193,12 @@ export class MemScopeConverter {
       log.trace.pushInterned(entry(hal ? 'segment_alloc' : 'alloc', address, event.size, ns, stack.frames), stack.id);
       return undefined;
     }
-    const known = hal ? log.hal.get(address) : log.blocks.get(address)?.size;
+    const known = hal ? log.hal.get(address)?.size : log.blocks.get(address)?.size;
     if (known === undefined) return 'free-unknown';
     if (hal) {
+      const pageClass = log.hal.get(address)?.pageClass;
+      // The pages given back are the ones taken: an export's page counters fall by the same class.
+      if (pageClass !== undefined) log.pageClasses.set(log.trace.length, pageClass);
       log.hal.delete(address);
       this.#halRows += 1;
     } else {
@@ -217,6 +245,7 @@ export class MemScopeConverter {
       hostSegments: undefined,
       hostTraces: undefined,
       otherKeys: [],
+      recordedPageClasses: this.#devices.map((log) => log.pageClasses),
     };
     return {
       kind: 'memscope_dump',
@@ -227,6 +256,8 @@ export class MemScopeConverter {
       events,
       halRows,
       blockRows,
+      halPagesRecorded: this.#halPagesRecorded,
+      halPagesModeled: this.#halPagesModeled,
     };
   }
 
@@ -238,7 +269,13 @@ export class MemScopeConverter {
 
   #logOf(device: number): DeviceLog {
     for (let d = this.#devices.length; d <= device; d += 1) {
-      this.#devices.push({ trace: new TraceColumns(this.#stacks), hal: new Map(), blocks: new Map(), blockAllocs: [] });
+      this.#devices.push({
+        trace: new TraceColumns(this.#stacks),
+        hal: new Map(),
+        blocks: new Map(),
+        blockAllocs: [],
+        pageClasses: new Map(),
+      });
     }
     return this.#devices[device] as DeviceLog;
   }
@@ -289,7 +326,7 @@ function finalSegments(devices: readonly DeviceLog[]): Segment[] {
   devices.forEach((log, device) => {
     const starts = [...log.hal.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
     for (const address of starts) {
-      const size = log.hal.get(address) ?? 0;
+      const { size, pageClass } = log.hal.get(address) ?? { size: 0, pageClass: undefined };
       const end = address + BigInt(size);
       const blocks: Block[] = [];
       for (const [at, block] of log.blocks) {
@@ -311,6 +348,7 @@ function finalSegments(devices: readonly DeviceLog[]): Segment[] {
         isExpandable: false,
         frames: [],
         blocks,
+        ...(pageClass === undefined ? {} : { recordedPageClass: pageClass }),
       });
     }
   });

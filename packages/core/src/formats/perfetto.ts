@@ -49,8 +49,11 @@ interface Totals {
   giant: number;
 }
 
-/** How one entry changes the totals (bytes). Snapshots record `active` as allocated + pending free. */
-function change(entry: TraceEntry, model: AllocatorModel): Partial<Totals> {
+/**
+ * How one entry changes the totals (bytes). Snapshots record `active` as allocated + pending free.
+ * `recorded`: the page size the file recorded for a segment_alloc / segment_free (MemorySnapshot.recordedPageClasses).
+ */
+function change(entry: TraceEntry, model: AllocatorModel, recorded?: PageClass): Partial<Totals> {
   switch (entry.action) {
     case 'alloc':
       return { allocated: entry.size, active: entry.size };
@@ -60,10 +63,10 @@ function change(entry: TraceEntry, model: AllocatorModel): Partial<Totals> {
       return { active: -entry.size };
     case 'segment_alloc':
     case 'segment_map':
-      return { reserved: entry.size, ...pageChange(entry, model, 1) };
+      return { reserved: entry.size, ...pageChange(entry, model, 1, recorded) };
     case 'segment_free':
     case 'segment_unmap':
-      return { reserved: -entry.size, ...pageChange(entry, model, -1) };
+      return { reserved: -entry.size, ...pageChange(entry, model, -1, recorded) };
     case 'snapshot':
     case 'oom':
     case 'workspace_snapshot':
@@ -74,8 +77,9 @@ function change(entry: TraceEntry, model: AllocatorModel): Partial<Totals> {
 const SMALL_BUFFER = 2 * 1024 * 1024;
 
 /** The pages a trace entry's segment change takes or gives back: a whole segment, or a map of an expandable one. */
-function pageChange(entry: TraceEntry, model: AllocatorModel, sign: 1 | -1): Partial<Totals> {
+function pageChange(entry: TraceEntry, model: AllocatorModel, sign: 1 | -1, recorded: PageClass | undefined): Partial<Totals> {
   const segment: Segment = {
+    ...(recorded === undefined ? {} : { recordedPageClass: recorded }),
     device: 0,
     address: entry.addr,
     totalSize: entry.size,
@@ -171,6 +175,7 @@ const STACK_TEXTS = 65_536;
 function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Generator<TraceEvent> {
   for (const device of devicesOf(snapshot)) {
     const trace = snapshot.deviceTraces[device] ?? [];
+    const recorded = snapshot.recordedPageClasses?.[device];
     const columns = trace instanceof TraceColumns ? trace : undefined;
     const totals = finalTotals(
       snapshot.segments.filter((segment) => segment.device === device),
@@ -178,7 +183,7 @@ function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Gener
     );
     for (let i = trace.length - 1; i >= 0; i -= 1) {
       const entry = bareEntry(trace, i);
-      if (entry !== undefined) apply(totals, change(entry, model), -1);
+      if (entry !== undefined) apply(totals, change(entry, model, recorded?.get(i)), -1);
     }
     const pid = device;
     yield { name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: `NPU ${device} (${snapshot.format})` } };
@@ -205,7 +210,7 @@ function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Gener
     for (let index = 0; index < trace.length; index += 1) {
       const entry = columns === undefined ? trace.at(index) : columns.bareAt(index);
       if (entry === undefined) continue;
-      apply(totals, change(entry, model), 1);
+      apply(totals, change(entry, model, recorded?.get(index)), 1);
       const ts = timeOf(entry, index);
       if (INSTANT.has(entry.action)) {
         let tid = streams.get(entry.stream);

@@ -9,7 +9,9 @@ import type { Segment } from './snapshot-types.ts';
 /**
  * The ACL calls torch_npu's caching allocator makes for a segment, and the pages they take on a
  * profile: *modeled*, because a snapshot records no page size (formats.md) and the huge pool's
- * state at the time is unknown (a HUGE_FIRST fallback to normal pages cannot be seen).
+ * state at the time is unknown (a HUGE_FIRST fallback to normal pages cannot be seen). When the
+ * file did record the size (Segment.recordedPageClass: msMemScope's HAL page_type), the plan takes
+ * it, as the ACL policy that takes only that size, and says so (`recorded`).
  *
  * Source: Ascend/pytorch `torch_npu/csrc/core/npu/NPUCachingAllocator.cpp` at commit
  * 9e73e708ab9350d203475609f36f8a43f6a0c2ab (docs/reference/formats-notes.md has the details):
@@ -43,6 +45,8 @@ export interface SegmentPages {
   readonly pages: number;
   /** pages × pageSize − the segment's total_size (DM-11). */
   readonly wasteBytes: number;
+  /** The page class is the one the file recorded (Segment.recordedPageClass), not the model's choice. */
+  readonly recorded: boolean;
 }
 
 const HUGE_FIRST = aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST;
@@ -58,8 +62,15 @@ function pagesOf(
 ): SegmentPages {
   const pageSize = pageBytes(pageClass, profile);
   const pages = pagesFor(padded, pageSize);
-  return { call, policy, padded, pageClass, pageSize, pages, wasteBytes: pages * pageSize - segment.totalSize };
+  return { call, policy, padded, pageClass, pageSize, pages, wasteBytes: pages * pageSize - segment.totalSize, recorded: false };
 }
+
+/** The ACL policy that takes exactly the recorded page class, as the driver's flags said it was taken. */
+const ONLY_POLICY: Readonly<Record<PageClass, BasePolicyName>> = {
+  normal: 'ACL_MEM_MALLOC_NORMAL_ONLY',
+  huge: 'ACL_MEM_MALLOC_HUGE_ONLY',
+  giant: 'ACL_MEM_MALLOC_HUGE1G_ONLY',
+};
 
 export function segmentPages(segment: Segment, model: AllocatorModel): SegmentPages {
   const { profile } = model;
@@ -70,6 +81,16 @@ export function segmentPages(segment: Segment, model: AllocatorModel): SegmentPa
     return pagesOf('aclrtMallocPhysical', memAttr, segment.totalSize, pageClass, segment, profile);
   }
   if (segment.totalSize === 0) return pagesOf('aclrtMallocAlign32', 'ACL_MEM_MALLOC_HUGE_FIRST', 0, 'normal', segment, profile);
+  const recorded = segment.recordedPageClass;
+  if (recorded !== undefined) {
+    // The page size is known: the policy that takes only it. A profile without that page size (giant
+    // pages on a chip that has none) cannot hold it, and the model's choice stands instead.
+    const policy = ONLY_POLICY[recorded];
+    const plan = planMalloc('aclrtMallocAlign32', segment.totalSize, aclrtMemMallocPolicy.byName[policy], profile, false);
+    if (plan.ok && plan.pageClass === recorded) {
+      return { ...pagesOf('aclrtMallocAlign32', policy, plan.padded, recorded, segment, profile), recorded: true };
+    }
+  }
   if (giant) {
     const plan = planMalloc('aclrtMallocAlign32', segment.totalSize, HUGE1G_ONLY, profile, false);
     if (plan.ok) return pagesOf('aclrtMallocAlign32', 'ACL_MEM_MALLOC_HUGE1G_ONLY', plan.padded, plan.pageClass, segment, profile);

@@ -75,7 +75,6 @@ export interface ImportedSession {
 const PID = 1;
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
-const HUGE_FIRST = aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE_FIRST;
 
 /** Streams repeat entry after entry: their text is made once. */
 const streamText = new Map<bigint, string>();
@@ -181,9 +180,17 @@ function placementFor(builder: Builder, device: number, pageClass: PageClass, by
   return { pageClass, pageSize, pages, runs };
 }
 
-function probe(device: number, address: bigint, size: number, expandable: boolean, type: Segment['segmentType']): Segment {
+function probe(
+  device: number,
+  address: bigint,
+  size: number,
+  expandable: boolean,
+  type: Segment['segmentType'],
+  recordedPageClass?: PageClass,
+): Segment {
   const segmentType = type ?? (size <= 2 * MiB ? 'small' : 'large');
   return {
+    ...(recordedPageClass === undefined ? {} : { recordedPageClass }),
     device,
     address,
     totalSize: size,
@@ -199,14 +206,30 @@ function probe(device: number, address: bigint, size: number, expandable: boolea
   };
 }
 
-function allocSegment(builder: Builder, replay: DeviceReplay, model: AllocatorModel, address: bigint, size: number): void {
+/** `recordedPageClass`: the page size the file recorded for this allocation, which the model then takes. */
+function allocSegment(
+  builder: Builder,
+  replay: DeviceReplay,
+  model: AllocatorModel,
+  address: bigint,
+  size: number,
+  recordedPageClass?: PageClass,
+): void {
   const addr = toModelAddress(replay.map, address);
   if (addr === undefined || size === 0) return;
-  const plan = segmentPages(probe(replay.device, address, size, false, replay.types.get(address)), model);
-  const policy = plan.policy === 'ACL_MEM_MALLOC_HUGE1G_ONLY' ? aclrtMemMallocPolicy.byName.ACL_MEM_MALLOC_HUGE1G_ONLY : HUGE_FIRST;
+  const plan = segmentPages(probe(replay.device, address, size, false, replay.types.get(address), recordedPageClass), model);
+  // A non-expandable segment's plan names an aclrtMalloc policy, never a memAttr.
+  const policyName = plan.policy === 'ACL_HBM_MEM_HUGE' || plan.policy === 'ACL_HBM_MEM_HUGE1G' ? 'ACL_MEM_MALLOC_HUGE_FIRST' : plan.policy;
+  const policy = aclrtMemMallocPolicy.byName[policyName];
   const call = builder.call(
     'aclrtMallocAlign32',
-    { size, policy: plan.policy, devPtr: `0x${addr.toString(16)}`, recorded: hex(address) },
+    {
+      size,
+      policy: plan.policy,
+      devPtr: `0x${addr.toString(16)}`,
+      recorded: hex(address),
+      ...(plan.recorded ? { recordedPageType: plan.pageClass } : {}),
+    },
     'modeled',
   );
   const id = builder.id();
@@ -356,6 +379,8 @@ function applyEntry(
   entry: TraceEntry,
   /** The entry's stack id in `blocks.stacks`, when the trace holds its stacks so (else its frames are interned). */
   stack: number | undefined,
+  /** A segment_alloc's page size as the file recorded it (MemorySnapshot.recordedPageClasses). */
+  recordedPageClass: PageClass | undefined,
 ): { seq: number; ok: boolean } {
   const fields: TraceCallFields = {
     seq: builder.nextSeq,
@@ -385,7 +410,7 @@ function applyEntry(
   switch (entry.action) {
     case 'segment_alloc':
       if (replay.segments.has(entry.addr)) return { seq, ok: false };
-      allocSegment(builder, replay, model, entry.addr, entry.size);
+      allocSegment(builder, replay, model, entry.addr, entry.size, recordedPageClass);
       return { seq, ok: true };
     case 'segment_free':
       return { seq, ok: freeSegment(builder, replay, entry.addr) };
@@ -536,7 +561,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     const replay = replays[device];
     if (trace === undefined || entry === undefined || replay === undefined) continue;
     builder.t = t;
-    const result = applyEntry(builder, replay, model, blocks, entry, columns?.stackAt(index));
+    const recordedPageClass = snapshot.recordedPageClasses?.[device]?.get(index);
+    const result = applyEntry(builder, replay, model, blocks, entry, columns?.stackAt(index), recordedPageClass);
     if (consume && Array.isArray(trace)) (trace as (TraceEntry | undefined)[])[index] = undefined;
     const seqs = entrySeqs[device];
     if (seqs !== undefined) seqs[index] = result.seq;

@@ -1,3 +1,5 @@
+import type { PageClass } from '../model/events.ts';
+
 /**
  * A PyTorch / torch_npu allocator snapshot after normalising (snapshot-normalize.ts): the same
  * facts as the pickle, with one spelling for each, exact addresses, and the differences between the
@@ -66,6 +68,11 @@ export interface Segment {
   readonly isExpandable: boolean;
   readonly frames: StackFrames;
   readonly blocks: readonly Block[];
+  /**
+   * The page size a tool recorded for this allocation (msMemScope's HAL `page_type`, read from the
+   * driver's allocation flags); absent when the file does not say, and then the pages are modeled.
+   */
+  readonly recordedPageClass?: PageClass;
 }
 
 export interface TraceEntry {
@@ -110,4 +117,6 @@ export interface MemorySnapshot {
   readonly hostTraces: readonly TraceEntry[] | undefined;
   /** Top-level keys PageLens does not read (e.g. `external_annotations`), so the UI can say they were skipped. */
   readonly otherKeys: readonly string[];
+  /** Per device: trace index of a segment_alloc or segment_free → the page size the file recorded for that allocation (Segment.recordedPageClass). */
+  readonly recordedPageClasses?: readonly ReadonlyMap<number, PageClass>[];
 }

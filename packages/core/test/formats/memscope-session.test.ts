@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readMemScopeEvents } from '../../src/formats/ascend-csv.ts';
 import { memScopeDumpReader, memScopeFrames, memScopeToSnapshot, readMemScopeDump } from '../../src/formats/memscope-session.ts';
+import { toChromeTrace } from '../../src/formats/perfetto.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
-import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
+import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { entriesOf, withArrays } from './snapshot-fixtures.ts';
 
 const MiB = 1024 * 1024;
@@ -196,5 +197,73 @@ describe('msMemScope dump converted row by row as it streams', () => {
     const atOnce = memScopeToSnapshot(readMemScopeEvents(dump.text, 'memscope_dump_long.csv'));
     expect(withArrays(atOnce.snapshot)).toEqual(withArrays(converted.snapshot));
     expect(converted.unplaced).toEqual({ 'not-malloc-free': expect.objectContaining({ firstLine: expect.any(Number) }) });
+  });
+});
+
+describe("msMemScope's HAL page_type: the page size the driver's flags gave", () => {
+  const GiB = 1024 * MiB;
+  /** One HAL allocation of `size` with `pageType`, freed, then one more left live. */
+  function halDump(pageType: string | undefined, size = 20 * MiB): string {
+    const attr = (at: bigint, bytes: number) => `addr:${hex(at)},size:${bytes}${pageType === undefined ? '' : `,page_type:${pageType}`}`;
+    return [
+      HEADER,
+      row(1, 'MALLOC', 'HAL', 1000, '0', hex(SEG), attr(SEG, size)),
+      row(2, 'FREE', 'HAL', 2000, '0', hex(SEG), `size:${size}`),
+      row(3, 'MALLOC', 'HAL', 3000, '0', hex(SEG + 0x80000000n), attr(SEG + 0x80000000n, size)),
+    ].join('\n');
+  }
+  const pageEvents = (text: string, profile = ASCEND_910B2) => {
+    const dump = readMemScopeDump(text);
+    const session = importSnapshot(dump.snapshot, { profile, pageSize1g: false, name: 'memscope_dump_pages.csv' });
+    const allocs = session.events.flatMap((event) => (event.kind === 'alloc' ? [event] : []));
+    const calls = session.events.flatMap((event) => (event.kind === 'call' && event.fn === 'aclrtMallocAlign32' ? [event] : []));
+    return { dump, session, allocs, calls };
+  };
+
+  it('a recorded page size is the one the model takes, where huge-first would have chosen another', () => {
+    const { dump, allocs, calls } = pageEvents(halDump('normal'));
+    expect(dump.halPagesRecorded).toBe(2);
+    expect(dump.halPagesModeled).toBe(0);
+    expect(allocs.map((event) => [event.pageClass, event.pages])).toEqual([
+      ['normal', 5120],
+      ['normal', 5120],
+    ]);
+    expect(calls[0]?.args).toMatchObject({ policy: 'ACL_MEM_MALLOC_NORMAL_ONLY', recordedPageType: 'normal' });
+    expect(dump.snapshot.segments.map((segment) => segment.recordedPageClass)).toEqual(['normal']);
+    // The same file without page_type: the model's huge-first choice, and no claim of a recorded size.
+    const modeled = pageEvents(halDump(undefined));
+    expect(modeled.dump.halPagesModeled).toBe(2);
+    expect(modeled.allocs.map((event) => event.pageClass)).toEqual(['huge', 'huge']);
+    expect(modeled.calls[0]?.args).not.toHaveProperty('recordedPageType');
+  });
+
+  it('giant pages where the profile has them; where it has none the model chooses, and says nothing was recorded', () => {
+    expect(pageEvents(halDump('giant', GiB)).allocs.map((event) => [event.pageClass, event.pages])).toEqual([
+      ['giant', 1],
+      ['giant', 1],
+    ]);
+    const without = pageEvents(halDump('giant', GiB), ASCEND_310P3);
+    expect(without.allocs.map((event) => event.pageClass)).toEqual(['huge', 'huge']);
+    expect(without.calls[0]?.args).not.toHaveProperty('recordedPageType');
+  });
+
+  it('a value msMemScope does not write is not taken as a page size', () => {
+    const { dump, allocs } = pageEvents(halDump('64k'));
+    expect(dump.halPagesRecorded).toBe(0);
+    expect(dump.halPagesModeled).toBe(2);
+    expect(allocs.map((event) => event.pageClass)).toEqual(['huge', 'huge']);
+  });
+
+  it("the Perfetto export's page counters follow the recorded size up and back down", () => {
+    const { dump } = pageEvents(halDump('normal'));
+    const trace = toChromeTrace(dump.snapshot, { profile: ASCEND_910B2, pageSize1g: false });
+    const pages = trace.traceEvents.filter((event) => event.name === 'pages (modeled)').map((event) => event.args);
+    // The first sample is the state before the trace.
+    expect(pages).toEqual([
+      { normal: 0, huge: 0, giant: 0 },
+      { normal: 20 * MiB, huge: 0, giant: 0 },
+      { normal: 0, huge: 0, giant: 0 },
+      { normal: 20 * MiB, huge: 0, giant: 0 },
+    ]);
   });
 });

@@ -4,9 +4,13 @@ import { KEEP_TRACE_ENTRIES } from '../../model/import/import-snapshot.ts';
 import { selectImporting, selectImportProblem } from '../../store/import-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 
-function bannerKey(format: ImportedFacts['format']) {
-  if (format === 'pytorch_cuda') return 'fileImport.bannerWhatIf';
-  return format === 'msmemscope' ? 'fileImport.bannerMemScope' : 'fileImport.bannerModeled';
+/** For an msMemScope dump, whether its HAL rows said their page size (page_type): all, some or none. */
+function bannerKey(facts: ImportedFacts) {
+  if (facts.format === 'pytorch_cuda') return 'fileImport.bannerWhatIf';
+  if (facts.format !== 'msmemscope') return 'fileImport.bannerModeled';
+  const recorded = facts.halPages?.recorded ?? 0;
+  if (recorded === 0) return 'fileImport.bannerMemScope';
+  return (facts.halPages?.modeled ?? 0) === 0 ? 'fileImport.bannerMemScopeRecorded' : 'fileImport.bannerMemScopeSomeRecorded';
 }
 
 /**
@@ -56,7 +60,13 @@ export function ImportBanner({ facts }: { facts: ImportedFacts }) {
     >
       {t('fileImport.banner', { name: facts.name, format: t(`fileImport.format.${facts.format}`) })}
       {' · '}
-      <strong data-testid="import-banner-modeled">{t(bannerKey(facts.format), { profile: facts.profile })}</strong>
+      <strong data-testid="import-banner-modeled">
+        {t(bannerKey(facts), {
+          profile: facts.profile,
+          recorded: facts.halPages?.recorded ?? 0,
+          total: (facts.halPages?.recorded ?? 0) + (facts.halPages?.modeled ?? 0),
+        })}
+      </strong>
       {phase !== 'complete' && (
         <>
           {' · '}

@@ -32,7 +32,7 @@ const facts: ImportedFacts = {
   devices: 1,
 };
 
-function banner(shown: ImportedFacts, prepare: (store: AppStore) => void = () => {}): HTMLElement | null {
+function banner(shown: ImportedFacts, prepare: (store: AppStore) => void = () => {}, language: 'en' | 'zh' = 'en'): HTMLElement | null {
   const container = document.createElement('div');
   document.body.append(container);
   const store = createAppStore();
@@ -40,7 +40,7 @@ function banner(shown: ImportedFacts, prepare: (store: AppStore) => void = () =>
   root = createRoot(container);
   act(() =>
     root?.render(
-      <I18nextProvider i18n={createI18n('en')}>
+      <I18nextProvider i18n={createI18n(language)}>
         <StoreProvider store={store}>
           <ImportBanner facts={shown} />
         </StoreProvider>
@@ -75,5 +75,35 @@ describe('the import banner says where an import stands (data-import-phase, what
     const cancelled = banner({ ...facts, segmentsOnly: true });
     expect(cancelled?.getAttribute('data-import-phase')).toBe('cancelled');
     expect(cancelled?.textContent).toContain('cancelled');
+  });
+});
+
+describe('the banner of an msMemScope dump says which page sizes were recorded', () => {
+  const dump: ImportedFacts = { ...facts, name: 'memscope_dump_1.csv', format: 'msmemscope' };
+  const modeledText = (halPages: ImportedFacts['halPages'], language: 'en' | 'zh' = 'en'): string => {
+    const text = banner(halPages === undefined ? dump : { ...dump, halPages }, undefined, language)?.querySelector(
+      '[data-testid=import-banner-modeled]',
+    )?.textContent;
+    act(() => root?.unmount());
+    return text ?? '';
+  };
+
+  it('all recorded, some, or none (and facts from before halPages was counted)', () => {
+    expect(modeledText({ recorded: 3, modeled: 0 })).toBe(
+      'page sizes as msMemScope recorded them (HAL page_type); which frames, modeled on Ascend910B2',
+    );
+    expect(modeledText({ recorded: 1, modeled: 2 })).toBe(
+      'page sizes recorded for 1 of 3 HAL allocations (page_type), the rest modeled as huge-first ACL mallocs; which frames, modeled on Ascend910B2',
+    );
+    const none = 'page placement modeled: each recorded HAL allocation as a huge-first ACL malloc on Ascend910B2';
+    expect(modeledText({ recorded: 0, modeled: 3 })).toBe(none);
+    expect(modeledText(undefined)).toBe(none);
+  });
+
+  it('in Chinese too', () => {
+    expect(modeledText({ recorded: 3, modeled: 0 }, 'zh')).toBe(
+      '页大小取自 msMemScope 的记录（HAL page_type）；使用哪些物理帧在 Ascend910B2 上建模',
+    );
+    expect(modeledText({ recorded: 1, modeled: 2 }, 'zh')).toContain('3 个 HAL 分配中 1 个的页大小有记录');
   });
 });

@@ -25,6 +25,9 @@ export const fileImport = defineMessages(
     bannerModeled: "page placement modeled: torch_npu's allocator on {{profile}}",
     bannerWhatIf: "page placement modeled as a what-if: this CUDA job on {{profile}} with torch_npu's allocator",
     bannerMemScope: 'page placement modeled: each recorded HAL allocation as a huge-first ACL malloc on {{profile}}',
+    bannerMemScopeRecorded: 'page sizes as msMemScope recorded them (HAL page_type); which frames, modeled on {{profile}}',
+    bannerMemScopeSomeRecorded:
+      'page sizes recorded for {{recorded}} of {{total}} HAL allocations (page_type), the rest modeled as huge-first ACL mallocs; which frames, modeled on {{profile}}',
     segmentsOnlyReading:
       'final state only (the file’s segments), shown while its trace is read: time travel, the log and the peak arrive with the trace',
     segmentsOnlyCancelled: 'final state only (the file’s segments): reading its trace was cancelled, so there is no time travel',
@@ -176,6 +179,9 @@ export const fileImport = defineMessages(
     bannerModeled: '页面放置为模型推断：{{profile}} 上的 torch_npu 分配器',
     bannerWhatIf: '页面放置为模型推断的假设：此 CUDA 作业在 {{profile}} 上使用 torch_npu 分配器',
     bannerMemScope: '页面放置为模型推断：每个记录的 HAL 分配按 {{profile}} 上大页优先的 ACL malloc 建模',
+    bannerMemScopeRecorded: '页大小取自 msMemScope 的记录（HAL page_type）；使用哪些物理帧在 {{profile}} 上建模',
+    bannerMemScopeSomeRecorded:
+      '{{total}} 个 HAL 分配中 {{recorded}} 个的页大小有记录（page_type），其余按大页优先的 ACL malloc 建模；使用哪些物理帧在 {{profile}} 上建模',
     segmentsOnlyReading: '仅最终状态（文件的段），轨迹仍在读取：时间回溯、操作日志和峰值分析随轨迹一同到来',
     segmentsOnlyCancelled: '仅最终状态（文件的段）：已取消读取轨迹，因此没有时间回溯',
     segmentsOnlyFailed: '仅最终状态（文件的段已完整读出）：其轨迹无法读取——错误信息指出了文件损坏的位置',

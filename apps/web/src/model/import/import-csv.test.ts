@@ -47,6 +47,8 @@ describe('the import worker: Ascend CSVs', () => {
     if (done?.type !== 'done') throw new Error(JSON.stringify(done));
     expect(done.facts).toMatchObject({ format: 'msmemscope', segments: 1, devices: 1, traceEntries: 3, finalMismatch: 0 });
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 4 }]);
+    // Its HAL row says no page_type: the pages are modeled.
+    expect(done.facts.halPages).toEqual({ recorded: 0, modeled: 1 });
     expect(unpackBlocks(done.blocks).map((block) => block.size)).toEqual([4096]);
     expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
   });

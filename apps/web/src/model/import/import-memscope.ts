@@ -47,6 +47,7 @@ export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: 
     devices: session.final.devices.length,
     unplaced,
     unplacedIn: file.rowsAre,
+    halPages: { recorded: converted.halPagesRecorded, modeled: converted.halPagesModeled },
   };
   const { message, transfer } = sessionReply('done', facts, session);
   reply(message, transfer);

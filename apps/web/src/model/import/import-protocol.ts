@@ -57,6 +57,8 @@ export interface ImportedFacts {
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
   /** What `firstLine` counts: a CSV's lines, or the rows of a .db's table. */
   readonly unplacedIn?: 'line' | 'row';
+  /** msMemScope dumps: HAL allocations whose page size the file recorded (page_type), and those whose pages are modeled. */
+  readonly halPages?: { readonly recorded: number; readonly modeled: number };
 }
 
 /** A profiler CSV with no addresses: shown as it is (counters over time, or operators), not as a session. */
