@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,11 +57,39 @@ describe('pagelens export FILE --perfetto OUT.json', () => {
     expect(trace.metadata.time).toBe('time_us');
   });
 
-  it('refuses a CSV, a damaged file and a missing one with the reason; writes nothing', async () => {
+  it('exports what the page exports: memory_record.csv as its counters, an msMemScope dump as its trace', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pagelens-export-'));
-    expect(await run(fixture('memory_record.csv'), join(dir, 'a.json'))).toMatchObject({
+    const record = await run(fixture('memory_record.csv'), join(dir, 'record.json'));
+    expect(record.code).toBe(0);
+    const counters = (JSON.parse(readFileSync(join(dir, 'record.json'), 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents.filter(
+      (e) => e.ph === 'C',
+    );
+    expect(counters.length).toBeGreaterThan(0);
+    expect(counters.every((e) => e.name.startsWith('memory ') && typeof e.args.allocated === 'number')).toBe(true);
+    const dump = join(dir, 'memscope_dump_1.csv');
+    writeFileSync(
+      dump,
+      [
+        'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)',
+        '1,MALLOC,HAL,N/A,1000,1,1,0,0x12c000000000,"{addr:0x12c000000000,size:4194304,page_type:normal}",,',
+        '2,MALLOC,PTA,N/A,2000,1,1,0,0x12c000000000,"{size:4096}","train.py(3): step",',
+        '3,FREE,PTA,N/A,3000,1,1,0,0x12c000000000,"{size:4096}",,',
+      ].join('\n'),
+    );
+    expect((await run(dump, join(dir, 'dump.json'))).code).toBe(0);
+    const events = (JSON.parse(readFileSync(join(dir, 'dump.json'), 'utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+    expect(events.filter((e) => e.ph === 'i').map((e) => e.name)).toEqual(['segment_alloc', 'alloc', 'free_requested', 'free_completed']);
+    // The HAL row's recorded page size, in the page counters.
+    expect(events.filter((e) => e.name === 'pages (modeled)').at(-1)?.args).toEqual({ normal: 4 * 1024 * 1024, huge: 0, giant: 0 });
+  });
+
+  it('refuses operator_memory.csv, a damaged file and a missing one with the reason; writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pagelens-export-'));
+    const operators = join(dir, 'operator_memory.csv');
+    writeFileSync(operators, 'Name,Size(KB),Allocation Time(us),Release Time(us),Device Type\nMatMul,64,1,9,NPU:0\n');
+    expect(await run(operators, join(dir, 'a.json'))).toMatchObject({
       code: 1,
-      err: expect.stringMatching(/is a memory_record file; the Perfetto export reads torch_npu \/ PyTorch snapshot pickles/),
+      err: expect.stringMatching(/operator_memory\.csv lists operators' allocations without counters or addresses/),
     });
     expect(await run(fixture('torch_npu_truncated.pickle'), join(dir, 'b.json'))).toMatchObject({
       code: 1,

@@ -160,6 +160,7 @@ export {
 } from './formats/open-file.ts';
 export { type ChromeTrace, chromeTraceJson, snapshotTraceJson, type TraceJson, toChromeTrace } from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
+export { fileTraceJson } from './formats/perfetto-file.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
 export type { PickleValue } from './formats/pickle-values.ts';

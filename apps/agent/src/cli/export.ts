@@ -1,8 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { snapshotTraceJson } from '@pagelens/core';
+import { FormatError, fileTraceJson, type TraceJson } from '@pagelens/core';
 import { openForCommand, type StatsIo } from './stats.ts';
 
-/** `pagelens export FILE --perfetto OUT.json`: a snapshot as Chrome trace-event JSON, which Perfetto opens. */
+/** `pagelens export FILE --perfetto OUT.json`: a snapshot, msMemScope dump or memory_record.csv as Chrome trace-event JSON, which Perfetto opens. */
 export interface ExportOptions {
   /** Where the JSON goes; '-' for stdout. */
   readonly perfetto: string;
@@ -15,12 +15,15 @@ export async function runExport(path: string, options: ExportOptions, io: StatsI
   const opened = await openForCommand('export', path, options.profile, io);
   if (typeof opened === 'number') return opened;
   const { file, profile } = opened;
-  if (file.kind !== 'snapshot') {
-    io.err(`pagelens export: ${path} is a ${file.kind} file; the Perfetto export reads torch_npu / PyTorch snapshot pickles\n`);
+  // Written as it is made: the events of a long trace are never held at once.
+  let trace: TraceJson;
+  try {
+    trace = fileTraceJson(file, path, { profile, pageSize1g: options.pageSize1g });
+  } catch (error) {
+    if (!(error instanceof FormatError)) throw error;
+    io.err(`pagelens export: ${error.message}\n`);
     return 1;
   }
-  // Written as it is made: the events of a long trace are never held at once.
-  const trace = snapshotTraceJson(file, { profile, pageSize1g: options.pageSize1g });
   if (options.perfetto === '-') {
     for (const part of trace.parts) io.out(part);
     return 0;

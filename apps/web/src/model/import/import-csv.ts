@@ -8,11 +8,10 @@ import {
   assertNever,
   type CsvFile,
   CsvLoader,
-  chromeTraceJson,
   type DeviceProfile,
   FormatError,
+  fileTraceJson,
   isSqliteFile,
-  memoryRecordToChromeTrace,
   type SqliteEngine,
 } from '@pagelens/core';
 import { loadSqlite, openDb } from './import-db.ts';
@@ -119,25 +118,17 @@ export async function openCsv(
     return;
   }
   const { file, bytes } = parsed;
-  const perfetto = request.purpose === 'perfetto';
+  if (request.purpose === 'perfetto') {
+    const trace = fileTraceJson(file, source.name, { profile, pageSize1g: request.pageSize1g ?? false });
+    reply({ type: 'perfetto', json: jsonBlob(trace.parts), events: trace.events });
+    return;
+  }
   switch (file.kind) {
     case 'memscope_dump':
       replyMemScope(file, { name: source.name, bytes, rowsAre: 'line' }, request, profile, reply);
       return;
     case 'memory_record':
-      if (perfetto) {
-        const trace = memoryRecordToChromeTrace(file, source.name);
-        reply({
-          type: 'perfetto',
-          json: jsonBlob(chromeTraceJson(trace)),
-          events: trace.traceEvents.length,
-        });
-        return;
-      }
-      reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
-      return;
     case 'operator_memory':
-      if (perfetto) throw new FormatError(`${source.name}: operator_memory.csv is exported as it is; it holds no counters for Perfetto`);
       reply({ type: 'profiler-csv', name: source.name, bytes, table: file });
       return;
     default:

@@ -1,6 +1,6 @@
 // An msMemScope dump, from its CSV (import-csv.ts) or its .db (import-db.ts), as the worker's
 // answer: a recorded session through the snapshot importer, or its Perfetto export.
-import { chromeTraceJson, type DeviceProfile, importSnapshot, MEMSCOPE_UNPLACED, type MemScopeDump, toChromeTrace } from '@pagelens/core';
+import { type DeviceProfile, fileTraceJson, importSnapshot, MEMSCOPE_UNPLACED, type MemScopeDump } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
 import { jsonBlob } from './json-blob.ts';
 import { sessionReply } from './session-reply.ts';
@@ -18,12 +18,8 @@ export interface ReadFile {
 export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
   const pageSize1g = request.pageSize1g ?? false;
   if (request.purpose === 'perfetto') {
-    const trace = toChromeTrace(converted.snapshot, { profile, pageSize1g });
-    reply({
-      type: 'perfetto',
-      json: jsonBlob(chromeTraceJson(trace)),
-      events: trace.traceEvents.length,
-    });
+    const trace = fileTraceJson(converted, file.name, { profile, pageSize1g });
+    reply({ type: 'perfetto', json: jsonBlob(trace.parts), events: trace.events });
     return;
   }
   const { snapshot } = converted;

@@ -3,11 +3,11 @@
 // recorded session (importSnapshot), or as Perfetto JSON.
 import {
   type DeviceProfile,
+  fileTraceJson,
   type ImportedSession,
   importSnapshot,
   type MemorySnapshot,
   SnapshotLoader,
-  snapshotTraceJson,
   type TraceSummary,
 } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
@@ -151,7 +151,7 @@ export async function openSnapshot(
   if (perfetto) {
     if (read.snapshot === undefined) throw new Error('the snapshot was not read');
     // Written as it is made, into a Blob piece by piece: the events of a long trace are never all held.
-    const trace = snapshotTraceJson(read.snapshot, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
+    const trace = fileTraceJson(read.snapshot, source.name, { profile: modeling.profile, pageSize1g: modeling.pageSize1g });
     const json = jsonBlob(trace.parts);
     reply({ type: 'perfetto', json, events: trace.events });
     return;
