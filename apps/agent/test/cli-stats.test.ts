@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -88,6 +88,25 @@ describe('pagelens stats', () => {
     expect(missing.err).toContain('missing column "Total Reserved(MB)"; columns found: "Component", "Timestamp(us)"');
   });
 
+  it('an msMemScope CSV, told by its header alone, read in chunks: its rows, then the snapshot it becomes with its pages', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pagelens-stats-csv-')), 'upload.csv');
+    // More rows than one 4 MiB chunk holds: the dump is read in several.
+    const header = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
+    const lines = [header, '1,MALLOC,HAL,N/A,1000,1,1,0,0x12c000000000,"{size:67108864,page_type:huge}",,'];
+    for (let i = 0; i < 40_000; i += 1) {
+      const ptr = `0x${(0x12c000000000 + (i % 1000) * 4096).toString(16)}`;
+      lines.push(`${2 + 2 * i},MALLOC,PTA,N/A,${2000 + i},1,1,0,${ptr},"{size:4096}","train.py(${i % 7}): step",`);
+      lines.push(`${3 + 2 * i},FREE,PTA,N/A,${2000 + i},1,1,0,${ptr},"{size:4096}",,`);
+    }
+    writeFileSync(path, lines.join('\n'));
+    expect(statSync(path).size).toBeGreaterThan(4 * 1024 * 1024);
+    const { code, out } = await stats(path);
+    expect(code).toBe(0);
+    expect(out).toContain('MALLOC 40001, FREE 40000');
+    expect(out).toContain('as a snapshot: msMemScope dump: 1 HAL rows as device allocations, 80,000 framework rows as blocks');
+    expect(out).toMatch(/pages \(page sizes as the file recorded them for 1 of 1 segments/);
+  });
+
   it('a hostile pickle and a foreign file are refused; a missing file is a clear error', async () => {
     expect(await stats(fixture('hostile_reduce.pickle'))).toMatchObject({
       code: 1,
@@ -115,7 +134,7 @@ async function memScopeDb(table = 'memscope_dump'): Promise<Uint8Array> {
     [1, 'MALLOC', 'HAL', '0', '0x12c000000000', '{"size":"4194304"}'],
     [2, 'MALLOC', 'PTA', '0', '0x12c000000000', '{"size":"4096"}'],
     [3, 'FREE', 'PTA', '0', '0x12c000000000', '{"size":"4096"}'],
-    [4, 'MALLOC', 'HAL', '1', '0x12d000000000', '{"size":"2097152"}'],
+    [4, 'MALLOC', 'HAL', '1', '0x12d000000000', '{"size":"2097152","page_type":"normal"}'],
     [5, 'MALLOC', 'HOST', 'CPU', '0x7f0000000000', '{"size":"64"}'],
   ] as const;
   for (const [id, event, type, device, ptr, attr] of rows) {
@@ -140,7 +159,8 @@ describe("pagelens stats on msMemScope's .db", () => {
     writeFileSync(path, await memScopeDb());
     const cli = spawnCli(['stats', path, '--json'], process.env);
     expect(await cli.exited).toBe(0);
-    expect(JSON.parse(cli.output().stdout)).toEqual({
+    const { asSnapshot, ...rows } = JSON.parse(cli.output().stdout);
+    expect(rows).toEqual({
       format: 'memscope_dump',
       devices: [
         { device: null, rows: 1, actions: { MALLOC: 1 } },
@@ -148,6 +168,25 @@ describe("pagelens stats on msMemScope's .db", () => {
         { device: 1, rows: 1, actions: { MALLOC: 1 } },
       ],
     });
+    // And the snapshot it becomes: each HAL allocation a segment. Device 0's 4 MiB says no page size:
+    // modeled huge-first, 2 huge pages (aclrtMallocAlign32 adds no pad, DM-3). Device 1's 2 MiB says
+    // page_type normal: 512 normal pages, as recorded.
+    expect(
+      asSnapshot.devices.map((d: { device: number; segments: number; reservedBytes: number }) => [d.device, d.segments, d.reservedBytes]),
+    ).toEqual([
+      [0, 1, 4 * 1024 * 1024],
+      [1, 1, 2 * 1024 * 1024],
+    ]);
+    const pages = asSnapshot.pages.devices.map((d: { byClass: Record<string, { pages: number }>; recordedSegments: number }) => [
+      d.byClass.normal?.pages,
+      d.byClass.huge?.pages,
+      d.recordedSegments,
+    ]);
+    expect(pages).toEqual([
+      [0, 2, 0],
+      [512, 0, 1],
+    ]);
+    expect(asSnapshot.pages.basis).toMatch(/^page sizes as the file recorded them for 1 of 2 segments/);
   });
 
   it('a database without the table, and a damaged one, exit 1 with the reason', async () => {

@@ -1,14 +1,17 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import {
   BUILTIN_PROFILE_NAMES,
+  CsvLoader,
   DEFAULT_PROFILE,
   type DeviceProfile,
   FormatError,
   findProfile,
   formatBytes,
   formatInteger,
+  HEADER_BYTES,
   isSqliteFile,
   type MemoryFile,
+  memoryCsvKind,
   openMemoryFile,
   SnapshotLoader,
   type SnapshotStats,
@@ -63,27 +66,39 @@ export async function openForCommand(
   }
 }
 
+/** Every chunk of the file from `fd`, 4 MiB at a time, each a copy the reader may keep (an item may span chunks). */
+function eachChunk(fd: number, take: (chunk: Uint8Array) => void): void {
+  const buffer = new Uint8Array(CHUNK);
+  for (let position = 0; ; ) {
+    const read = readSync(fd, buffer, 0, CHUNK, position);
+    if (read === 0) break;
+    take(buffer.slice(0, read));
+    position += read;
+  }
+}
+
 /**
- * A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps); CSVs are read
- * whole, and so is msMemScope's .db, which SQLite (sql.js, loaded only then) reads from memory.
+ * A pickle is streamed in 4 MiB chunks (memory bounded by what the snapshot keeps), and so is a
+ * CSV (an msMemScope dump goes into the model row by row); msMemScope's .db is read whole, as
+ * SQLite (sql.js, loaded only then) reads it from memory.
  */
 export async function load(path: string, summarizeTrace = false): Promise<{ file: MemoryFile; summary: TraceSummary | undefined }> {
   const fd = openSync(path, 'r');
   try {
-    const first = new Uint8Array(1);
+    const head = new Uint8Array(HEADER_BYTES);
     const size = statSync(path).size;
-    if (readSync(fd, first, 0, 1, 0) === 1 && first[0] === 0x80) {
+    const got = readSync(fd, head, 0, head.length, 0);
+    if (got >= 1 && head[0] === 0x80) {
       const loader = new SnapshotLoader({ totalBytes: size, summarizeTrace });
-      const buffer = new Uint8Array(CHUNK);
-      for (let position = 0; ; ) {
-        const read = readSync(fd, buffer, 0, CHUNK, position);
-        if (read === 0) break;
-        // The reader may keep a chunk while an item spans chunks: hand it a copy it may own.
-        loader.push(buffer.slice(0, read));
-        position += read;
-      }
+      eachChunk(fd, (chunk) => loader.push(chunk));
       const file = loader.finish();
       return { file, summary: loader.traceSummary };
+    }
+    // One of the Ascend CSVs by its name or header (anything else is read whole below, for openMemoryFile's own words).
+    if (!isSqliteFile(head.subarray(0, got)) && memoryCsvKind(path, head.subarray(0, got)) !== undefined) {
+      const loader = new CsvLoader(path);
+      eachChunk(fd, (chunk) => loader.push(chunk));
+      return { file: loader.finish(), summary: undefined };
     }
   } finally {
     closeSync(fd);
@@ -141,7 +156,12 @@ function table(rows: readonly (readonly string[])[]): string {
 }
 
 function human(path: string, stats: SnapshotStats, profile: DeviceProfile): string {
-  const lines = [`${path}: ${stats.format} memory snapshot; ${stats.formatEvidence}`, ''];
+  return `${[`${path}: ${stats.format} memory snapshot; ${stats.formatEvidence}`, '', ...snapshotTables(stats, profile)].join('\n')}\n`;
+}
+
+/** The segments, bytes and trace actions per device, then the pages they take. */
+function snapshotTables(stats: SnapshotStats, profile: DeviceProfile): string[] {
+  const lines: string[] = [];
   lines.push(
     table([
       ['device', 'segments', 'reserved', 'allocated', 'active', 'trace events'],
@@ -161,7 +181,11 @@ function human(path: string, stats: SnapshotStats, profile: DeviceProfile): stri
       lines.push(`  device ${d.device} actions: ${actions.map(([action, n]) => `${action} ${formatInteger(n)}`).join(', ')}`);
   }
   const normal = formatBytes(profile.normalPageSize);
-  lines.push('', `pages (modeled: ${stats.pages.basis}; profile ${stats.pages.profile}${stats.pages.pageSize1g ? ', page_size:1g' : ''})`);
+  const recorded = stats.pages.devices.some((d) => d.recordedSegments > 0);
+  lines.push(
+    '',
+    `pages (${recorded ? '' : 'modeled: '}${stats.pages.basis}; profile ${stats.pages.profile}${stats.pages.pageSize1g ? ', page_size:1g' : ''})`,
+  );
   lines.push(
     table([
       ['device', `normal ${normal}`, 'huge 2 MiB', 'giant 1 GiB', 'waste', 'PTEs', 'TLB coverage (assumed TLB)'],
@@ -176,7 +200,7 @@ function human(path: string, stats: SnapshotStats, profile: DeviceProfile): stri
       ]),
     ]),
   );
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 /** Runs the subcommand; answers the exit code (0, or 1 for a file it cannot read). */
@@ -185,17 +209,22 @@ export async function runStats(path: string, options: StatsOptions, io: StatsIo)
   if (typeof opened === 'number') return opened;
   const { file, profile, summary } = opened;
   if (file.kind !== 'snapshot') {
-    const stats = tableStats(file);
-    if (options.json) io.out(`${JSON.stringify(stats, null, 2)}\n`);
+    const rowsStats = tableStats(file);
+    // An msMemScope dump is also the snapshot it becomes: its HAL allocations as segments, with their pages.
+    const asSnapshot =
+      file.kind === 'memscope_dump' ? snapshotStats(file.snapshot, { profile, pageSize1g: options.pageSize1g }) : undefined;
+    if (options.json) io.out(`${JSON.stringify(asSnapshot === undefined ? rowsStats : { ...rowsStats, asSnapshot }, null, 2)}\n`);
     else {
-      const rows = stats.devices.map((d) => [
+      const rows = rowsStats.devices.map((d) => [
         d.device === null ? '-' : String(d.device),
         formatInteger(d.rows),
         Object.entries(d.actions)
           .map(([k, n]) => `${k} ${n}`)
           .join(', '),
       ]);
-      io.out(`${path}: ${stats.format}\n${table([['device', 'rows', 'kinds'], ...rows])}\n`);
+      const lines = [`${path}: ${rowsStats.format}`, table([['device', 'rows', 'kinds'], ...rows])];
+      if (asSnapshot !== undefined) lines.push('', `as a snapshot: ${asSnapshot.formatEvidence}`, ...snapshotTables(asSnapshot, profile));
+      io.out(`${lines.join('\n')}\n`);
     }
     return 0;
   }

@@ -48,6 +48,8 @@ export interface DevicePages {
   readonly tlbCoverage: number;
   /** ACL calls the segments were made with (segment-pages.ts). */
   readonly calls: Readonly<Record<SegmentCall, number>>;
+  /** Segments whose page size the file recorded (msMemScope's HAL page_type) rather than the model chose. */
+  readonly recordedSegments: number;
 }
 
 export interface PageStats {
@@ -114,14 +116,21 @@ export function snapshotStats(snapshot: MemorySnapshot, model: AllocatorModel, s
   const byDevice = new Map<number, Segment[]>(order.map((id) => [id, []]));
   for (const segment of snapshot.segments) byDevice.get(segment.device)?.push(segment);
   const devices = order.map((device) => deviceStats(device, byDevice.get(device) ?? [], traces[device]));
+  const pageDevices = order.map((device) => devicePages(device, byDevice.get(device) ?? [], model));
+  const recorded = pageDevices.reduce((sum, device) => sum + device.recordedSegments, 0);
+  const modeledBasis =
+    "torch_npu's caching allocator on this profile: aclrtMallocAlign32 (HUGE_FIRST, or HUGE1G_ONLY with page_size:1g) per segment, " +
+    'aclrtMallocPhysical (ACL_HBM_MEM_HUGE) handles for expandable segments; no HUGE_FIRST fallback to normal pages assumed';
   const pages: PageStats = {
     modeled: true,
     profile: model.profile.name,
     pageSize1g: model.pageSize1g,
     basis:
-      "torch_npu's caching allocator on this profile: aclrtMallocAlign32 (HUGE_FIRST, or HUGE1G_ONLY with page_size:1g) per segment, " +
-      'aclrtMallocPhysical (ACL_HBM_MEM_HUGE) handles for expandable segments; no HUGE_FIRST fallback to normal pages assumed',
-    devices: order.map((device) => devicePages(device, byDevice.get(device) ?? [], model)),
+      recorded === 0
+        ? modeledBasis
+        : `page sizes as the file recorded them for ${recorded} of ${snapshot.segments.length} segments (msMemScope's HAL page_type), ` +
+          `placement modeled; the rest: ${modeledBasis}`,
+    devices: pageDevices,
   };
   return { format: snapshot.format, formatEvidence: snapshot.formatEvidence, devices, pages };
 }
@@ -159,6 +168,7 @@ function devicePages(device: number, segments: readonly Segment[], model: Alloca
     giant: { pages: 0, bytes: 0 },
   };
   const calls: Record<SegmentCall, number> = { aclrtMallocAlign32: 0, aclrtMallocPhysical: 0 };
+  let recordedSegments = 0;
   let occupiedBytes = 0;
   let reservedBytes = 0;
   for (const segment of segments) {
@@ -169,6 +179,7 @@ function devicePages(device: number, segments: readonly Segment[], model: Alloca
     occupiedBytes += plan.pages * plan.pageSize;
     reservedBytes += segment.totalSize;
     calls[plan.call] += 1;
+    if (plan.recorded) recordedSegments += 1;
   }
   const coverage = coverageByClass(
     { normal: counts.normal.bytes, huge: counts.huge.bytes, giant: counts.giant.bytes },
@@ -189,5 +200,6 @@ function devicePages(device: number, segments: readonly Segment[], model: Alloca
     ptes,
     tlbCoverage: coverage.combined.coverage,
     calls,
+    recordedSegments,
   };
 }
