@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { agentSuite } from './suites/agent.ts';
 import { formatsSuite } from './suites/formats.ts';
 import { formatsCsvSuite } from './suites/formats-csv.ts';
+import { formatsExportSuite } from './suites/formats-export.ts';
 import { formatsImportSuite } from './suites/formats-import.ts';
 import { formatsStreamSuite } from './suites/formats-stream.ts';
 import { handshakeSuite } from './suites/handshake.ts';
@@ -33,6 +34,7 @@ const SUITES: readonly BenchSuite[] = [
   formatsImportSuite,
   formatsCsvSuite,
   formatsStreamSuite,
+  formatsExportSuite,
 ];
 
 /** A result as stored: which suite measured it, and when. */
