@@ -1,8 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SnapshotLoader } from '@pagelens/core';
+import { fileChunks } from '../support/file-chunks.ts';
 import { longTraceFile } from '../support/long-trace-fixture.ts';
 import type { BenchResult, BenchSuite } from '../support/result.ts';
 
@@ -15,7 +15,6 @@ import type { BenchResult, BenchSuite } from '../support/result.ts';
  * holds is sampled as the JS heap plus array buffers, after every 4 MiB chunk, above what was held
  * after a full GC before the read.
  */
-const CHUNK = 4 * 1024 * 1024;
 const MB = 1e6;
 
 setFlagsFromString('--expose-gc');
@@ -39,19 +38,10 @@ function read(path: string, bytes: number, summarizeTrace: boolean): Read {
   const started = performance.now();
   const cpu = process.cpuUsage();
   const loader = new SnapshotLoader({ totalBytes: bytes, summarizeTrace });
-  const fd = openSync(path, 'r');
-  try {
-    for (let position = 0; ; ) {
-      const buffer = new Uint8Array(CHUNK);
-      const got = readSync(fd, buffer, 0, CHUNK, position);
-      if (got === 0) break;
-      loader.push(got === CHUNK ? buffer : buffer.subarray(0, got));
-      position += got;
-      peak = Math.max(peak, held() - base);
-    }
-  } finally {
-    closeSync(fd);
-  }
+  fileChunks(path, (chunk) => {
+    loader.push(chunk);
+    peak = Math.max(peak, held() - base);
+  });
   const snapshot = loader.finish();
   peak = Math.max(peak, held() - base);
   const used = process.cpuUsage(cpu);

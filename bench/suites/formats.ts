@@ -1,8 +1,9 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { SnapshotLoader } from '@pagelens/core';
+import { fileChunks } from '../support/file-chunks.ts';
 import type { BenchResult, BenchSuite } from '../support/result.ts';
 import { baselineLoader, type LoaderClass, snapshotFile } from './formats-fixture.ts';
 
@@ -20,7 +21,6 @@ import { baselineLoader, type LoaderClass, snapshotFile } from './formats-fixtur
  */
 const EVENTS = 1_000_000;
 const RUNS = 3;
-const CHUNK = 4 * 1024 * 1024;
 const MB = 1e6;
 
 setFlagsFromString('--expose-gc');
@@ -38,19 +38,10 @@ interface Parse {
 /** Reads the file through a loader of its own, which is out of reach once this returns (as in the import worker). */
 function load(path: string, Loader: LoaderClass, sample: () => void): ReturnType<InstanceType<LoaderClass>['finish']> {
   const loader = new Loader({ totalBytes: statSync(path).size });
-  const fd = openSync(path, 'r');
-  try {
-    for (let position = 0; ; ) {
-      const buffer = new Uint8Array(CHUNK);
-      const read = readSync(fd, buffer, 0, CHUNK, position);
-      if (read === 0) break;
-      loader.push(read === CHUNK ? buffer : buffer.subarray(0, read));
-      position += read;
-      sample();
-    }
-  } finally {
-    closeSync(fd);
-  }
+  fileChunks(path, (chunk) => {
+    loader.push(chunk);
+    sample();
+  });
   const snapshot = loader.finish();
   sample();
   return snapshot;

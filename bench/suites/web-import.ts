@@ -11,12 +11,13 @@
  * (comma-separated entry counts) picks others. PAGELENS_BENCH_CPU_PROFILE=<dir> builds the app
  * unminified and profiles the page's main thread over the open and the steps (support/cpu-profile.ts).
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { SnapshotLoader } from '@pagelens/core';
 import { startBenchAgent } from '../support/agent.ts';
 import { type BenchBrowser, type BenchPage, BROWSER_FLAGS, buildWeb, launchChromium, NAME_SHIM } from '../support/browser.ts';
 import { profileDir, startProfile, stopProfile } from '../support/cpu-profile.ts';
+import { fileChunks } from '../support/file-chunks.ts';
 import { type ImportProbe, installImportProbe, type KeyTiming, type KeyWait, type OpenTimes } from '../support/import-probe.ts';
 import { longTraceFile } from '../support/long-trace-fixture.ts';
 import { type MemoryPeaks, sampleMemory } from '../support/renderer-memory.ts';
@@ -80,24 +81,10 @@ function sizes(): number[] {
   return given.split(',').map((size) => Number(size.trim()));
 }
 
-/** Huge pages the file's final segments on device 0 take (the generator's segments are 2 MiB multiples), as the legend prints them. */
-const READ_CHUNK = 4 * 1024 * 1024;
-
 /** The huge pages the legend should count once complete: the file's device 0 segments, read in chunks with the trace summarised (a 10 M-entry file is over 3 GB). */
 function expectedHugePages(path: string): string {
   const loader = new SnapshotLoader({ totalBytes: statSync(path).size, summarizeTrace: true });
-  const fd = openSync(path, 'r');
-  try {
-    for (let position = 0; ; ) {
-      const buffer = new Uint8Array(READ_CHUNK);
-      const got = readSync(fd, buffer, 0, READ_CHUNK, position);
-      if (got === 0) break;
-      loader.push(got === READ_CHUNK ? buffer : buffer.subarray(0, got));
-      position += got;
-    }
-  } finally {
-    closeSync(fd);
-  }
+  fileChunks(path, (chunk) => loader.push(chunk));
   const reserved = loader
     .finish()
     .segments.filter((segment) => segment.device === 0)

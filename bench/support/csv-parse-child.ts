@@ -11,30 +11,13 @@
  * - convert: the file to the dump as a snapshot (what the worker holds before importSnapshot).
  * - job: then importSnapshot (today's, for both), as the worker does next.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ASCEND_910B2, CsvLoader, importSnapshot, type MemorySnapshot } from '../../packages/core/src/index.ts';
 import type { ChildReport } from './csv-report.ts';
+import { fileChunks } from './file-chunks.ts';
 
-const CHUNK = 4 * 1024 * 1024;
 const [variant, phase, path, baselineDir] = process.argv.slice(2);
-
-function chunks(each: (chunk: Uint8Array) => void): void {
-  const fd = openSync(path ?? '', 'r');
-  try {
-    for (let position = 0; ; ) {
-      // A new array per chunk, as a File stream hands out.
-      const buffer = new Uint8Array(CHUNK);
-      const read = readSync(fd, buffer, 0, CHUNK, position);
-      if (read === 0) break;
-      each(read === CHUNK ? buffer : buffer.subarray(0, read));
-      position += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
 
 /** What a loader's finish gives for a dump, in either commit: only what this child reads of it. */
 interface Loader {
@@ -49,7 +32,7 @@ interface Baseline {
 }
 
 function streamed<F extends { kind: string }>(loader: { push(chunk: Uint8Array): void; finish(): F }, sample: () => void): F {
-  chunks((chunk) => {
+  fileChunks(path ?? '', (chunk) => {
     loader.push(chunk);
     sample();
   });

@@ -8,13 +8,13 @@
  * - baseline: the earlier commit's way: the file read by its loader, every trace event made into one
  *   array (toChromeTrace; an msMemScope dump first converted whole, memScopeToSnapshot), then written.
  */
-import { closeSync, openSync, readSync, statSync, writeSync } from 'node:fs';
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runExport } from '../../apps/agent/src/cli/export.ts';
 import { ASCEND_910B2 } from '../../packages/core/src/index.ts';
+import { fileChunks } from './file-chunks.ts';
 
-const CHUNK = 4 * 1024 * 1024;
 const [variant, input, output, baselineDir] = process.argv.slice(2);
 
 export interface ExportReport {
@@ -34,27 +34,12 @@ interface Baseline {
   readonly chromeTraceJson: (trace: unknown) => Iterable<string>;
 }
 
-function chunks(path: string, each: (chunk: Uint8Array) => void): void {
-  const fd = openSync(path, 'r');
-  try {
-    for (let position = 0; ; ) {
-      const buffer = new Uint8Array(CHUNK);
-      const read = readSync(fd, buffer, 0, CHUNK, position);
-      if (read === 0) break;
-      each(read === CHUNK ? buffer : buffer.subarray(0, read));
-      position += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 async function baselineExport(dir: string, path: string, out: string): Promise<number> {
   const src = join(dir, 'packages/core/src');
   const core = (await import(pathToFileURL(join(src, 'index.ts')).href)) as Baseline;
   const pickle = !path.endsWith('.csv');
   const loader = pickle ? new core.SnapshotLoader({ totalBytes: statSync(path).size }) : new core.CsvLoader(path);
-  chunks(path, (chunk) => loader.push(chunk));
+  fileChunks(path, (chunk) => loader.push(chunk));
   const file = loader.finish();
   const snapshot = pickle ? file : core.memScopeToSnapshot(file).snapshot;
   const trace = core.toChromeTrace(snapshot, { profile: ASCEND_910B2, pageSize1g: false });

@@ -101,22 +101,13 @@ export function parseAttr(raw: string): Record<string, string> {
   return attr;
 }
 
-/** Stacks repeat row after row: one string per distinct stack, so equal stacks are one object downstream too. */
-function interned(seen: Map<string, string>, text: string): string {
-  const known = seen.get(text);
-  if (known !== undefined) return known;
-  seen.set(text, text);
-  return text;
-}
-
 /**
  * A memscope_dump CSV whose rows go to `take` one by one as they complete (memscope-session.ts
  * turns each into the model as it comes, so a million-row file is never held as rows); `finish`
  * makes the file's value once the last row is in.
  */
 export function memScopeEventReader<F>(file: string, take: (event: MemScopeEvent) => void, finish: () => F): CsvFileReader<F> {
-  const stacks = new Map<string, string>();
-  return rowReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file, stacks)), finish);
+  return rowReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file)), finish);
 }
 
 /** Every row of a dump held whole as text, as events (tests, small files). */
@@ -142,18 +133,14 @@ export function readMemScopeTable(
   file: string,
   take: (event: MemScopeEvent) => void,
 ): void {
-  const stacks = new Map<string, string>();
-  const table = new CsvTableReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file, stacks)), 'row');
+  const table = new CsvTableReader(file, DUMP_REQUIRED, DUMP_OPTIONAL, (row) => take(dumpEvent(row, file)), 'row');
   table.take({ line: 0, fieldCount: header.length, field: (at) => header[at] ?? '' });
   for (const row of rows) table.take(row);
   table.end();
 }
 
-function dumpEvent(
-  row: CsvRow<(typeof DUMP_REQUIRED)[number] | (typeof DUMP_OPTIONAL)[number]>,
-  file: string,
-  stacks: Map<string, string>,
-): MemScopeEvent {
+/** One row as its event; the stack stays text (memscope-session.ts parses each distinct text once). */
+function dumpEvent(row: CsvRow<(typeof DUMP_REQUIRED)[number] | (typeof DUMP_OPTIONAL)[number]>, file: string): MemScopeEvent {
   const attr = parseAttr(row.get('Attr') ?? '');
   const rawPtr = (row.get('Ptr') ?? '').trim();
   const size = attr.size === undefined ? undefined : Number(attr.size);
@@ -171,7 +158,7 @@ function dumpEvent(
     ptr: rawPtr === '' || rawPtr === 'N/A' ? undefined : bigField(row, 'Ptr', file),
     attr,
     size,
-    pythonStack: interned(stacks, row.get('Call Stack(Python)') ?? ''),
+    pythonStack: row.get('Call Stack(Python)') ?? '',
   };
 }
 

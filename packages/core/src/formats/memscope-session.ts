@@ -193,21 +193,23 @@ export class MemScopeConverter {
       log.trace.pushInterned(entry(hal ? 'segment_alloc' : 'alloc', address, event.size, ns, stack.frames), stack.id);
       return undefined;
     }
-    const known = hal ? log.hal.get(address)?.size : log.blocks.get(address)?.size;
-    if (known === undefined) return 'free-unknown';
     if (hal) {
-      const pageClass = log.hal.get(address)?.pageClass;
-      // The pages given back are the ones taken: an export's page counters fall by the same class.
-      if (pageClass !== undefined) log.pageClasses.set(log.trace.length, pageClass);
+      const allocation = log.hal.get(address);
+      if (allocation === undefined) return 'free-unknown';
       log.hal.delete(address);
       this.#halRows += 1;
-    } else {
-      log.blocks.delete(address);
-      // A framework FREE gives the block back at once (the file records no pending stage): requested and completed together.
-      log.trace.pushInterned(entry('free_requested', address, known, ns, NO_FRAMES), NO_STACK);
-      this.#blockRows += 1;
+      // The pages given back are the ones taken: an export's page counters fall by the same class.
+      if (allocation.pageClass !== undefined) log.pageClasses.set(log.trace.length, allocation.pageClass);
+      log.trace.pushInterned(entry('segment_free', address, allocation.size, ns, NO_FRAMES), NO_STACK);
+      return undefined;
     }
-    log.trace.pushInterned(entry(hal ? 'segment_free' : 'free_completed', address, known, ns, NO_FRAMES), NO_STACK);
+    const block = log.blocks.get(address);
+    if (block === undefined) return 'free-unknown';
+    log.blocks.delete(address);
+    this.#blockRows += 1;
+    // A framework FREE gives the block back at once (the file records no pending stage): requested and completed together.
+    log.trace.pushInterned(entry('free_requested', address, block.size, ns, NO_FRAMES), NO_STACK);
+    log.trace.pushInterned(entry('free_completed', address, block.size, ns, NO_FRAMES), NO_STACK);
     return undefined;
   }
 

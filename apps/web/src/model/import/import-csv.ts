@@ -3,7 +3,8 @@
 // snapshot importer; the profiler's memory_record / operator_memory, which carry no addresses, come
 // back as tables. Runs in the worker, so a million-row file never blocks the page. A CSV is parsed
 // chunk by chunk as it arrives (core CsvLoader), so its text is never held whole and the progress
-// reported is how far the parse got; a .db is read whole, as SQLite needs it.
+// reported is how far the parse got; a .db is read whole, as SQLite needs it. Whichever it is, the
+// Perfetto export is core fileTraceJson's.
 import {
   assertNever,
   type CsvFile,
@@ -15,7 +16,7 @@ import {
   type SqliteEngine,
 } from '@pagelens/core';
 import { loadSqlite, openDb } from './import-db.ts';
-import { type Reply, replyMemScope } from './import-memscope.ts';
+import { type ReadFile, type Reply, replyMemScope } from './import-memscope.ts';
 import type { ImportRequest } from './import-protocol.ts';
 import { jsonBlob } from './json-blob.ts';
 
@@ -102,22 +103,24 @@ export async function openCsv(
   sqlite: () => Promise<SqliteEngine> = loadSqlite,
 ): Promise<void> {
   const { head, ended } = await headOf(source);
+  let read: { file: CsvFile; bytes: number; rowsAre: ReadFile['rowsAre'] };
   if (isSqliteFile(head)) {
     const bytes = ended ? head : await readAll(head, source.reader, source.total, reply);
-    await openDb(bytes, source.name, request, profile, reply, sqlite);
-    return;
+    const dump = await openDb(bytes, source.name, reply, sqlite);
+    if (dump === undefined) return;
+    read = { file: dump, bytes: bytes.length, rowsAre: 'row' };
+  } else {
+    try {
+      read = { ...(await parse(head, ended, source, reply)), rowsAre: 'line' };
+    } catch (error) {
+      if (!(error instanceof FormatError)) throw error;
+      // The reader's own words; the rest of the stream is not read.
+      await source.reader.cancel().catch(() => undefined);
+      reply({ type: 'error', message: error.message, at: error.at });
+      return;
+    }
   }
-  let parsed: { file: CsvFile; bytes: number };
-  try {
-    parsed = await parse(head, ended, source, reply);
-  } catch (error) {
-    if (!(error instanceof FormatError)) throw error;
-    // The reader's own words; the rest of the stream is not read.
-    await source.reader.cancel().catch(() => undefined);
-    reply({ type: 'error', message: error.message, at: error.at });
-    return;
-  }
-  const { file, bytes } = parsed;
+  const { file, bytes, rowsAre } = read;
   if (request.purpose === 'perfetto') {
     const trace = fileTraceJson(file, source.name, { profile, pageSize1g: request.pageSize1g ?? false });
     reply({ type: 'perfetto', json: jsonBlob(trace.parts), events: trace.events });
@@ -125,7 +128,7 @@ export async function openCsv(
   }
   switch (file.kind) {
     case 'memscope_dump':
-      replyMemScope(file, { name: source.name, bytes, rowsAre: 'line' }, request, profile, reply);
+      replyMemScope(file, { name: source.name, bytes, rowsAre }, request, profile, reply);
       return;
     case 'memory_record':
     case 'operator_memory':

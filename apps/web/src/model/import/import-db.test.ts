@@ -29,12 +29,12 @@ function database(table = 'memscope_dump'): Uint8Array<ArrayBuffer> {
 }
 
 /** Runs the worker's non-pickle branch on `bytes`, the first chunk shorter than SQLite's 16-byte header. */
-async function run(bytes: Uint8Array<ArrayBuffer>, name: string): Promise<ImportReply[]> {
+async function run(bytes: Uint8Array<ArrayBuffer>, name: string, purpose?: 'perfetto'): Promise<ImportReply[]> {
   const reader = new Blob([bytes.subarray(3)]).stream().getReader();
   const replies: ImportReply[] = [];
   await openCsv(
     { name, total: bytes.length, head: bytes.subarray(0, 3), reader },
-    { url: '', token: '', name },
+    purpose === undefined ? { url: '', token: '', name } : { url: '', token: '', name, purpose },
     ASCEND_910B2,
     (m) => replies.push(m),
     sqlite,
@@ -60,6 +60,14 @@ describe('the import worker: msMemScope .db', () => {
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 3 }]);
     expect(unpackBlocks(done.blocks).map((block) => block.size)).toEqual([4096]);
     expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
+  });
+
+  it('exports to Perfetto as its CSV does: the HAL allocation and the block as instant events', async () => {
+    const exported = (await run(database(), 'memscope_dump_1.db', 'perfetto')).at(-1);
+    if (exported?.type !== 'perfetto') throw new Error(JSON.stringify(exported));
+    const trace = JSON.parse(await exported.json.text()) as { traceEvents: { ph: string; name: string }[] };
+    expect(trace.traceEvents.filter((event) => event.ph === 'i').map((event) => event.name)).toEqual(['segment_alloc', 'alloc']);
+    expect(exported.events).toBe(trace.traceEvents.length);
   });
 
   it('a database without the table is the reader’s message', async () => {

@@ -4,10 +4,9 @@
 //
 // sql.js is a chunk of its own, fetched the first time a .db is opened, not with the app: 57 KB of
 // JS and a 688 KB wasm as built (19 KB + 336 KB gzipped; the import worker grew 3.6 KB). Both come from the agent like the rest of the app.
-import { type DeviceProfile, FormatError, type MemScopeDump, readMemScopeDb, type SqliteEngine } from '@pagelens/core';
+import { FormatError, type MemScopeDump, readMemScopeDb, type SqliteEngine } from '@pagelens/core';
 import wasmUrl from 'sql.js/dist/sql-wasm-browser.wasm?url';
-import { type Reply, replyMemScope } from './import-memscope.ts';
-import type { ImportRequest } from './import-protocol.ts';
+import type { Reply } from './import-memscope.ts';
 
 let loaded: Promise<SqliteEngine> | undefined;
 
@@ -17,28 +16,24 @@ export function loadSqlite(): Promise<SqliteEngine> {
   return loaded;
 }
 
-/** A whole .db (SQLite needs every page at hand) as the worker's answer. */
+/** A whole .db (SQLite needs every page at hand) read into its dump; undefined once a damaged file's error is replied. */
 export async function openDb(
   bytes: Uint8Array,
   name: string,
-  request: ImportRequest,
-  profile: DeviceProfile,
   reply: Reply,
   sqlite: () => Promise<SqliteEngine>,
-): Promise<void> {
+): Promise<MemScopeDump | undefined> {
   const engine = await sqlite().catch((error: unknown) => {
     loaded = undefined;
     throw new Error(
       `SQLite did not load in this browser, so ${name} cannot be read (${error instanceof Error ? error.message : String(error)})`,
     );
   });
-  let dump: MemScopeDump;
   try {
-    dump = readMemScopeDb(engine, bytes, name);
+    return readMemScopeDb(engine, bytes, name);
   } catch (error) {
     if (!(error instanceof FormatError)) throw error;
     reply({ type: 'error', message: error.message, at: error.at });
-    return;
+    return undefined;
   }
-  replyMemScope(dump, { name, bytes: bytes.length, rowsAre: 'row' }, request, profile, reply);
 }

@@ -1,8 +1,7 @@
-// An msMemScope dump, from its CSV (import-csv.ts) or its .db (import-db.ts), as the worker's
-// answer: a recorded session through the snapshot importer, or its Perfetto export.
-import { type DeviceProfile, fileTraceJson, importSnapshot, MEMSCOPE_UNPLACED, type MemScopeDump } from '@pagelens/core';
+// An msMemScope dump, from its CSV or its .db (import-csv.ts), as the worker's answer: a recorded
+// session through the snapshot importer (its Perfetto export is import-csv.ts's, core fileTraceJson).
+import { type DeviceProfile, importSnapshot, MEMSCOPE_UNPLACED, type MemScopeDump } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, ImportRequest } from './import-protocol.ts';
-import { jsonBlob } from './json-blob.ts';
 import { sessionReply } from './session-reply.ts';
 
 export type Reply = (message: ImportReply, transfer?: Transferable[]) => void;
@@ -17,11 +16,6 @@ export interface ReadFile {
 /** `converted`: the dump as the reader turned it into the model, row by row (core memscope-session.ts). */
 export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: ImportRequest, profile: DeviceProfile, reply: Reply): void {
   const pageSize1g = request.pageSize1g ?? false;
-  if (request.purpose === 'perfetto') {
-    const trace = fileTraceJson(converted, file.name, { profile, pageSize1g });
-    reply({ type: 'perfetto', json: jsonBlob(trace.parts), events: trace.events });
-    return;
-  }
   const { snapshot } = converted;
   const session = importSnapshot(snapshot, { profile, pageSize1g, name: file.name });
   const unplaced = MEMSCOPE_UNPLACED.flatMap((reason) => {
