@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { explainPeak, leaksBetween, reservedSteps } from '../../packages/core/src/formats/block-analysis.ts';
-import type { ImportedBlock } from '../../packages/core/src/formats/block-index.ts';
 import { openMemoryFile } from '../../packages/core/src/formats/open-file.ts';
 import { importSnapshot } from '../../packages/core/src/formats/snapshot-session.ts';
 import { stackFrames } from '../../packages/core/src/formats/stack-table.ts';
@@ -245,12 +244,12 @@ test('a recording explains its peak, lists leaks between A and B, filters blocks
   const opened = openMemoryFile(file.bytes, 'job.pickle');
   if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
   const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
-  const framesOfBlock = (block: ImportedBlock) => stackFrames(session.stacks, block.stack);
-  const peak = explainPeak(session.blocks.all(0), reservedSteps(session.events, 0), framesOfBlock);
+  const framesOfStack = (stack: number) => stackFrames(session.stacks, stack);
+  const peak = explainPeak(session.blocks, 0, reservedSteps(session.events, 0), framesOfStack);
   if (peak === undefined) throw new Error('the fixture has no blocks');
   const seqs = session.entrySeqs[0] ?? [];
   const [a = 0, b = 0] = [seqs[Math.floor(seqs.length / 4)], seqs[Math.floor((seqs.length * 3) / 4)]];
-  const leaks = leaksBetween(session.blocks.all(0), a, b, framesOfBlock);
+  const leaks = leaksBetween(session.blocks, 0, a, b, framesOfStack);
 
   await openExplorer(page, agent);
   await dropFile(page, 'job.pickle', file.bytes);
@@ -284,7 +283,7 @@ test('a recording explains its peak, lists leaks between A and B, filters blocks
   const recorded = await inspector.getByTestId('segment-recorded-address').textContent();
   expect(recorded).not.toBe(await inspector.getByTestId('segment-model-address').textContent());
   const all = await inspector.getByTestId('segment-block').count();
-  const frame = peak.blocks.map(framesOfBlock).find((frames) => frames.length > 0)?.[0];
+  const frame = peak.blocks.map((block) => framesOfStack(block.stack)).find((frames) => frames.length > 0)?.[0];
   await analysis.getByTestId('stack-filter').fill(frame?.name ?? '');
   await expect(analysis.getByTestId('stack-filter-count')).toBeVisible();
   const kept = await inspector.getByTestId('segment-block').count();

@@ -119,6 +119,7 @@ export {
   readOperatorMemory,
 } from './formats/ascend-csv.ts';
 export {
+  countMatching,
   explainPeak,
   type FrameGroup,
   type FramesOf,
@@ -131,11 +132,13 @@ export {
   type ReservedStep,
   reservedAt,
   reservedSteps,
+  type StackMatch,
   stackContains,
+  stackMatcher,
   stackMatchSeqs,
   topFrame,
 } from './formats/block-analysis.ts';
-export { BlockIndex, blockStateAt, type ImportedBlock, type PackedBlocks, packBlocks, unpackBlocks } from './formats/block-index.ts';
+export { BlockIndex, type BlockOpening, type BlockParts, blockStateAt, type ImportedBlock } from './formats/block-index.ts';
 export { FormatError } from './formats/format-error.ts';
 export { framesOf } from './formats/frames.ts';
 export { isSqliteFile, readMemScopeDb, type SqliteDatabase, type SqliteEngine, type SqliteStatement } from './formats/memscope-db.ts';
@@ -173,6 +176,7 @@ export { BAD_STACK, NO_STACK, type StackTable, stackFrames } from './formats/sta
 export {
   type PackedEvents,
   packEvents,
+  RecordedEvents,
   TraceCall,
   type TraceCallParts,
   TraceCalls,

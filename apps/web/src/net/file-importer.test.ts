@@ -1,4 +1,4 @@
-import { ASCEND_910B2, importSnapshot, openMemoryFile, packBlocks, packEvents, stackFrames, unpackEvents } from '@pagelens/core';
+import { ASCEND_910B2, importSnapshot, openMemoryFile, packEvents, stackFrames, unpackEvents } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -66,7 +66,7 @@ function doneReply(): Extract<ImportReply, { type: 'done' }> {
     },
     initial: session.initial,
     events: packEvents(session.events).packed,
-    blocks: packBlocks(session.blocks.all(0)).packed,
+    blocks: session.blocks.parts().parts,
     stacks: session.stacks,
   };
 }
@@ -130,7 +130,7 @@ describe('FileImporter', () => {
     const stacks = store.getState().importedStacks;
     const block = store.getState().importedBlocks?.all(0)[0];
     if (stacks === undefined || block === undefined) throw new Error('no blocks');
-    const frames = stackFrames(stacks.table, stacks.stackOf(block));
+    const frames = stackFrames(stacks, block.stack);
     expect(frames).toHaveLength(4);
     expect(frames[0]?.filename).toMatch(/^\/home\/user\/project\/model\/layers\//);
   });

@@ -1,9 +1,9 @@
 import {
   aclrtMemMallocPolicy,
+  BlockIndex,
   encodeSnapshot,
   heldBytes,
   type MemoryEvent,
-  packBlocks,
   packEvents,
   SimHost,
   SimRuntime,
@@ -76,7 +76,7 @@ function done(of: ImportedFacts): Extract<ImportReply, { type: 'done' }> {
     facts: of,
     initial: encodeSnapshot(new SimHost().state),
     events: packEvents([]).packed,
-    blocks: packBlocks([]).packed,
+    blocks: new BlockIndex().parts().parts,
     stacks: { frames: [], starts: new Int32Array([0]), frameIds: [] },
   };
 }

@@ -1,4 +1,4 @@
-import { BlockIndex, type ImportedBlock, type StackTable, unpackBlocks, unpackEvents } from '@pagelens/core';
+import { BlockIndex, type StackTable, unpackEvents } from '@pagelens/core';
 import type { StateCreator } from 'zustand';
 import type { ImportedFacts, ProfilerTable, SessionPayload } from '../model/import/import-protocol.ts';
 import { CHECKPOINT_EVERY, DEFAULT_HISTORY, Timeline } from '../model/timeline.ts';
@@ -28,8 +28,8 @@ export interface ImportSlice {
   imported: ImportedFacts | undefined;
   /** Its blocks over time (formats/block-index.ts). */
   importedBlocks: BlockIndex | undefined;
-  /** Their stacks, interned (formats/stack-table.ts); `stackOf` gives a block's stack id. */
-  importedStacks: { readonly table: StackTable; readonly stackOf: (block: ImportedBlock) => number } | undefined;
+  /** Their stacks, interned (formats/stack-table.ts): a block's `stack` is its id here. */
+  importedStacks: StackTable | undefined;
   importing: ImportProgress | undefined;
   importProblem: ImportProblem | undefined;
   /** The profiler CSV last opened, shown above the explorer until closed. */
@@ -106,13 +106,11 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
       ...(events.length > RECORDING_KEYFRAMES * CHECKPOINT_EVERY ? { keyframeEvery: Math.ceil(events.length / RECORDING_KEYFRAMES) } : {}),
     });
     timeline.append(events);
-    const index = new BlockIndex();
-    for (const block of unpackBlocks(blocks)) index.add(block);
-    index.seal();
     set({
       imported: facts,
-      importedBlocks: index,
-      importedStacks: { table: stacks, stackOf: (block) => block.stack },
+      // The worker's columns, read in place: sorted there, no block is an object until it is shown.
+      importedBlocks: BlockIndex.from(blocks),
+      importedStacks: stacks,
       importing: options.reading === true ? get().importing : undefined,
       importProblem: undefined,
       session: importedSession(facts),

@@ -1,18 +1,20 @@
 import type { MemoryEvent } from '../model/events.ts';
-import { blockStateAt, type ImportedBlock } from './block-index.ts';
+import type { BlockIndex, ImportedBlock } from './block-index.ts';
 import type { Frame } from './snapshot-types.ts';
 
 /**
  * Questions an imported file answers from its blocks (block-index.ts) and its segments' events:
  * explain the peak, leaks between two points, blocks whose stack holds some text. Pure functions of
- * the blocks and a way to read a block's stack (the worker has the frames, the page an interned table).
+ * the blocks and a way to read a stack's frames by its id (the session's interned table). They read
+ * the index's columns and make objects only for the blocks they answer with: a 10 M-entry file has
+ * 5 M blocks, of which a peak holds a few thousand.
  *
  * Figures are the file's own: a block's `size` is the allocator's rounded size; `allocated` is the
  * bytes of active_allocated blocks (the snapshot's allocated_size), `reserved` the bytes of the
  * segments (total_size). A block pending free still holds its bytes but is not allocated: it
  * counts in the fragmentation, as the allocator cannot hand it out yet.
  */
-export type FramesOf = (block: ImportedBlock) => readonly Frame[];
+export type FramesOf = (stack: number) => readonly Frame[];
 
 /** The group of a block without a stack, or with a stack the file did not record. */
 export const NO_FRAME = '(no stack recorded)';
@@ -22,7 +24,7 @@ export const frameText = (frame: Frame): string => `${frame.name} (${frame.filen
 
 /** The innermost recorded frame's text, the group a block falls in. */
 export function topFrame(block: ImportedBlock, framesOf: FramesOf): string {
-  const first = framesOf(block)[0];
+  const first = framesOf(block.stack)[0];
   return first === undefined ? NO_FRAME : frameText(first);
 }
 
@@ -71,9 +73,6 @@ export function reservedAt(steps: readonly ReservedStep[], seq: number): number 
   return low === 0 ? 0 : (steps[low - 1]?.bytes ?? 0);
 }
 
-/** The seq a block stops being allocated at (free requested or, failing that, completed). */
-const allocatedUntil = (block: ImportedBlock): number | undefined => block.freeRequestedSeq ?? block.freeCompletedSeq;
-
 export interface FrameGroup {
   readonly frame: string;
   readonly bytes: number;
@@ -106,30 +105,73 @@ export interface PeakExplanation {
   readonly fragmentationShare: number;
   /** The allocated blocks at the peak, by top frame; their bytes add up to `allocated`. */
   readonly groups: readonly FrameGroup[];
+  /** Biggest first. */
   readonly blocks: readonly ImportedBlock[];
 }
 
-/** When allocated bytes peaked, what was allocated then by top frame, and how much of the reserved memory was not. */
-export function explainPeak(
-  blocks: readonly ImportedBlock[],
-  reserved: readonly ReservedStep[],
-  framesOf: FramesOf,
-): PeakExplanation | undefined {
-  if (blocks.length === 0) return undefined;
-  const changes = new Map<number, number>();
-  for (const block of blocks) {
-    changes.set(block.allocSeq, (changes.get(block.allocSeq) ?? 0) + block.size);
-    const until = allocatedUntil(block);
-    if (until !== undefined) changes.set(until, (changes.get(until) ?? 0) - block.size);
+/** The seq a block stops being allocated at (free requested or, failing that, completed). */
+function allocatedUntil(index: BlockIndex, row: number): number | undefined {
+  return index.freeRequestedSeq(row) ?? index.freeCompletedSeq(row);
+}
+
+/**
+ * Seqs spanning more than this many per block are swept through a map of the seqs that change,
+ * not an array of every seq: a session's seqs are dense (one per event), a hand-made index need not be.
+ */
+const SPAN_PER_BLOCK = 8;
+
+/** The first seq after which the blocks' allocated bytes are highest, and those bytes. */
+function allocatedPeak(index: BlockIndex, rows: Uint32Array): { seq: number; allocated: number } {
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const row of rows) {
+    first = Math.min(first, index.allocSeq(row));
+    last = Math.max(last, index.allocSeq(row), allocatedUntil(index, row) ?? 0);
+  }
+  const span = last - first + 1;
+  const changes = span <= SPAN_PER_BLOCK * rows.length + 1024 ? new Float64Array(span) : new Map<number, number>();
+  const add = (seq: number, bytes: number): void => {
+    if (changes instanceof Float64Array) changes[seq - first] = (changes[seq - first] ?? 0) + bytes;
+    else changes.set(seq, (changes.get(seq) ?? 0) + bytes);
+  };
+  for (const row of rows) {
+    add(index.allocSeq(row), index.size(row));
+    const until = allocatedUntil(index, row);
+    if (until !== undefined) add(until, -index.size(row));
   }
   let allocated = 0;
   let peak = { seq: 0, allocated: -1 };
-  for (const [seq, change] of [...changes].sort((a, b) => a[0] - b[0])) {
-    allocated += change;
-    if (allocated > peak.allocated) peak = { seq, allocated };
+  // Allocated bytes change only at seqs that hold a change, so the first seq at the maximum is one of them.
+  if (changes instanceof Float64Array)
+    changes.forEach((change, offset) => {
+      allocated += change;
+      if (allocated > peak.allocated) peak = { seq: first + offset, allocated };
+    });
+  else
+    for (const [seq, change] of [...changes].sort((a, b) => a[0] - b[0])) {
+      allocated += change;
+      if (allocated > peak.allocated) peak = { seq, allocated };
+    }
+  return peak;
+}
+
+/** When allocated bytes peaked on `device`, what was allocated then by top frame, and how much of the reserved memory was not. */
+export function explainPeak(
+  index: BlockIndex,
+  device: number,
+  reserved: readonly ReservedStep[],
+  framesOf: FramesOf,
+): PeakExplanation | undefined {
+  const rows = index.rows(device);
+  if (rows.length === 0) return undefined;
+  const peak = allocatedPeak(index, rows);
+  const alive: ImportedBlock[] = [];
+  let pendingFree = 0;
+  for (const row of rows) {
+    const state = index.stateAt(row, peak.seq);
+    if (state === 'active_allocated') alive.push(index.block(row));
+    else if (state === 'active_pending_free') pendingFree += index.size(row);
   }
-  const alive = blocks.filter((block) => blockStateAt(block, peak.seq) === 'active_allocated');
-  const pendingFree = blocks.reduce((sum, b) => sum + (blockStateAt(b, peak.seq) === 'active_pending_free' ? b.size : 0), 0);
   const reservedBytes = reservedAt(reserved, peak.seq);
   const fragmentation = reservedBytes - peak.allocated;
   return {
@@ -153,11 +195,19 @@ export interface Leaks {
   readonly blocks: readonly ImportedBlock[];
 }
 
-/** Blocks allocated after `from` and at or before `to` that are still allocated at `to` (either order of the marks). */
-export function leaksBetween(blocks: readonly ImportedBlock[], a: number, b: number, framesOf: FramesOf): Leaks {
+/**
+ * Blocks of `device` allocated after `from` and at or before `to` that are still allocated at `to`
+ * (either order of the marks); with `matches`, only blocks whose stack it takes (stackMatcher).
+ */
+export function leaksBetween(index: BlockIndex, device: number, a: number, b: number, framesOf: FramesOf, matches?: StackMatch): Leaks {
   const from = Math.min(a, b);
   const to = Math.max(a, b);
-  const leaked = blocks.filter((block) => block.allocSeq > from && block.allocSeq <= to && blockStateAt(block, to) === 'active_allocated');
+  const leaked: ImportedBlock[] = [];
+  for (const row of index.rows(device)) {
+    const allocSeq = index.allocSeq(row);
+    if (allocSeq <= from || allocSeq > to || index.stateAt(row, to) !== 'active_allocated') continue;
+    if (matches === undefined || matches(index.stack(row))) leaked.push(index.block(row));
+  }
   return {
     from,
     to,
@@ -167,26 +217,60 @@ export function leaksBetween(blocks: readonly ImportedBlock[], a: number, b: num
   };
 }
 
+/** Whether a stack (by id) holds some text: see stackMatcher. */
+export type StackMatch = (stack: number) => boolean;
+
+/** Whether any frame holds `needle` (lower case) in its name or file. */
+const framesHold = (frames: readonly Frame[], needle: string): boolean =>
+  frames.some((frame) => frame.name.toLowerCase().includes(needle) || frame.filename.toLowerCase().includes(needle));
+
+/**
+ * Whether a stack holds `text` (case-insensitive) in any frame's name or file, each distinct stack
+ * looked at once however many blocks share it; undefined for an empty text (no filter).
+ */
+export function stackMatcher(text: string, framesOf: FramesOf): StackMatch | undefined {
+  const needle = text.trim().toLowerCase();
+  if (needle === '') return undefined;
+  const seen = new Map<number, boolean>();
+  return (stack) => {
+    let holds = seen.get(stack);
+    if (holds === undefined) {
+      holds = framesHold(framesOf(stack), needle);
+      seen.set(stack, holds);
+    }
+    return holds;
+  };
+}
+
 /** Whether any frame of the block's stack holds `text` (case-insensitive) in its name or file; an empty text matches all. */
 export function stackContains(block: ImportedBlock, text: string, framesOf: FramesOf): boolean {
   const needle = text.trim().toLowerCase();
-  if (needle === '') return true;
-  return framesOf(block).some((frame) => frame.name.toLowerCase().includes(needle) || frame.filename.toLowerCase().includes(needle));
+  return needle === '' || framesHold(framesOf(block.stack), needle);
+}
+
+/** The blocks of `device` whose stack `matches` takes (all of them without one). */
+export function countMatching(index: BlockIndex, device: number, matches: StackMatch | undefined): number {
+  const rows = index.rows(device);
+  if (matches === undefined) return rows.length;
+  let count = 0;
+  for (const row of rows) if (matches(index.stack(row))) count += 1;
+  return count;
 }
 
 /**
- * The seqs of the calls (alloc, free_requested, free_completed) of every block whose stack holds
- * `text`: what the log keeps of an imported session under the stack filter. Undefined for an empty
- * text (no filter).
+ * The seqs of the calls (alloc, free_requested, free_completed) of every block, on any device, whose
+ * stack `matches` takes: what the log keeps of an imported session under the stack filter.
  */
-export function stackMatchSeqs(blocks: readonly ImportedBlock[], text: string, framesOf: FramesOf): ReadonlySet<number> | undefined {
-  if (text.trim() === '') return undefined;
+export function stackMatchSeqs(index: BlockIndex, matches: StackMatch): ReadonlySet<number> {
   const seqs = new Set<number>();
-  for (const block of blocks) {
-    if (!stackContains(block, text, framesOf)) continue;
-    seqs.add(block.allocSeq);
-    if (block.freeRequestedSeq !== undefined) seqs.add(block.freeRequestedSeq);
-    if (block.freeCompletedSeq !== undefined) seqs.add(block.freeCompletedSeq);
-  }
+  for (let device = 0; device < index.devices; device += 1)
+    for (const row of index.rows(device)) {
+      if (!matches(index.stack(row))) continue;
+      seqs.add(index.allocSeq(row));
+      const requested = index.freeRequestedSeq(row);
+      const completed = index.freeCompletedSeq(row);
+      if (requested !== undefined) seqs.add(requested);
+      if (completed !== undefined) seqs.add(completed);
+    }
   return seqs;
 }

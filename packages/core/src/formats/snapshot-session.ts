@@ -3,18 +3,18 @@ import { ACL_ERROR_RT_MEMORY_ALLOCATION } from '../acl/errors.ts';
 import type { EventBody, MemoryEvent, PageClass, Provenance } from '../model/events.ts';
 import { pageBytes } from '../model/malloc-policy.ts';
 import { findPages } from '../model/placement.ts';
-import { reduce } from '../model/reduce.ts';
+import { advance, reduce } from '../model/reduce.ts';
 import { encodeSnapshot, type Snapshot } from '../model/snapshot.ts';
 import { createHostState, type HostState } from '../model/state.ts';
 import { OPAQUE_BASE, OPAQUE_STRIDE } from '../sim/layout.ts';
 import { type AddressMap, buildAddressMap, clusterOf, type RecordedRange, toModelAddress } from './address-map.ts';
-import { BlockIndex, type ImportedBlock } from './block-index.ts';
+import { BlockIndex } from './block-index.ts';
 import { FormatError } from './format-error.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
-import { hexAddress as hex, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
+import { hexAddress as hex, RecordedEvents, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
 import { actionAt, bareEntry, isTimed, TraceColumns, timeUsAt, tracesInterner } from './trace-columns.ts';
 
 /**
@@ -55,7 +55,9 @@ export interface ImportedSession {
   readonly model: AllocatorModel;
   /** The state before the first event (seq 0): the devices, nothing allocated. */
   readonly initial: Snapshot;
+  /** Every event, made when first read (RecordedEvents.all); the import worker only packs `recorded`. */
   readonly events: readonly MemoryEvent[];
+  readonly recorded: RecordedEvents;
   /** The state after every event. */
   readonly final: HostState;
   readonly blocks: BlockIndex;
@@ -89,17 +91,16 @@ function streamHex(stream: bigint): string {
 
 /** Appends events and reduces each into a scratch state, so placement sees the frames as they are. */
 class Builder {
-  readonly events: MemoryEvent[] = [];
+  /** The events, the trace entries' calls in columns (trace-calls.ts). */
+  readonly events: RecordedEvents;
   readonly state: HostState;
-  /** The trace entries' calls, in columns (trace-calls.ts). */
-  readonly traceCalls: TraceCalls;
   private seq = 0;
   private nextId = 1;
   t = 0;
 
   constructor(state: HostState, traceEntries: number) {
     this.state = state;
-    this.traceCalls = new TraceCalls(traceEntries);
+    this.events = new RecordedEvents(traceEntries);
   }
 
   /** The seq the next event takes. */
@@ -121,7 +122,7 @@ class Builder {
       body,
       call === undefined ? { seq: this.seq, t: this.t, provenance } : { seq: this.seq, t: this.t, provenance, call },
     ) as MemoryEvent;
-    this.events.push(event);
+    this.events.plain(event);
     reduce(this.state, event);
     return this.seq;
   }
@@ -130,9 +131,9 @@ class Builder {
   traceCall(fields: TraceCallFields): number {
     if (!TraceCalls.fits(fields)) return this.call(fields.action, traceCallArgs(fields), 'observed');
     this.seq += 1;
-    const event = this.traceCalls.push(fields);
-    this.events.push(event);
-    reduce(this.state, event);
+    this.events.traced(fields);
+    // What reducing its event would do: a call changes only the cursor and the clock.
+    advance(this.state, this.seq, fields.t);
     return this.seq;
   }
 
@@ -154,7 +155,8 @@ class DeviceReplay {
   readonly segments = new Map<bigint, number>();
   readonly reservations = new Map<bigint, number>();
   readonly handles: Handle[] = [];
-  readonly blocks = new Map<bigint, ImportedBlock>();
+  /** The live blocks' rows in the index, by recorded address. */
+  readonly blocks = new Map<bigint, number>();
   /** segment_type of the final segments, by recorded address (the trace does not say). */
   readonly types = new Map<bigint, Segment['segmentType']>();
 
@@ -353,21 +355,18 @@ function unmapRange(builder: Builder, replay: DeviceReplay, address: bigint, siz
   return found;
 }
 
-function openBlock(replay: DeviceReplay, blocks: Blocks, address: bigint, live: LiveBlock, seq: number): void {
-  const block: ImportedBlock = {
+function openBlock(replay: DeviceReplay, blocks: Blocks, address: bigint, live: LiveBlock, seq: number): number {
+  const row = blocks.index.open({
     device: replay.device,
     recordedAddress: address,
     addr: toModelAddress(replay.map, address),
     size: live.size,
-    requestedSize: undefined,
     stream: live.stream,
     stack: live.stack ?? blocks.stacks.add(live.frames),
     allocSeq: seq,
-    freeRequestedSeq: undefined,
-    freeCompletedSeq: undefined,
-  };
-  replay.blocks.set(address, block);
-  blocks.index.add(block);
+  });
+  replay.blocks.set(address, row);
+  return row;
 }
 
 /** One trace entry: its observed call, then what it changes in the model. Returns false when it contradicts the state. */
@@ -424,16 +423,16 @@ function applyEntry(
       openBlock(replay, blocks, entry.addr, { size: entry.size, stream: entry.stream, frames: entry.frames, stack, pending: false }, seq);
       return { seq, ok: true };
     case 'free_requested': {
-      const block = replay.blocks.get(entry.addr);
-      if (block === undefined || block.freeRequestedSeq !== undefined) return { seq, ok: false };
-      block.freeRequestedSeq = seq;
+      const row = replay.blocks.get(entry.addr);
+      if (row === undefined || blocks.index.freeRequestedSeq(row) !== undefined) return { seq, ok: false };
+      blocks.index.freeRequested(row, seq);
       return { seq, ok: true };
     }
     case 'free_completed': {
-      const block = replay.blocks.get(entry.addr);
-      if (block === undefined) return { seq, ok: false };
-      block.freeRequestedSeq ??= seq;
-      block.freeCompletedSeq = seq;
+      const row = replay.blocks.get(entry.addr);
+      if (row === undefined) return { seq, ok: false };
+      if (blocks.index.freeRequestedSeq(row) === undefined) blocks.index.freeRequested(row, seq);
+      blocks.index.freeCompleted(row, seq);
       replay.blocks.delete(entry.addr);
       return { seq, ok: true };
     }
@@ -515,7 +514,6 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0),
   );
   // Streamed traces hold their stacks as ids of the loader's interner: the blocks take those ids as they are.
-  const blocks: Blocks = { index: new BlockIndex(), stacks: tracesInterner(snapshot.deviceTraces) ?? new StackInterner() };
   const replays = Array.from(
     { length: deviceCount },
     (_, device) => new DeviceReplay(device, buildAddressMap(device, rangesOf(snapshot, device))),
@@ -528,6 +526,10 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
 
   // What was live when the trace began, then the trace.
   const live = replays.map((replay) => initialLiveSets(snapshot, replay.device));
+  const blocks: Blocks = {
+    index: new BlockIndex(blockCapacity(snapshot, live)),
+    stacks: tracesInterner(snapshot.deviceTraces) ?? new StackInterner(),
+  };
   replays.forEach((replay, device) => {
     const sets = live[device];
     if (sets === undefined) return;
@@ -538,11 +540,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   const firstSeq = builder.events.length;
   replays.forEach((replay, device) => {
     for (const [address, block] of live[device]?.blocks ?? []) {
-      openBlock(replay, blocks, address, block, firstSeq);
-      if (block.pending) {
-        const opened = replay.blocks.get(address);
-        if (opened !== undefined) opened.freeRequestedSeq = firstSeq;
-      }
+      const row = openBlock(replay, blocks, address, block, firstSeq);
+      if (block.pending) blocks.index.freeRequested(row, firstSeq);
     }
   });
   const entrySeqs = snapshot.deviceTraces.map((trace) => new Array<number>(trace.length).fill(0));
@@ -573,7 +572,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
       if (trace instanceof TraceColumns) trace.release();
       else if (Array.isArray(trace)) trace.length = 0;
     }
-  const finalMismatch = attachFinalBlocks(snapshot, replays, blocks.stacks);
+  const finalMismatch = attachFinalBlocks(snapshot, replays, blocks);
   blocks.index.seal();
   return {
     name: options.name,
@@ -581,7 +580,10 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     formatEvidence: snapshot.formatEvidence,
     model,
     initial,
-    events: builder.events,
+    recorded: builder.events,
+    get events() {
+      return builder.events.all;
+    },
     final: builder.state,
     blocks: blocks.index,
     stacks: blocks.stacks.table(),
@@ -593,8 +595,19 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   };
 }
 
+/**
+ * The blocks the import will hold: those live before the trace, and one per alloc entry. Counted
+ * first so the columns are made once at their size: grown by doubling, 5 M blocks sat in columns
+ * for 8 M and were copied to be cut down.
+ */
+function blockCapacity(snapshot: MemorySnapshot, live: readonly { readonly blocks: ReadonlyMap<bigint, unknown> }[]): number {
+  let blocks = live.reduce((sum, sets) => sum + sets.blocks.size, 0);
+  for (const trace of snapshot.deviceTraces) for (let i = 0; i < trace.length; i += 1) if (actionAt(trace, i) === 'alloc') blocks += 1;
+  return blocks;
+}
+
 /** Gives the blocks live at the end the final snapshot's requested sizes and stacks; counts the segments that disagree. */
-function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceReplay[], stacks: StackInterner): number {
+function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceReplay[], blocks: Blocks): number {
   let mismatch = 0;
   const expected = replays.map(() => 0);
   for (const segment of snapshot.segments) {
@@ -606,13 +619,12 @@ function attachFinalBlocks(snapshot: MemorySnapshot, replays: readonly DeviceRep
     }
     for (const block of segment.blocks) {
       if (block.state === 'inactive') continue;
-      const live = replay.blocks.get(block.address);
-      if (live === undefined) {
+      const row = replay.blocks.get(block.address);
+      if (row === undefined) {
         mismatch += 1;
         continue;
       }
-      live.requestedSize = block.requestedSize;
-      if (block.frames.length > 0) live.stack = stacks.add(block.frames);
+      blocks.index.attach(row, block.requestedSize, block.frames.length > 0 ? blocks.stacks.add(block.frames) : undefined);
     }
   }
   replays.forEach((replay, device) => {

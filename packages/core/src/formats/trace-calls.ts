@@ -152,6 +152,11 @@ export class TraceCalls {
 
   /** Appends one call (TraceCalls.fits must hold) and returns its event. */
   push(fields: TraceCallFields): TraceCall {
+    return new TraceCall(this, this.append(fields));
+  }
+
+  /** Appends one call (TraceCalls.fits must hold) and returns its index, making no event. */
+  append(fields: TraceCallFields): number {
     if (this.#sealed) throw new Error('TraceCalls.push after parts(): the columns were handed on');
     if (this.#length === this.#columns.seq.length) this.#grow();
     const c = this.#columns;
@@ -178,7 +183,7 @@ export class TraceCalls {
     }
     c.flags[i] = flags;
     this.#length += 1;
-    return new TraceCall(this, i);
+    return i;
   }
 
   #grow(): void {
@@ -332,6 +337,92 @@ export function packEvents(events: readonly MemoryEvent[]): { packed: PackedEven
     packed: { plain, traceAt, calls: columns?.parts },
     transfer: [traceAt.buffer, ...(columns?.transfer ?? [])],
   };
+}
+
+/**
+ * A recording's events as an import makes them: the plain ones as objects, the trace entries' calls
+ * only in their columns. The reply to the page is packed from here (`pack`, what packEvents would
+ * give), so the worker never holds a TraceCall per entry: 10 M of them and their array were some
+ * 300 MB of its heap at the moment the page's copy was being built. `all` makes them when a reader
+ * in this thread asks (a test, the CLI), once.
+ */
+export class RecordedEvents {
+  readonly #plain: MemoryEvent[] = [];
+  #traceAt: Uint8Array;
+  #length = 0;
+  readonly #calls: TraceCalls;
+  #all: MemoryEvent[] | undefined;
+  #packed = false;
+
+  /** `traceEntries`: the trace calls expected (the columns grow past them if needed). */
+  constructor(traceEntries: number) {
+    this.#calls = new TraceCalls(traceEntries);
+    this.#traceAt = new Uint8Array(Math.max(16, traceEntries + 64));
+  }
+
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Appends a plain event. */
+  plain(event: MemoryEvent): void {
+    this.#mark(0);
+    this.#plain.push(event);
+  }
+
+  /** Appends a trace entry's call (TraceCalls.fits must hold). */
+  traced(fields: TraceCallFields): void {
+    this.#mark(1);
+    this.#calls.append(fields);
+  }
+
+  #mark(traced: 0 | 1): void {
+    if (this.#packed) throw new Error('RecordedEvents: appended after pack(), whose columns were handed on');
+    if (this.#all !== undefined) throw new Error('RecordedEvents: appended after all was read');
+    if (this.#length === this.#traceAt.length) {
+      const grown = new Uint8Array(this.#traceAt.length * 2);
+      grown.set(this.#traceAt);
+      this.#traceAt = grown;
+    }
+    this.#traceAt[this.#length] = traced;
+    this.#length += 1;
+  }
+
+  /** Every event, in order, the trace calls as TraceCall over the columns; made on first read. */
+  get all(): readonly MemoryEvent[] {
+    if (this.#packed) throw new Error('RecordedEvents: read after pack(), whose columns were handed on');
+    this.#all ??= this.#unpacked();
+    return this.#all;
+  }
+
+  #unpacked(): MemoryEvent[] {
+    const events = new Array<MemoryEvent>(this.#length);
+    let plain = 0;
+    let traced = 0;
+    for (let i = 0; i < this.#length; i += 1) {
+      if (this.#traceAt[i] === 1) {
+        events[i] = new TraceCall(this.#calls, traced);
+        traced += 1;
+      } else {
+        const event = this.#plain[plain];
+        if (event === undefined) throw new Error(`RecordedEvents: plain event ${plain} is missing`);
+        events[i] = event;
+        plain += 1;
+      }
+    }
+    return events;
+  }
+
+  /** The events as packEvents gives them, and the buffers to transfer; nothing can be read or added after. */
+  pack(): { packed: PackedEvents; transfer: ArrayBuffer[] } {
+    this.#packed = true;
+    const traceAt = this.#traceAt.slice(0, this.#length);
+    const calls = this.#calls.length > 0 ? this.#calls.parts() : undefined;
+    return {
+      packed: { plain: this.#plain, traceAt, calls: calls?.parts },
+      transfer: [traceAt.buffer, ...(calls?.transfer ?? [])],
+    };
+  }
 }
 
 /** The events packEvents split, in their order again; trace calls read the columns in place. */

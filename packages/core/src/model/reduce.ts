@@ -59,13 +59,22 @@ function allocationOf(e: AllocEvent): DeviceAllocation {
 }
 
 /**
+ * What every event does to the state, a `call` event all it does: the cursor moves to its seq and
+ * the clock to its time. For a maker of events that knows them to be in order and calls only
+ * (an imported recording's trace entries, trace-calls.ts), without making the event.
+ */
+export function advance(state: HostState, seq: number, t: number): void {
+  state.seq = seq;
+  if (t > state.time) state.time = t;
+}
+
+/**
  * Applies one event to the state, in place, and returns it. Events must arrive in seq order;
  * `call` events change nothing but the cursor (a failed call changes no memory state).
  */
 export function reduce(state: HostState, event: MemoryEvent): HostState {
   if (event.seq <= state.seq && state.seq !== 0) throw new ReduceError(event, `out of order: state is already at ${state.seq}`);
-  state.seq = event.seq;
-  if (event.t > state.time) state.time = event.t;
+  advance(state, event.seq, event.t);
 
   switch (event.kind) {
     case 'call':

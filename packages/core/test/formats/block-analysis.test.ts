@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countMatching,
   explainPeak,
   type FramesOf,
   leaksBetween,
@@ -7,9 +8,10 @@ import {
   reservedAt,
   reservedSteps,
   stackContains,
+  stackMatcher,
   stackMatchSeqs,
 } from '../../src/formats/block-analysis.ts';
-import type { ImportedBlock } from '../../src/formats/block-index.ts';
+import { BlockIndex, type ImportedBlock } from '../../src/formats/block-index.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
 import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import type { Frame } from '../../src/formats/snapshot-types.ts';
@@ -24,31 +26,32 @@ const forward: Frame = { name: 'forward', filename: 'model.py', line: 10 };
 const backward: Frame = { name: 'backward', filename: 'model.py', line: 20 };
 const step: Frame = { name: 'step', filename: 'optim.py', line: 5 };
 
-/** Blocks of one device; each block's stack is kept beside it (the page keeps stacks in a table, too). */
-const stacks = new Map<ImportedBlock, Frame[]>();
+/** One device's blocks in an index; each stack id stands for its frames here (the page keeps stacks in a table, too). */
+const index = new BlockIndex();
+const stacks = new Map<number, Frame[]>();
 function block(
   size: number,
   allocSeq: number,
   freeRequestedSeq: number | undefined,
   freeCompletedSeq: number | undefined,
   frames: Frame[],
-) {
-  const b: ImportedBlock = {
+): ImportedBlock {
+  const stack = frames.length === 0 ? NO_STACK : stacks.size;
+  if (frames.length > 0) stacks.set(stack, frames);
+  const row = index.open({
     device: 0,
     recordedAddress: BigInt(allocSeq) << 24n,
     addr: allocSeq * 16 * MiB,
     size,
-    requestedSize: undefined,
     stream: 0n,
-    stack: NO_STACK,
+    stack,
     allocSeq,
-    freeRequestedSeq,
-    freeCompletedSeq,
-  };
-  stacks.set(b, frames);
-  return b;
+  });
+  if (freeRequestedSeq !== undefined) index.freeRequested(row, freeRequestedSeq);
+  if (freeCompletedSeq !== undefined) index.freeCompleted(row, freeCompletedSeq);
+  return index.block(row);
 }
-const framesOf: FramesOf = (b) => stacks.get(b) ?? [];
+const framesOf: FramesOf = (stack) => stacks.get(stack) ?? [];
 
 // The fixture, worked by hand (seq: what happens → allocated MiB after it):
 //  1 segment of 20 MiB · 2 b0 1 MiB → 1 · 2 also a 2 MiB expandable map · 3 b1 8 MiB → 9
@@ -61,6 +64,7 @@ const b3 = block(2 * MiB, 5, 6, 10, [backward]);
 const b4 = block(1 * MiB, 7, undefined, undefined, [step]);
 const b5 = block(MiB / 2, 11, undefined, undefined, []);
 const blocks = [b0, b1, b2, b3, b4, b5];
+index.seal();
 const events = [
   { kind: 'alloc', seq: 1, device: 0, id: 100, size: 20 * MiB },
   { kind: 'physAlloc', seq: 2, device: 0, id: 101, size: 2 * MiB },
@@ -86,7 +90,7 @@ describe('explain the peak, leaks in a range, stack filter', () => {
   });
 
   it('the peak: seq 5, 14 MiB allocated of 22 reserved, 8 MiB (36.4 %) fragmentation, 1 MiB of it pending free; grouped by top frame', () => {
-    const peak = explainPeak(blocks, reservedSteps(events, 0), framesOf);
+    const peak = explainPeak(index, 0, reservedSteps(events, 0), framesOf);
     expect(peak).toMatchObject({ seq: 5, allocated: 14 * MiB, reserved: 22 * MiB, pendingFree: 1 * MiB, fragmentation: 8 * MiB });
     expect(peak?.fragmentationShare).toBeCloseTo(8 / 22, 10);
     expect(peak?.groups).toEqual([
@@ -94,21 +98,25 @@ describe('explain the peak, leaks in a range, stack filter', () => {
       { frame: 'backward (model.py:20)', bytes: 2 * MiB, blocks: 1 },
     ]);
     expect(peak?.blocks).toEqual([b1, b2, b3]);
-    expect(explainPeak([], [], framesOf)).toBeUndefined();
+    expect(explainPeak(index, 1, [], framesOf)).toBeUndefined();
+    expect(explainPeak(new BlockIndex(), 0, [], framesOf)).toBeUndefined();
   });
 
   it('leaks between A and B: allocated after A, still allocated at B, biggest first; the marks in either order', () => {
-    const leaks = leaksBetween(blocks, 4, 11, framesOf);
+    const leaks = leaksBetween(index, 0, 4, 11, framesOf);
     expect(leaks.blocks).toEqual([b4, b5]);
     expect(leaks.bytes).toBe(1.5 * MiB);
     expect(leaks.groups).toEqual([
       { frame: 'step (optim.py:5)', bytes: 1 * MiB, blocks: 1 },
       { frame: NO_FRAME, bytes: MiB / 2, blocks: 1 },
     ]);
-    expect(leaksBetween(blocks, 11, 4, framesOf)).toEqual(leaks);
+    expect(leaksBetween(index, 0, 11, 4, framesOf)).toEqual(leaks);
     // Before b2's free: it was allocated after 3 and still allocated at 7.
-    expect(leaksBetween(blocks, 3, 7, framesOf).blocks).toEqual([b2, b4]);
-    expect(leaksBetween(blocks, 12, 12, framesOf).blocks).toEqual([]);
+    expect(leaksBetween(index, 0, 3, 7, framesOf).blocks).toEqual([b2, b4]);
+    expect(leaksBetween(index, 0, 12, 12, framesOf).blocks).toEqual([]);
+    // Under a stack filter, only the leaks whose stack holds the text.
+    expect(leaksBetween(index, 0, 3, 7, framesOf, stackMatcher('optim', framesOf)).blocks).toEqual([b2, b4]);
+    expect(leaksBetween(index, 0, 3, 7, framesOf, stackMatcher('forward', framesOf)).blocks).toEqual([b2]);
   });
 
   it("the stack filter: any frame's name or file, any case; empty text keeps every block", () => {
@@ -116,6 +124,19 @@ describe('explain the peak, leaks in a range, stack filter', () => {
     expect(blocks.filter((b) => stackContains(b, ' OPTIM ', framesOf))).toEqual([b2, b4]);
     expect(blocks.filter((b) => stackContains(b, '', framesOf))).toEqual(blocks);
     expect(blocks.filter((b) => stackContains(b, 'nothing', framesOf))).toEqual([]);
+    expect(stackMatcher('  ', framesOf)).toBeUndefined();
+    expect(countMatching(index, 0, stackMatcher('model.py', framesOf))).toBe(4);
+    expect(countMatching(index, 0, undefined)).toBe(6);
+  });
+
+  it('a stack is looked at once, however many blocks share it', () => {
+    let looked = 0;
+    const matches = stackMatcher('forward', (stack) => {
+      looked += 1;
+      return framesOf(stack);
+    });
+    for (let pass = 0; pass < 3; pass += 1) for (const b of blocks) matches?.(b.stack);
+    expect(looked).toBe(new Set(blocks.map((b) => b.stack)).size);
   });
 
   it('on an imported file: the peak is the highest allocated total the block index gives at any entry', () => {
@@ -123,8 +144,7 @@ describe('explain the peak, leaks in a range, stack filter', () => {
     const opened = openMemoryFile(writePickle(fixture.data), 'job.pickle');
     if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
     const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
-    const all = session.blocks.all(0);
-    const peak = explainPeak(all, reservedSteps(session.events, 0), (b) => stackFrames(session.stacks, b.stack));
+    const peak = explainPeak(session.blocks, 0, reservedSteps(session.events, 0), (stack) => stackFrames(session.stacks, stack));
     const seqs = session.entrySeqs[0] ?? [];
     const highest = Math.max(...seqs.map((seq) => session.blocks.totalsAt(0, seq).allocated));
     expect(peak?.allocated).toBe(highest);
@@ -135,11 +155,14 @@ describe('explain the peak, leaks in a range, stack filter', () => {
 });
 
 describe('stackMatchSeqs (the log under the stack filter)', () => {
-  const all = [b0, b1, b2, b3, b4];
-  it('the alloc and free calls of the blocks whose stack holds the text, and no filter for empty text', () => {
-    expect([...(stackMatchSeqs(all, 'backward', framesOf) ?? [])].sort((a, b) => a - b)).toEqual([2, 4, 5, 6, 9, 10]);
-    expect([...(stackMatchSeqs(all, 'OPTIM.PY', framesOf) ?? [])].sort((a, b) => a - b)).toEqual([4, 7, 8, 9]);
-    expect(stackMatchSeqs(all, 'nowhere', framesOf)?.size).toBe(0);
-    expect(stackMatchSeqs(all, '  ', framesOf)).toBeUndefined();
+  const seqs = (text: string): number[] => {
+    const matches = stackMatcher(text, framesOf);
+    if (matches === undefined) throw new Error(`no filter for ${JSON.stringify(text)}`);
+    return [...stackMatchSeqs(index, matches)].sort((a, b) => a - b);
+  };
+  it('the alloc and free calls of the blocks whose stack holds the text', () => {
+    expect(seqs('backward')).toEqual([2, 4, 5, 6, 9, 10]);
+    expect(seqs('OPTIM.PY')).toEqual([4, 7, 8, 9]);
+    expect(seqs('nowhere')).toEqual([]);
   });
 });

@@ -89,6 +89,21 @@ describe('trace calls in columns', () => {
     expect(call?.seq).toBe(0);
   });
 
+  it("the session's own pack (what the worker sends) is packEvents of its events, without making them first", () => {
+    for (const flavour of ['torch_npu', 'pytorch_cuda'] as const) {
+      const reference = importSnapshot(opened(flavour, 7), MODEL);
+      const want = reference.events.map(fieldsOf);
+      const session = importSnapshot(opened(flavour, 7), MODEL);
+      const { packed, transfer } = session.recorded.pack();
+      expect(packed.traceAt.length).toBe(want.length);
+      const events = unpackEvents(structuredClone(packed, { transfer }));
+      expect(transfer.every((buffer) => buffer.byteLength === 0)).toBe(true);
+      expect(events.map(fieldsOf)).toEqual(want);
+      // Handed on: the session can neither be read as events nor take more.
+      expect(() => session.events).toThrow(/after pack/);
+    }
+  });
+
   it('an address a column cannot hold exactly stays a plain event with its exact text', () => {
     const beyond = (1n << 64n) + 0x1000n;
     const entry = (action: TraceEntry['action'], addr: bigint, size: number): TraceEntry => ({
@@ -122,11 +137,12 @@ describe('trace calls in columns', () => {
     const calls = session.events.filter((event) => event.kind === 'call' && event.provenance === 'observed');
     expect(calls.map((call) => call.kind === 'call' && call.args.addr)).toEqual([hex(beyond), hex(beyond), '0x20000000']);
     expect(calls.map((call) => call instanceof TraceCall)).toEqual([false, false, true]);
-    // Mixed, they still pack and unpack in order.
+    // Mixed, they still pack and unpack in order, by either packer.
+    const addrs = session.events.map((event) => event.kind === 'call' && event.args.addr);
     const events = unpackEvents(structuredClone(packEvents(session.events).packed));
-    expect(events.map((event) => event.kind === 'call' && event.args.addr)).toEqual(
-      session.events.map((event) => event.kind === 'call' && event.args.addr),
-    );
+    expect(events.map((event) => event.kind === 'call' && event.args.addr)).toEqual(addrs);
+    const again = unpackEvents(structuredClone(importSnapshot(snapshot, MODEL).recorded.pack().packed));
+    expect(again.map((event) => event.kind === 'call' && event.args.addr)).toEqual(addrs);
   });
 
   it('grows past the capacity it was given, keeping every call', () => {

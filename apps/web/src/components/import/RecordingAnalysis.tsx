@@ -1,4 +1,4 @@
-import { explainPeak, type FrameGroup, groupByTopFrame, leaksBetween, reservedSteps, stackContains } from '@pagelens/core';
+import { countMatching, explainPeak, type FrameGroup, groupByTopFrame, leaksBetween, reservedSteps, stackMatcher } from '@pagelens/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAfterPaint } from '../../hooks/useAfterPaint.ts';
@@ -63,25 +63,34 @@ export function RecordingAnalysis() {
   // The peak of a large file takes a few hundred ms to work out: after the page map's first paint.
   const worked = useAfterPaint(useMemo(() => ({ timeline, index }), [timeline, index]));
   const pending = worked === undefined || worked.index !== index || worked.timeline !== timeline;
-  const blocks = useMemo(() => worked?.index?.all(device) ?? [], [worked, device]);
   const peak = useMemo(
-    () => (worked?.timeline === undefined ? undefined : explainPeak(blocks, reservedSteps(worked.timeline.events, device), framesOf)),
-    [blocks, worked, device, framesOf],
+    () =>
+      worked?.timeline === undefined || worked.index === undefined
+        ? undefined
+        : explainPeak(worked.index, device, reservedSteps(worked.timeline.events, device), framesOf),
+    [worked, device, framesOf],
   );
-  const matching = useMemo(() => blocks.filter((block) => stackContains(block, filter, framesOf)), [blocks, filter, framesOf]);
+  const matches = useMemo(() => stackMatcher(filter, framesOf), [filter, framesOf]);
+  const counts = useMemo(
+    () =>
+      worked?.index === undefined
+        ? { matching: 0, total: 0 }
+        : { matching: countMatching(worked.index, device, matches), total: worked.index.rows(device).length },
+    [worked, device, matches],
+  );
   const peakGroups = useMemo(
     () =>
       peak === undefined
         ? []
-        : groupByTopFrame(
-            peak.blocks.filter((block) => stackContains(block, filter, framesOf)),
-            framesOf,
-          ),
-    [peak, filter, framesOf],
+        : groupByTopFrame(matches === undefined ? peak.blocks : peak.blocks.filter((block) => matches(block.stack)), framesOf),
+    [peak, matches, framesOf],
   );
   const leaks = useMemo(
-    () => (compare === undefined ? undefined : leaksBetween(matching, compare.from, compare.to, framesOf)),
-    [matching, compare, framesOf],
+    () =>
+      compare === undefined || worked?.index === undefined
+        ? undefined
+        : leaksBetween(worked.index, device, compare.from, compare.to, framesOf, matches),
+    [worked, device, compare, framesOf, matches],
   );
   if (index === undefined) return null;
   return (
@@ -99,7 +108,7 @@ export function RecordingAnalysis() {
       </label>
       {filter.trim() !== '' && (
         <p className="muted" data-testid="stack-filter-count">
-          {t('fileImport.analysis.matching', { count: matching.length, total: blocks.length })}
+          {t('fileImport.analysis.matching', { count: counts.matching, total: counts.total })}
         </p>
       )}
 

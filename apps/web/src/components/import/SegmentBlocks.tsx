@@ -15,9 +15,9 @@ const hex = (value: bigint): string => (value < 0n ? `-0x${(-value).toString(16)
 function Stack({ block, open }: { block: ImportedBlock; open: boolean }) {
   const { t } = useTranslation();
   const stacks = useAppStore((state) => state.importedStacks);
-  const id = stacks?.stackOf(block) ?? NO_STACK;
+  const id = stacks === undefined ? NO_STACK : block.stack;
   if (id === BAD_STACK) return <span className="muted">{t('fileImport.blocks.badStack')}</span>;
-  const frames = stacks === undefined ? [] : stackFrames(stacks.table, id);
+  const frames = stacks === undefined || id === NO_STACK ? [] : stackFrames(stacks, id);
   if (frames.length === 0) return <span className="muted">{t('fileImport.blocks.noStack')}</span>;
   return (
     <details open={open || undefined}>

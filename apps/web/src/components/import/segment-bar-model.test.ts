@@ -12,6 +12,7 @@ function block(
   freeCompletedSeq?: number,
 ): ImportedBlock {
   return {
+    row: allocSeq,
     device: 0,
     recordedAddress: BigInt(addr ?? 0) + 0x1000000000n,
     addr,

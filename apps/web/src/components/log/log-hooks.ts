@@ -1,4 +1,4 @@
-import { stackMatchSeqs } from '@pagelens/core';
+import { stackMatcher, stackMatchSeqs } from '@pagelens/core';
 import { type RefObject, useEffect, useMemo, useState } from 'react';
 import type { CallFilter } from '../../model/log/call-filter.ts';
 import type { Timeline } from '../../model/timeline.ts';
@@ -45,12 +45,10 @@ export function useStoryCalls(timeline: Timeline | undefined, selection: ObjectR
 export function useStackFilter(): CallFilter['stack'] {
   const text = useAppStore((state) => state.stackFilter);
   const index = useAppStore((state) => state.importedBlocks);
-  const devices = useAppStore((state) => state.imported?.devices ?? 0);
   const framesOf = useBlockFrames();
   return useMemo(() => {
     if (index === undefined) return undefined;
-    const blocks = Array.from({ length: devices }, (_, device) => index.all(device)).flat();
-    const seqs = stackMatchSeqs(blocks, text, framesOf);
-    return seqs === undefined ? undefined : { text: text.trim(), seqs };
-  }, [index, devices, text, framesOf]);
+    const matches = stackMatcher(text, framesOf);
+    return matches === undefined ? undefined : { text: text.trim(), seqs: stackMatchSeqs(index, matches) };
+  }, [index, text, framesOf]);
 }

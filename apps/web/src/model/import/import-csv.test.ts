@@ -1,4 +1,4 @@
-import { ASCEND_910B2, unpackBlocks, unpackEvents } from '@pagelens/core';
+import { ASCEND_910B2, BlockIndex, unpackEvents } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { openCsv } from './import-csv.ts';
 import type { ImportReply } from './import-protocol.ts';
@@ -49,7 +49,11 @@ describe('the import worker: Ascend CSVs', () => {
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 4 }]);
     // Its HAL row says no page_type: the pages are modeled.
     expect(done.facts.halPages).toEqual({ recorded: 0, modeled: 1 });
-    expect(unpackBlocks(done.blocks).map((block) => block.size)).toEqual([4096]);
+    expect(
+      BlockIndex.from(done.blocks)
+        .all(0)
+        .map((block) => block.size),
+    ).toEqual([4096]);
     expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
   });
 

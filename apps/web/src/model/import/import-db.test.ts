@@ -1,4 +1,4 @@
-import { ASCEND_910B2, unpackBlocks, unpackEvents } from '@pagelens/core';
+import { ASCEND_910B2, BlockIndex, unpackEvents } from '@pagelens/core';
 import initSqlJs from 'sql.js';
 import { describe, expect, it } from 'vitest';
 import { openCsv } from './import-csv.ts';
@@ -58,7 +58,11 @@ describe('the import worker: msMemScope .db', () => {
       unplacedIn: 'row',
     });
     expect(done.facts.unplaced).toEqual([{ reason: 'not-malloc-free', count: 1, firstLine: 3 }]);
-    expect(unpackBlocks(done.blocks).map((block) => block.size)).toEqual([4096]);
+    expect(
+      BlockIndex.from(done.blocks)
+        .all(0)
+        .map((block) => block.size),
+    ).toEqual([4096]);
     expect(unpackEvents(done.events).some((event) => event.kind === 'alloc' && event.size === 4 * MiB)).toBe(true);
   });
 

@@ -1,8 +1,8 @@
 import type {
+  BlockParts,
   MemoryRecord,
   MemScopeUnplaced,
   OperatorMemory,
-  PackedBlocks,
   PackedEvents,
   Snapshot,
   StackTable,
@@ -70,8 +70,8 @@ export interface SessionPayload {
   readonly initial: Snapshot;
   /** The events, the trace entries' calls as transferred columns (core trace-calls.ts): a clone of a million call objects held ~350 MB twice over. */
   readonly events: PackedEvents;
-  /** The blocks, as columns (packBlocks); each one's `stack` is its id in `stacks`. */
-  readonly blocks: PackedBlocks;
+  /** The blocks, as columns (BlockIndex.parts); each one's `stack` is its id in `stacks`. */
+  readonly blocks: BlockParts;
   readonly stacks: StackTable;
 }
 

@@ -1,4 +1,4 @@
-import { ASCEND_910B2, unpackBlocks } from '@pagelens/core';
+import { ASCEND_910B2, BlockIndex } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
 import { writePickle } from '../../../../../packages/core/test/formats/pickle-writer.ts';
 import { makeSnapshot } from '../../../../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -50,7 +50,10 @@ describe('import worker: snapshots', () => {
     expect(done.facts.traceEntries).toBe(fixture.truth[0]?.length);
     // The same final state: as many segments, and the blocks live at the end.
     expect(early.facts.segments).toBe(done.facts.segments);
-    const liveAtEnd = unpackBlocks(done.blocks).filter((block) => block.freeCompletedSeq === undefined).length;
+    const received = BlockIndex.from(done.blocks);
+    const liveAtEnd = Array.from({ length: received.devices }, (_, device) => received.all(device))
+      .flat()
+      .filter((block) => block.freeCompletedSeq === undefined).length;
     expect(early.blocks.length).toBe(liveAtEnd);
   });
 

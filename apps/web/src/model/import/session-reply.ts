@@ -1,4 +1,4 @@
-import { type ImportedSession, packBlocks, packEvents } from '@pagelens/core';
+import type { ImportedSession } from '@pagelens/core';
 import type { ImportedFacts, ImportReply, SessionPayload } from './import-protocol.ts';
 
 /**
@@ -11,10 +11,10 @@ export function sessionReply(
   facts: ImportedFacts,
   session: ImportedSession,
 ): { message: ImportReply; transfer: Transferable[] } {
-  const blocks = packBlocks(Array.from({ length: session.final.devices.length }, (_, device) => session.blocks.all(device)).flat());
-  const events = packEvents(session.events);
+  const blocks = session.blocks.parts();
+  const events = session.recorded.pack();
   const { stacks } = session;
-  const payload: SessionPayload = { facts, initial: session.initial, events: events.packed, blocks: blocks.packed, stacks };
+  const payload: SessionPayload = { facts, initial: session.initial, events: events.packed, blocks: blocks.parts, stacks };
   return {
     message: { type, ...payload },
     transfer: [stacks.starts.buffer, ...stacks.frameIds.map((chunk) => chunk.buffer), ...events.transfer, ...blocks.transfer],
