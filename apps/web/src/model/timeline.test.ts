@@ -64,6 +64,38 @@ describe('Timeline', () => {
     expect(fresh.lastReplay).toBeGreaterThan(events.length - every);
   });
 
+  it('a recording handed over whole (appendRecording) is the same timeline as appended, its array kept, not copied', async () => {
+    const { start, events, prints } = await recorded(3000);
+    const limits = { keep: events.length, slack: 1000, keyframeEvery: 700 };
+    const appended = new Timeline(start, limits);
+    appended.append(events);
+    const handed = new Timeline(start, limits);
+    const given = [...events];
+    expect(handed.appendRecording(given)).toBe(events.length);
+    expect(handed.events).toBe(given);
+    expect(handed.calls).toEqual(appended.calls);
+    expect(handed.calls.length).toBeGreaterThan(1000);
+    expect(fingerprint(handed.live)).toBe(fingerprint(appended.live));
+    let most = 0;
+    for (const seq of prints.keys()) {
+      expect(fingerprint(handed.stateAt(seq))).toBe(fingerprint(appended.stateAt(seq)));
+      most = Math.max(most, handed.lastReplay);
+    }
+    // Its keyframes were kept as it went.
+    expect(most).toBeLessThan(700);
+    // Not a fresh timeline, or not in order: appended as any events are.
+    const again = new Timeline(start, limits);
+    again.append(events.slice(0, 10));
+    again.appendRecording(events);
+    expect(again.events).toHaveLength(events.length);
+    expect(again.calls).toEqual(appended.calls);
+    const repeated = new Timeline(start, limits);
+    const twice = [events[0], ...events] as MemoryEvent[];
+    expect(repeated.appendRecording(twice)).toBe(events.length);
+    expect(repeated.events).not.toBe(twice);
+    expect(repeated.events).toEqual(events);
+  });
+
   it('going back and forth reuses checkpoints and never changes the live state', async () => {
     const { host, start, events } = await recorded(3000);
     const timeline = new Timeline(start);

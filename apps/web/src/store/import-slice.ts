@@ -105,7 +105,7 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
       slack: DEFAULT_HISTORY.slack,
       ...(events.length > RECORDING_KEYFRAMES * CHECKPOINT_EVERY ? { keyframeEvery: Math.ceil(events.length / RECORDING_KEYFRAMES) } : {}),
     });
-    timeline.append(events);
+    timeline.appendRecording(events);
     set({
       imported: facts,
       // The worker's columns, read in place: sorted there, no block is an object until it is shown.

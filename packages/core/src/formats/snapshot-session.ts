@@ -563,6 +563,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     const recordedPageClass = snapshot.recordedPageClasses?.[device]?.get(index);
     const result = applyEntry(builder, replay, model, blocks, entry, columns?.stackAt(index), recordedPageClass);
     if (consume && Array.isArray(trace)) (trace as (TraceEntry | undefined)[])[index] = undefined;
+    else if (consume && trace instanceof TraceColumns) trace.releaseBefore(index);
     const seqs = entrySeqs[device];
     if (seqs !== undefined) seqs[index] = result.seq;
     if (!result.ok) inconsistent += 1;

@@ -261,6 +261,29 @@ describe('importSnapshot: consume', () => {
   });
 });
 
+describe('importSnapshot: consume, a streamed trace', () => {
+  it('lets the columns go chunk by chunk as each device is read, interleaved, and builds the same session', () => {
+    // Two devices of more than one 65,536-entry chunk each, read entry by entry in turn.
+    const bytes = writePickle(makeSnapshot({ ...NPU, events: 70_000, ringDrop: 0, liveTarget: 200 }).data);
+    const load = (): MemorySnapshot => {
+      const loader = new SnapshotLoader({ totalBytes: bytes.length, stacks: 'blocks' });
+      for (let at = 0; at < bytes.length; at += 1 << 20) loader.push(bytes.subarray(at, at + (1 << 20)));
+      return loader.finish();
+    };
+    const whole = importSnapshot(load(), MODEL);
+    const snapshot = load();
+    expect(snapshot.deviceTraces.map((trace) => trace.constructor.name)).toEqual(['TraceColumns', 'TraceColumns']);
+    const consumed = importSnapshot(snapshot, { ...MODEL, consume: true });
+    expect(snapshot.deviceTraces.map((trace) => trace.length)).toEqual([0, 0]);
+    expect(consumed.entrySeqs).toEqual(whole.entrySeqs);
+    expect(consumed.events.length).toBe(whole.events.length);
+    expect(consumed.events.map((event) => JSON.stringify(event, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)))).toEqual(
+      whole.events.map((event) => JSON.stringify(event, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))),
+    );
+    for (const device of [0, 1]) expect(consumed.blocks.all(device)).toEqual(whole.blocks.all(device));
+  });
+});
+
 describe('importSnapshot: addresses, CUDA files, limits', () => {
   it('maps addresses above 2^53 into the device window and keeps the recorded ones exact', () => {
     const base = (1n << 60n) + 0x1234_5600_0000n;

@@ -27,6 +27,37 @@ const entry: fc.Arbitrary<TraceEntry> = fc.record({
   frames: fc.array(frame, { maxLength: 4 }),
 });
 
+describe('a streamed trace in columns, released as it is read', () => {
+  it('lets go of whole chunks before an entry only, and says so when a released entry is asked for', () => {
+    const columns = new TraceColumns(new StackInterner());
+    const at = (i: number): TraceEntry => ({
+      action: 'alloc',
+      addr: BigInt(i) * 512n,
+      size: 512,
+      stream: 0n,
+      timeUs: undefined,
+      poolId: undefined,
+      // Every 1000th entry is kept whole (an oom's device_free): those go with their chunk too.
+      deviceFree: i % 1000 === 0 ? i : undefined,
+      frames: [],
+    });
+    const n = 3 * 65_536 + 10;
+    for (let i = 0; i < n; i += 1) columns.push(at(i), false);
+    columns.releaseBefore(65_535);
+    expect(columns.bareAt(0)).toEqual(at(0));
+    columns.releaseBefore(2 * 65_536 + 5);
+    expect(() => columns.bareAt(0)).toThrow(/entry 0 was released/);
+    expect(() => columns.bareAt(2 * 65_536 - 1)).toThrow(/was released/);
+    // An entry kept whole goes with its chunk.
+    expect(() => columns.at(131_000)).toThrow(/entry 131000 was released/);
+    for (const i of [2 * 65_536, 2 * 65_536 + 1000 - ((2 * 65_536) % 1000), n - 1]) expect(columns.bareAt(i)).toEqual(at(i));
+    // Asking again, or for less, changes nothing.
+    columns.releaseBefore(10);
+    expect(columns.bareAt(n - 1)).toEqual(at(n - 1));
+    expect(columns.length).toBe(n);
+  });
+});
+
 describe('a streamed trace in columns', () => {
   it('gives every entry back as it was pushed, its frames when kept and none when dropped', () => {
     fc.assert(
