@@ -103,7 +103,7 @@ describe('pagelens stats', () => {
     const { code, out } = await stats(path);
     expect(code).toBe(0);
     expect(out).toContain('MALLOC 40001, FREE 40000');
-    expect(out).toContain('as a snapshot: msMemScope dump: 1 HAL rows as device allocations, 80,000 framework rows as blocks');
+    expect(out).toContain('as a snapshot: msMemScope dump: 1 HAL row as device allocations, 80,000 framework rows as blocks');
     expect(out).toMatch(/pages \(page sizes as the file recorded them for 1 of 1 segments/);
   });
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { invokeAcl } from '../src/acl/invoke.ts';
+import { invokeCall } from '../src/acl/invoke.ts';
 import type { MemoryEvent } from '../src/model/events.ts';
 import { FrameKind } from '../src/model/frames.ts';
 import { devicePools } from '../src/model/pools.ts';
@@ -64,7 +64,7 @@ describe('simulator invariants (property tests)', () => {
         const baseline = devicePools(device);
         await runRandomSession(rt, seed, 150);
         for (const call of planTeardown(host.state, rt.pid)) {
-          const { ret, message } = await invokeAcl(rt, call.fn, call.args);
+          const { ret, message } = await invokeCall(rt, call);
           expect(ret, `${call.fn}: ${message ?? ''}`).toBe(0);
         }
         expect(devicePools(device)).toEqual(baseline);
@@ -97,7 +97,7 @@ describe('simulator invariants (property tests)', () => {
         const baseline = host.state.devices.map(devicePools);
         await runRandomSession(rt, seed, 200, { sync: true });
         for (const call of planTeardown(host.state, rt.pid)) {
-          const { ret, message } = await invokeAcl(rt, call.fn, call.args);
+          const { ret, message } = await invokeCall(rt, call);
           expect(ret, `${call.fn}: ${message ?? ''}`).toBe(0);
         }
         expect(host.state.devices.map(devicePools)).toEqual(baseline);
@@ -159,7 +159,7 @@ describe('simulator invariants (property tests)', () => {
           const call = randomCall(rng, host.state, rt.pid);
           const before = fingerprint(host.state);
           const { seq, time } = host.state;
-          const { ret } = await invokeAcl(rt, call.fn, call.args);
+          const { ret } = await invokeCall(rt, call);
           if (ret === 0) continue;
           failures += 1;
           const after = fingerprint(host.state).replace(`"seq":${host.state.seq}`, `"seq":${seq}`);

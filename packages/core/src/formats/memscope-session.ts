@@ -240,7 +240,7 @@ export class MemScopeConverter {
     const snapshot: MemorySnapshot = {
       kind: 'snapshot',
       format: 'unknown',
-      formatEvidence: `msMemScope dump: ${halRows.toLocaleString('en-US')} HAL rows as device allocations, ${blockRows.toLocaleString('en-US')} framework rows as blocks`,
+      formatEvidence: `msMemScope dump: ${rowCount(halRows, 'HAL')} as device allocations, ${rowCount(blockRows, 'framework')} as blocks`,
       segments: finalSegments(this.#devices),
       deviceTraces: this.#devices.map((log) => log.trace),
       allocatorSettings: undefined,
@@ -321,6 +321,9 @@ export function memScopeToSnapshot(events: Iterable<MemScopeEvent>): MemScopeDum
   for (const event of events) converter.take(event);
   return converter.finish();
 }
+
+/** `n` rows of a kind, in English: "1 HAL row", "80,000 framework rows". */
+const rowCount = (n: number, kind: string): string => `${n.toLocaleString('en-US')} ${kind} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The HAL allocations live at the end, each with the framework blocks inside it: the "final state" a snapshot would carry. */
 function finalSegments(devices: readonly DeviceLog[]): Segment[] {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { aclrtMemMallocPolicy } from '../../src/acl/enums.ts';
-import type { Hex } from '../../src/acl/types.ts';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
 import { chromeTraceJson, toChromeTrace } from '../../src/formats/perfetto.ts';
 import { modelToChromeTrace } from '../../src/formats/perfetto-model.ts';
@@ -14,6 +13,7 @@ import { cloneHostState, type HostState } from '../../src/model/state.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { SimHost } from '../../src/sim/sim-host.ts';
 import { SimRuntime } from '../../src/sim/sim-runtime.ts';
+import type { Hex } from '../../src/units/hex.ts';
 import { writePickle } from './pickle-writer.ts';
 import { makeSnapshot } from './snapshot-fixtures.ts';
 
@@ -93,7 +93,7 @@ describe('Perfetto export of a model session', () => {
     expect(memory.map((e) => e.args.allocated)).toEqual([0, 100_000, 100_000 + 3 * MiB, 100_000 + 5 * MiB, 5 * MiB, 3 * MiB, 0]);
     expect(memory[1]?.args.reserved).toBe(Math.ceil(100_000 / 4096) * 4096);
     pages.forEach((sample, i) => {
-      const { normal, huge, giant } = sample.args as Record<string, number>;
+      const { normal, huge, giant } = sample.args as { normal: number; huge: number; giant: number };
       expect(normal + huge + giant).toBe(memory[i]?.args.reserved);
       expect(sample.ts).toBe(memory[i]?.ts);
     });

@@ -1,5 +1,4 @@
-import type { AclCall } from '../../src/acl/invoke.ts';
-import { invokeAcl } from '../../src/acl/invoke.ts';
+import { type AclCall, invokeCall } from '../../src/acl/invoke.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
 import type { HostState } from '../../src/model/state.ts';
 import { ASCEND_910B4 } from '../../src/profiles/builtin.ts';
@@ -168,7 +167,7 @@ export async function runRandomSession(
   for (let i = 0; i < calls; i += 1) {
     const state = runtime.host.state;
     const call = options.sync === true && rng.next() < 0.35 ? randomSyncCall(rng, state, runtime.pid) : randomCall(rng, state, runtime.pid);
-    rets.push((await invokeAcl(runtime, call.fn, call.args)).ret);
+    rets.push((await invokeCall(runtime, call)).ret);
   }
   return rets;
 }
