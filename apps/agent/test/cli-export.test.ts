@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PERFETTO_IN_BROWSER_BYTES } from '@pagelens/core';
 import { describe, expect, it } from 'vitest';
-import { runExport } from '../src/cli/export.ts';
+import { exportedMessage, runExport } from '../src/cli/export.ts';
 import { spawnCli } from './support/cli-process.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../../packages/core/test/formats/fixtures/', import.meta.url));
@@ -34,8 +35,11 @@ describe('pagelens export FILE --perfetto OUT.json', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'pagelens-export-')), 'job.json');
     const cli = spawnCli(['export', fixture('torch_npu_small.pickle'), '--perfetto', out], process.env);
     expect(await cli.exited).toBe(0);
-    expect(cli.output().stderr).toMatch(/job\.json: [\d,]+ trace events; open it at https:\/\/ui\.perfetto\.dev/);
-    const trace = JSON.parse(readFileSync(out, 'utf8')) as { traceEvents: TraceEvent[] };
+    expect(cli.output().stderr).toMatch(/job\.json: [\d,]+ trace events, [\d.]+ MB; open it at https:\/\/ui\.perfetto\.dev/);
+    const text = readFileSync(out, 'utf8');
+    // The size it states is the file's.
+    expect(cli.output().stderr).toContain(`${(Buffer.byteLength(text) / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`);
+    const trace = JSON.parse(text) as { traceEvents: TraceEvent[] };
     const want = EXPECTED['torch_npu_small.pickle'];
     want.devices.forEach(
       (device: { device: number; allocatedBytes: number; activeBytes: number; reservedBytes: number; traceEvents: number }) => {
@@ -100,5 +104,15 @@ describe('pagelens export FILE --perfetto OUT.json', () => {
       err: expect.stringMatching(/cannot read .*none\.pickle/),
     });
     expect(() => readFileSync(join(dir, 'a.json'))).toThrow();
+  });
+
+  it('past what a browser tab holds, it points to a native trace_processor instead of the page', () => {
+    expect(exportedMessage('job.json', 12, PERFETTO_IN_BROWSER_BYTES)).toBe(
+      'job.json: 12 trace events, 1,073.7 MB; open it at https://ui.perfetto.dev\n',
+    );
+    const big = exportedMessage('big.json', 10_000_000, 15e9);
+    expect(big).toMatch(/^big\.json: 10,000,000 trace events, 15,000 MB; more than ui\.perfetto\.dev can hold in a browser tab/);
+    expect(big).toContain('Run `trace_processor --httpd big.json`');
+    expect(big).not.toContain('open it at https://ui.perfetto.dev\n');
   });
 });

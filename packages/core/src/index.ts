@@ -161,7 +161,15 @@ export {
   openMemoryFile,
   SnapshotLoader,
 } from './formats/open-file.ts';
-export { type ChromeTrace, chromeTraceJson, snapshotTraceJson, type TraceJson, toChromeTrace } from './formats/perfetto.ts';
+export {
+  type ChromeTrace,
+  chromeTraceJson,
+  PERFETTO_IN_BROWSER_BYTES,
+  perfettoNeedsNative,
+  snapshotTraceJson,
+  type TraceJson,
+  toChromeTrace,
+} from './formats/perfetto.ts';
 export { memoryRecordToChromeTrace } from './formats/perfetto-csv.ts';
 export { fileTraceJson } from './formats/perfetto-file.ts';
 export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfetto-model.ts';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { FormatError, fileTraceJson, type TraceJson } from '@pagelens/core';
+import { FormatError, fileTraceJson, perfettoNeedsNative, type TraceJson } from '@pagelens/core';
 import { openForCommand, type StatsIo } from './stats.ts';
 
 /** `pagelens export FILE --perfetto OUT.json`: a snapshot, msMemScope dump or memory_record.csv as Chrome trace-event JSON, which Perfetto opens. */
@@ -8,6 +8,16 @@ export interface ExportOptions {
   readonly perfetto: string;
   readonly profile: string | undefined;
   readonly pageSize1g: boolean;
+}
+
+/** What the export says once written: its size, and where to open it (a native trace_processor past what a browser tab holds). */
+export function exportedMessage(out: string, events: number, bytes: number): string {
+  const what = `${out}: ${events.toLocaleString('en-US')} trace events, ${(bytes / 1e6).toLocaleString('en-US', { maximumFractionDigits: 1 })} MB`;
+  if (!perfettoNeedsNative(bytes)) return `${what}; open it at https://ui.perfetto.dev\n`;
+  return (
+    `${what}; more than ui.perfetto.dev can hold in a browser tab (about 2 GB of memory for the trace as it loads it). ` +
+    `Run \`trace_processor --httpd ${out}\` (https://get.perfetto.dev/trace_processor), then open https://ui.perfetto.dev, which uses it\n`
+  );
 }
 
 /** Runs the subcommand; answers the exit code (0; 1 for a file it cannot read or write; 2 for a bad flag). */
@@ -35,11 +45,12 @@ export async function runExport(path: string, options: ExportOptions, io: StatsI
     io.err(`pagelens export: cannot write ${options.perfetto}: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
+  let written = 0;
   try {
-    for (const part of trace.parts) writeSync(fd, part);
+    for (const part of trace.parts) written += writeSync(fd, part);
   } finally {
     closeSync(fd);
   }
-  io.err(`${options.perfetto}: ${trace.events.toLocaleString('en-US')} trace events; open it at https://ui.perfetto.dev\n`);
+  io.err(exportedMessage(options.perfetto, trace.events, written));
   return 0;
 }

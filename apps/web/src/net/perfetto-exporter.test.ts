@@ -4,6 +4,7 @@ import {
   encodeSnapshot,
   heldBytes,
   type MemoryEvent,
+  PERFETTO_IN_BROWSER_BYTES,
   packEvents,
   SimHost,
   SimRuntime,
@@ -129,6 +130,23 @@ describe('Export to Perfetto', () => {
     expect(downloads).toEqual([{ json, name: 'job.perfetto.json' }]);
     expect(store.getState().exporting).toBeUndefined();
     expect(worker?.terminated).toBe(true);
+  });
+
+  it("an export larger than a browser tab's Perfetto holds is downloaded and the page says to open it natively; the next export clears it", () => {
+    const { store, workers, importer, exporter, downloads } = setup();
+    importer.open(new File([new Uint8Array([0x80])], 'big.pickle'));
+    workers[0]?.reply(done(facts('big.pickle')));
+    exporter.export();
+    // A Blob of its size is all the exporter reads of it.
+    const json = { size: PERFETTO_IN_BROWSER_BYTES + 1 } as Blob;
+    workers[1]?.reply({ type: 'perfetto', json, events: 10_000_000 });
+    expect(downloads).toEqual([{ json, name: 'big.perfetto.json' }]);
+    expect(store.getState().exportTooLarge).toEqual({ name: 'big.perfetto.json', bytes: PERFETTO_IN_BROWSER_BYTES + 1 });
+    exporter.export();
+    expect(store.getState().exportTooLarge).toBeUndefined();
+    workers[2]?.reply({ type: 'perfetto', json: { size: PERFETTO_IN_BROWSER_BYTES } as Blob, events: 1 });
+    expect(store.getState().exportTooLarge).toBeUndefined();
+    expect(downloads).toHaveLength(2);
   });
 
   it("a failed export keeps the reader's message; Cancel ends the worker", () => {

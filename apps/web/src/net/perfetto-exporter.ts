@@ -1,4 +1,4 @@
-import { chromeTraceJson, modelToChromeTrace } from '@pagelens/core';
+import { chromeTraceJson, modelToChromeTrace, perfettoNeedsNative } from '@pagelens/core';
 import { jsonBlob } from '../model/import/json-blob.ts';
 import type { AppStore } from '../store/app-store.ts';
 import type { FileImporter, ImportWorker } from './file-importer.ts';
@@ -46,10 +46,17 @@ export class PerfettoExporter {
     this.#download = download;
   }
 
+  /** Downloads the JSON, saying so when it is more than a browser tab's Perfetto holds. */
+  #handOver(json: Blob, fileName: string): void {
+    this.#download(json, fileName);
+    this.#store.getState().setExportTooLarge(perfettoNeedsNative(json.size) ? { name: fileName, bytes: json.size } : undefined);
+  }
+
   export(): void {
     const state = this.#store.getState();
     if (state.exporting !== undefined) return;
     state.setExportProblem(undefined);
+    state.setExportTooLarge(undefined);
     const loaded = this.#importer.loaded;
     if (loaded !== undefined) {
       this.#exportFile(loaded.source, loaded.name, loaded.options);
@@ -62,7 +69,7 @@ export class PerfettoExporter {
       timeline.events,
       `a ${session?.backend ?? 'sim'} session (${timeline.events.length} events from seq ${timeline.firstSeq})`,
     );
-    this.#download(jsonBlob(chromeTraceJson(trace)), perfettoName(`pagelens-session-${session?.backend ?? 'sim'}`));
+    this.#handOver(jsonBlob(chromeTraceJson(trace)), perfettoName(`pagelens-session-${session?.backend ?? 'sim'}`));
   }
 
   /** The profiler CSV on show (memory_record.csv) as counter tracks, read again in a worker like a file. */
@@ -71,6 +78,7 @@ export class PerfettoExporter {
     const loaded = this.#importer.profilerSource;
     if (state.exporting !== undefined || loaded === undefined) return;
     state.setExportProblem(undefined);
+    state.setExportTooLarge(undefined);
     this.#exportFile(loaded.source, loaded.name, loaded.options);
   }
 
@@ -100,7 +108,7 @@ export class PerfettoExporter {
         case 'perfetto':
           stop();
           now.setExporting(undefined);
-          this.#download(reply.json, perfettoName(name));
+          this.#handOver(reply.json, perfettoName(name));
           return;
         case 'error':
           stop();

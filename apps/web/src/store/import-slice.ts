@@ -42,6 +42,12 @@ export interface ImportSlice {
   exporting: ImportProgress | undefined;
   /** Why the last export failed, in the reader's words. */
   exportProblem: string | undefined;
+  /**
+   * The last export was more JSON than ui.perfetto.dev holds in a browser tab (core
+   * perfettoNeedsNative): its name and size, for the advice to open it through trace_processor.
+   */
+  exportTooLarge: { readonly name: string; readonly bytes: number } | undefined;
+  setExportTooLarge(large: { readonly name: string; readonly bytes: number } | undefined): void;
   setExporting(progress: ImportProgress | undefined): void;
   /** Text a block's stack must hold to be listed (block lists of the recording); '' lists all. */
   stackFilter: string;
@@ -91,6 +97,8 @@ export const createImportSlice: StateCreator<ImportSlice & ReplicaSlice & Sessio
   setAgentFile: (agentFile) => set({ agentFile }),
   exporting: undefined,
   exportProblem: undefined,
+  exportTooLarge: undefined,
+  setExportTooLarge: (exportTooLarge) => set({ exportTooLarge }),
   stackFilter: '',
   setStackFilter: (stackFilter) => set({ stackFilter }),
   setExporting: (exporting) => set({ exporting }),

@@ -299,3 +299,15 @@ function* traceJson(
   if (lines.length > 0) yield flush();
   yield `\n],"displayTimeUnit":${JSON.stringify(displayTimeUnit)},"metadata":${JSON.stringify(metadata())}}\n`;
 }
+
+/**
+ * The largest JSON PageLens tells a person to open in ui.perfetto.dev as it is. Perfetto's own
+ * guide to large traces puts the memory a browser gives its in-page engine at about 2 GB, for the
+ * trace as the engine holds it, which is larger than the file; past that, the UI works through a
+ * native `trace_processor --httpd FILE`, found on 127.0.0.1:9001 when the UI opens
+ * (perfetto.dev/docs/visualization/large-traces). 1 GiB of JSON leaves the engine room.
+ */
+export const PERFETTO_IN_BROWSER_BYTES = 1024 ** 3;
+
+/** Whether a trace of `bytes` should be opened through a native trace_processor rather than in the browser. */
+export const perfettoNeedsNative = (bytes: number): boolean => bytes > PERFETTO_IN_BROWSER_BYTES;

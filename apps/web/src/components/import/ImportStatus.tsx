@@ -20,6 +20,8 @@ export function ImportStatus() {
   const setProblem = useAppStore((state) => state.setImportProblem);
   const exportProblem = useAppStore((state) => state.exportProblem);
   const setExportProblem = useAppStore((state) => state.setExportProblem);
+  const tooLarge = useAppStore((state) => state.exportTooLarge);
+  const setTooLarge = useAppStore((state) => state.setExportTooLarge);
   const files = useFileActions();
   const format = useFormat();
   if (progress !== undefined) {
@@ -51,6 +53,25 @@ export function ImportStatus() {
           <code>{exportProblem}</code>
         </p>
         <button type="button" onClick={() => setExportProblem(undefined)}>
+          {t('fileImport.dismiss')}
+        </button>
+      </section>
+    );
+  }
+  if (tooLarge !== undefined && problem === undefined) {
+    return (
+      <section className="panel import-status" role="status" data-testid="export-too-large">
+        <h2>{t('fileImport.export.tooLarge.title', { name: tooLarge.name, size: bytes(tooLarge.bytes, format) })}</h2>
+        <p>{t('fileImport.export.tooLarge.body')}</p>
+        <p>
+          <code>trace_processor --httpd {tooLarge.name}</code>
+        </p>
+        <p className="muted">
+          <a href="https://perfetto.dev/docs/visualization/large-traces" target="_blank" rel="noreferrer">
+            {t('fileImport.export.tooLarge.source')}
+          </a>
+        </p>
+        <button type="button" onClick={() => setTooLarge(undefined)}>
           {t('fileImport.dismiss')}
         </button>
       </section>

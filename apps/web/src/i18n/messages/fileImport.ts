@@ -155,6 +155,11 @@ export const fileImport = defineMessages(
       percent: 'Exporting… {{percent}}%',
       cancel: 'Cancel the export',
       failed: 'The Perfetto export failed',
+      tooLarge: {
+        title: '{{name}} is {{size}}: more than ui.perfetto.dev holds in a browser tab',
+        body: 'Perfetto gives a trace about 2 GB of a tab’s memory as it loads it, and holds it larger than the file. Open this one through Perfetto’s native trace_processor: run the command below, then open ui.perfetto.dev, which finds it on 127.0.0.1:9001.',
+        source: 'Perfetto’s guide to large traces',
+      },
     },
   },
   {
@@ -301,6 +306,11 @@ export const fileImport = defineMessages(
       percent: '正在导出… {{percent}}%',
       cancel: '取消导出',
       failed: 'Perfetto 导出失败',
+      tooLarge: {
+        title: '{{name}} 大小为 {{size}}：超出 ui.perfetto.dev 在浏览器标签页中能容纳的量',
+        body: 'Perfetto 加载跟踪时大约只能使用标签页的 2 GB 内存，且其内部表示比文件本身更大。请通过 Perfetto 的本地 trace_processor 打开此文件：运行下面的命令，再打开 ui.perfetto.dev，它会在 127.0.0.1:9001 找到该进程。',
+        source: 'Perfetto 关于大型跟踪的指南',
+      },
     },
   },
 );
