@@ -17,6 +17,7 @@ export function ConnectionBadge({ connection }: { connection: Connection }) {
     unauthorized: t('common.connection.unauthorized'),
     unreachable: t('common.connection.unreachable'),
     'driver-busy': t('common.connection.driverBusy'),
+    'waiting-teardown': t('common.connection.waitingTeardown'),
     incompatible: t('common.connection.incompatible'),
   };
   return (
@@ -107,6 +108,19 @@ export function ConnectionPanel({
             </button>
             <button type="button" onClick={onRetry}>
               {t('common.connection.retryNow')}
+            </button>
+          </div>
+        </section>
+      );
+    case 'waiting-teardown':
+      return (
+        <section className="panel state-panel" aria-live="polite" data-testid="waiting-teardown">
+          <h2>{t('common.connection.waitingTeardown')}</h2>
+          <p>{say(connection.messageCode, connection.message)}</p>
+          <p>{t('common.connection.waitingTeardownHelp')}</p>
+          <div className="button-row">
+            <button type="button" onClick={onWatch} data-testid="watch-as-viewer">
+              {t('common.connection.watchAsViewer')}
             </button>
           </div>
         </section>

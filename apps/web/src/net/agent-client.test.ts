@@ -163,6 +163,22 @@ describe('AgentClient', () => {
     expect(store.getState().connection.status).toBe('unreachable');
   });
 
+  it("a driver's hello held while the last session is torn down: the panel says it waits, then the welcome connects", () => {
+    const { sockets, store, client } = harness();
+    client.start();
+    sockets[0]?.open();
+    const waiting = 'the last driver session is being torn down (its driver did not return in time); you become the driver once that ends';
+    sockets[0]?.receive({ type: 'notice', level: 'info', code: 'driver-after-teardown', message: waiting });
+    expect(store.getState().connection).toEqual({ status: 'waiting-teardown', message: waiting });
+    expect(store.getState().notices).toEqual([]);
+    sockets[0]?.receive(welcome);
+    expect(store.getState().connection.status).toBe('connected');
+    // Once welcomed, the same code is an ordinary notice.
+    sockets[0]?.receive({ type: 'notice', level: 'info', code: 'driver-after-teardown', message: waiting });
+    expect(store.getState().connection.status).toBe('connected');
+    expect(store.getState().notices).toHaveLength(1);
+  });
+
   it('a lost connection after welcome reconnects', () => {
     const { sockets, timers, store, client } = harness();
     client.start();

@@ -267,6 +267,11 @@ export class AgentClient {
         return;
       }
       case 'notice':
+        if (message.code === 'driver-after-teardown' && !this.#welcomed) {
+          // Shown in the connection panel until the welcome comes, not as a notice.
+          state.setConnection({ status: 'waiting-teardown', message: message.message, ...coded(message) });
+          return;
+        }
         state.pushNotice(message, environment.now());
         return;
       case 'presence':

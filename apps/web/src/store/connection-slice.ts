@@ -23,6 +23,11 @@ export type Connection =
       readonly attempt: number;
       readonly retryAt: number;
     }
+  /**
+   * Asked to drive while the agent tears down a session whose driver did not come back in time: the
+   * agent holds the hello and welcomes this page as the driver once the teardown ends.
+   */
+  | { readonly status: 'waiting-teardown'; readonly message: string; readonly messageCode?: CodedText }
   | { readonly status: 'incompatible'; readonly message: string; readonly messageCode?: CodedText };
 
 export interface ConnectionSlice {

@@ -28,6 +28,9 @@ export const common = defineMessages(
       driverBusyHelp:
         'The agent is running, but only one client may call at a time. Watch the same host read-only now, or wait: retrying in {{seconds}} s (attempt {{attempt}}); the session frees when its driver closes or its reconnect time runs out.',
       watchAsViewer: 'Watch as viewer',
+      waitingTeardown: 'Waiting for the last session to be torn down',
+      waitingTeardownHelp:
+        'Its driver did not come back in time, so the agent is freeing what that session held. This page becomes the driver of a new session as soon as that ends; nothing to do meanwhile, or watch the same host read-only.',
       incompatible: 'Incompatible agent',
       incompatibleHelp: 'Reload the page that the agent serves, so the page and the agent come from the same release.',
       retryNow: 'Retry now',
@@ -81,6 +84,9 @@ export const common = defineMessages(
       driverBusyHelp:
         'Agent 正在运行，但同一时间只允许一个客户端调用。现在可以只读观看同一主机，或等待：{{seconds}} 秒后重试（第 {{attempt}} 次）；当其驱动端关闭或重连时限结束后，会话即释放。',
       watchAsViewer: '以观察者身份观看',
+      waitingTeardown: '正在等待上一个会话清理完毕',
+      waitingTeardownHelp:
+        '其驱动者未在时限内回来，Agent 正在释放该会话持有的对象。清理一结束，此页面即成为新会话的驱动者；期间无需操作，也可以只读观看同一主机。',
       incompatible: 'Agent 版本不兼容',
       incompatibleHelp: '请重新加载由 Agent 提供的页面，使页面与 Agent 来自同一版本。',
       retryNow: '立即重试',
