@@ -8,6 +8,7 @@ import { importSnapshot } from '../../packages/core/src/formats/snapshot-session
 import { stackFrames } from '../../packages/core/src/formats/stack-table.ts';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
+import { A, C, PINNED_HOST_DATA } from '../../packages/core/test/formats/pinned-host-fixture.ts';
 import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
 import { startAgent } from '../support/agent-process.ts';
 import { allocate, expect, openExplorer, snap, test } from '../support/fixtures.ts';
@@ -131,6 +132,34 @@ test('a real CUDA snapshot published by someone else opens whole: its segments a
   await page.getByTestId('tt-live').click();
   await expect(huge).toHaveText(Math.ceil(reserved / (2 * MiB)).toLocaleString('en-US'));
   await snap(page, 'file-import-public-cuda');
+});
+
+test('pinned host memory a snapshot recorded (host_segments, host_traces) is in Host & copies, across time', async ({ page, agent }) => {
+  await openExplorer(page, agent);
+  await dropFile(page, 'pinned.pickle', writePickle(PINNED_HOST_DATA));
+  await expect(page.getByTestId('import-banner')).toHaveAttribute('data-import-phase', 'complete');
+  // The fixture's host trace has 7 entries; A and C are its host segments at the end.
+  await expect(page.getByTestId('import-pinned-host')).toContainText('7 trace entries · 2 buffers at the end');
+  await page.getByTestId('tab-host').click();
+  const buffers = page.getByTestId('host-buffers').locator('[data-testid^="host-buffer-"]');
+  await expect(buffers).toHaveCount(2);
+  await expect(page.getByTestId('host-buffers')).toContainText(`0x${A.toString(16)}`);
+  await expect(page.getByTestId('host-buffers')).toContainText(`0x${C.toString(16)}`);
+  // A recording names no host kernel and no simulated clock, and says why it has no copies.
+  await expect(page.getByTestId('host-kernel')).toHaveCount(0);
+  await expect(page.getByTestId('copy-time-kind')).toHaveCount(0);
+  await expect(page.getByTestId('copy-timeline-empty')).toContainText('A memory recording holds no copies');
+  await snap(page, 'file-import-pinned-host');
+  // Before the recording's first event no buffer is live; B (8 MiB) is live between its alloc and free.
+  const slider = page.getByTestId('tt-slider');
+  await slider.fill(String(await slider.getAttribute('min')));
+  await expect(buffers).toHaveCount(0);
+  await page.getByTestId('tt-live').click();
+  await expect(buffers).toHaveCount(2);
+  await page.getByTestId('language').selectOption('zh');
+  await expect(page.getByTestId('import-pinned-host')).toContainText('7 条跟踪条目 · 结束时 2 个缓冲区');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await snap(page, 'file-import-pinned-host-zh');
 });
 
 test("a truncated snapshot shows the reader's message: what it expected and where the file broke", async ({ page, agent }) => {

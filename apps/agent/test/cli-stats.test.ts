@@ -41,6 +41,20 @@ describe('pagelens stats', () => {
     expect(json.pages.profile).toBe('Ascend910B4');
   });
 
+  it('pinned host memory (host_segments, host_traces, protocol 5): the JSON and the text give the host figures CPython summed', async () => {
+    const want = EXPECTED['cuda_pinned_small.pickle'].host;
+    const json = JSON.parse((await stats(fixture('cuda_pinned_small.pickle'), { json: true })).out);
+    expect(json.host).toMatchObject({ segments: want.segments, reservedBytes: want.reservedBytes, traceEvents: want.traceEvents });
+    expect(Object.fromEntries(Object.entries(json.host.actions as Record<string, number>).filter(([, n]) => n > 0))).toEqual(want.actions);
+    const { out } = await stats(fixture('cuda_pinned_small.pickle'));
+    expect(out).toContain(
+      `pinned host: ${want.segments} segments, ${want.reservedBytes / 2 ** 20} MiB at the end; ${want.traceEvents} trace events`,
+    );
+    // A file without host keys prints no host line and no host key.
+    expect((await stats(fixture('cuda_small.pickle'))).out).not.toContain('pinned host');
+    expect(JSON.parse((await stats(fixture('cuda_small.pickle'), { json: true })).out).host).toBeUndefined();
+  });
+
   it('the command line: a damaged file exits 1 with the reason', async () => {
     const cli = spawnCli(['stats', fixture('torch_npu_truncated.pickle')], process.env);
     expect(await cli.exited).toBe(1);

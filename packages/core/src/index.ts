@@ -176,7 +176,7 @@ export { deviceFiguresOf, heldBytes, modelToChromeTrace } from './formats/perfet
 export { type PickleLimits, PickleReader, readPickle } from './formats/pickle-reader.ts';
 export type { PickleValue } from './formats/pickle-values.ts';
 export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
-export { type ImportedSession, type ImportOptions, importSnapshot } from './formats/snapshot-session.ts';
+export { type ImportedSession, type ImportOptions, importSnapshot, type PinnedHostFacts } from './formats/snapshot-session.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
 export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
 export { TRACE_ACTIONS } from './formats/snapshot-types.ts';

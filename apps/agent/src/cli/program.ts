@@ -230,7 +230,7 @@ export function buildProgram(
     .argument('<file>', 'the file to read')
     .option(
       '--json',
-      'print JSON: format, devices [{device, segments, reservedBytes, allocatedBytes, activeBytes, traceEvents, actions}], pages (modeled)',
+      'print JSON: format, devices [{device, segments, reservedBytes, allocatedBytes, activeBytes, traceEvents, actions}], pages (modeled), host (pinned host memory, when recorded)',
       false,
     )
     .option('--profile <name>', 'device profile the modeled pages use (Ascend910B2, Ascend910B4, Ascend910_9391, Ascend310P3)')

@@ -180,6 +180,14 @@ function snapshotTables(stats: SnapshotStats, profile: DeviceProfile): string[] 
     if (actions.length > 0)
       lines.push(`  device ${d.device} actions: ${actions.map(([action, n]) => `${action} ${formatInteger(n)}`).join(', ')}`);
   }
+  if (stats.host !== undefined) {
+    const host = stats.host;
+    const actions = Object.entries(host.actions).filter(([, n]) => n > 0);
+    lines.push(
+      `  pinned host: ${formatInteger(host.segments)} segments, ${formatBytes(host.reservedBytes)} at the end; ` +
+        `${formatInteger(host.traceEvents)} trace events${actions.length > 0 ? ` (${actions.map(([action, n]) => `${action} ${formatInteger(n)}`).join(', ')})` : ''}`,
+    );
+  }
   const normal = formatBytes(profile.normalPageSize);
   const recorded = stats.pages.devices.some((d) => d.recordedSegments > 0);
   lines.push(

@@ -23,7 +23,10 @@ import { encodeUtf8 } from './utf8.ts';
 export const MEMSCOPE_UNPLACED = [
   /** SYSTEM, ACCESS, OP_LAUNCH, KERNEL_LAUNCH, MSTX, SNAPSHOT: no memory changes hands. */
   'not-malloc-free',
-  /** Event Type HOST: host memory, and the page map shows device memory. */
+  /**
+   * Event Type HOST that is not pinned: a CPU tensor's data, pageable memory no ACL call made. Pinned
+   * HOST rows (`pinned:true` in Attr) become the model's pinned host buffers.
+   */
   'host',
   /** No device number in `Device Id` (N/A, CPU). */
   'no-device',
@@ -51,6 +54,8 @@ export interface MemScopeConversion {
   /** HAL allocations whose page size the file recorded (page_type), and those whose pages PageLens models. */
   readonly halPagesRecorded: number;
   readonly halPagesModeled: number;
+  /** Pinned host MALLOC and FREE rows, which became host buffers (MemorySnapshot.hostTraces). */
+  readonly pinnedHostRows: number;
 }
 
 const BLOCK_TYPES = new Set(['PTA', 'PTA_WORKSPACE', 'MindSpore', 'ATB']);
@@ -145,6 +150,15 @@ export class MemScopeConverter {
   /** HAL allocations without a page_type PageLens reads: their pages are modeled. */
   #halPagesModeled = 0;
   #halPagesRecorded = 0;
+  /**
+   * Pinned host memory as host segment entries, times in ns after the first row until `finish`, and
+   * the live allocations by address. msMemScope writes locked host memory as Event Type HOST with
+   * `pinned:true` in Attr (it is the HAL pool's, on the CPU device); a CPU tensor's data is HOST
+   * without it (Ascend/msmemscope `csrc/analysis/dump.cpp` DumpMemoryEvent, at 7807ecf).
+   */
+  readonly #host: TraceEntry[] = [];
+  readonly #hostLive = new Map<bigint, number>();
+  #pinnedHostRows = 0;
 
   take(event: MemScopeEvent): void {
     this.#rows += 1;
@@ -166,7 +180,7 @@ export class MemScopeConverter {
   #place(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
     if (event.event !== 'MALLOC' && event.event !== 'FREE') return 'not-malloc-free';
     const hal = event.eventType === 'HAL';
-    if (event.eventType === 'HOST') return 'host';
+    if (event.eventType === 'HOST') return this.#placeHost(event, ns);
     if (!hal && !BLOCK_TYPES.has(event.eventType)) return 'unknown-type';
     if (event.device === undefined) return 'no-device';
     const address = addressOf(event);
@@ -213,11 +227,34 @@ export class MemScopeConverter {
     return undefined;
   }
 
+  /** A HOST row: pinned memory into the host trace (segments: host memory has no blocks here); the rest is not placed. */
+  #placeHost(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
+    const address = addressOf(event);
+    // A FREE of a pinned allocation is the allocation's, whether or not its own Attr says pinned.
+    const freesPinned = event.event === 'FREE' && address !== undefined && this.#hostLive.has(address);
+    if (event.attr.pinned?.trim() !== 'true' && !freesPinned) return 'host';
+    if (address === undefined) return 'no-address';
+    if (event.event === 'MALLOC') {
+      if (event.size === undefined) return 'no-size';
+      this.#hostLive.set(address, event.size);
+      this.#host.push(entry('segment_alloc', address, event.size, ns, this.#stack(event.pythonStack).frames));
+    } else {
+      const size = this.#hostLive.get(address);
+      if (size === undefined) return 'free-unknown';
+      this.#hostLive.delete(address);
+      this.#host.push(entry('segment_free', address, size, ns, NO_FRAMES));
+    }
+    this.#pinnedHostRows += 1;
+    return undefined;
+  }
+
   /** The dump as a snapshot, after the last row. */
   finish(): MemScopeDump {
     const earliest = this.#earliest;
     // Exact: both are integers below 2^53, so this is the row's ns after the earliest, as a bigint subtraction gives it.
-    for (const log of this.#devices) log.trace.retime((ns) => (ns - earliest) / 1000);
+    const retime = (ns: number): number => (ns - earliest) / 1000;
+    for (const log of this.#devices) log.trace.retime(retime);
+    const hostTrace = this.#host.map((item) => ({ ...item, timeUs: retime(item.timeUs ?? 0) }));
     this.#devices.forEach((log, device) => {
       const ranges: RecordedRange[] = [];
       for (let i = 0; i < log.trace.length; i += 1) {
@@ -240,12 +277,14 @@ export class MemScopeConverter {
     const snapshot: MemorySnapshot = {
       kind: 'snapshot',
       format: 'unknown',
-      formatEvidence: `msMemScope dump: ${rowCount(halRows, 'HAL')} as device allocations, ${rowCount(blockRows, 'framework')} as blocks`,
+      formatEvidence:
+        `msMemScope dump: ${rowCount(halRows, 'HAL')} as device allocations, ${rowCount(blockRows, 'framework')} as blocks` +
+        (this.#pinnedHostRows > 0 ? `, ${rowCount(this.#pinnedHostRows, 'pinned host')} as host buffers` : ''),
       segments: finalSegments(this.#devices),
       deviceTraces: this.#devices.map((log) => log.trace),
       allocatorSettings: undefined,
-      hostSegments: undefined,
-      hostTraces: undefined,
+      hostSegments: hostTrace.length > 0 ? hostSegments(this.#hostLive) : undefined,
+      hostTraces: hostTrace.length > 0 ? hostTrace : undefined,
       otherKeys: [],
       recordedPageClasses: this.#devices.map((log) => log.pageClasses),
     };
@@ -260,6 +299,7 @@ export class MemScopeConverter {
       blockRows,
       halPagesRecorded: this.#halPagesRecorded,
       halPagesModeled: this.#halPagesModeled,
+      pinnedHostRows: this.#pinnedHostRows,
     };
   }
 
@@ -326,6 +366,26 @@ export function memScopeToSnapshot(events: Iterable<MemScopeEvent>): MemScopeDum
 const rowCount = (n: number, kind: string): string => `${n.toLocaleString('en-US')} ${kind} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The HAL allocations live at the end, each with the framework blocks inside it: the "final state" a snapshot would carry. */
+/** The pinned host allocations live after the last row, as the final state's host segments, by address. */
+function hostSegments(live: ReadonlyMap<bigint, number>): Segment[] {
+  return [...live]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([address, size]) => ({
+      device: 0,
+      address,
+      totalSize: size,
+      allocatedSize: 0,
+      activeSize: 0,
+      requestedSize: 0,
+      stream: 0n,
+      segmentType: size > MiB ? 'large' : 'small',
+      poolId: undefined,
+      isExpandable: false,
+      frames: [],
+      blocks: [],
+    }));
+}
+
 function finalSegments(devices: readonly DeviceLog[]): Segment[] {
   const segments: Segment[] = [];
   devices.forEach((log, device) => {

@@ -227,6 +227,46 @@ function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Gener
       yield* counters(pid, ts, totals);
     }
   }
+  yield* hostEvents(snapshot, model);
+}
+
+/** The Perfetto process of the pinned host memory, past any device index. */
+export const HOST_PID = 65_536;
+
+/**
+ * Pinned host memory (host_segments / host_traces, msMemScope's pinned HOST rows) as one more
+ * process: counter "pinned host" with allocated, active and reserved bytes after each host entry,
+ * anchored at the final host segments as the devices are, and an instant event per entry.
+ */
+function* hostEvents(snapshot: MemorySnapshot, model: AllocatorModel): Generator<TraceEvent> {
+  if (snapshot.hostSegments === undefined && snapshot.hostTraces === undefined) return;
+  const trace = snapshot.hostTraces ?? [];
+  const totals = finalTotals(snapshot.hostSegments ?? [], model);
+  for (let i = trace.length - 1; i >= 0; i -= 1) {
+    const entry = trace[i];
+    if (entry !== undefined) apply(totals, change(entry, model), -1);
+  }
+  const pid = HOST_PID;
+  const sample = (ts: number): TraceEvent => ({
+    name: 'pinned host',
+    ph: 'C',
+    ts,
+    pid,
+    tid: 0,
+    args: { allocated: totals.allocated, active: totals.active, reserved: totals.reserved },
+  });
+  yield { name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: 'host (pinned memory)' } };
+  yield { name: 'thread_name', ph: 'M', ts: 0, pid, tid: 1, args: { name: 'host allocator' } };
+  yield sample(trace[0]?.timeUs ?? 0);
+  for (let index = 0; index < trace.length; index += 1) {
+    const entry = trace[index];
+    if (entry === undefined) continue;
+    apply(totals, change(entry, model), 1);
+    const ts = entry.timeUs ?? index;
+    const args = { size: entry.size, address: hex(entry.addr), stack: stackText(entry.frames) };
+    yield { name: entry.action, cat: 'host allocator', ph: 'i', s: 't', ts, pid, tid: 1, args };
+    yield sample(ts);
+  }
 }
 
 function snapshotMetadata(snapshot: MemorySnapshot, model: AllocatorModel): Record<string, string> {

@@ -171,15 +171,21 @@ function readBlock(value: PickleValue | undefined, where: Where): Block {
   };
 }
 
-function readSegment(value: PickleValue | undefined, where: Where): Segment {
+/**
+ * `host`: a host segment (host_segments), whose memory is on no device: its `device` may be absent
+ * or any integer (-1 for the CPU), kept as written, or -1 when absent.
+ */
+function readSegment(value: PickleValue | undefined, where: Where, host: boolean): Segment {
   const dict = dictAt(value, where);
   const segmentType = own(dict, 'segment_type');
   if (segmentType !== undefined && segmentType !== 'large' && segmentType !== 'small')
     bad(where, 'segment_type', '"large" or "small"', segmentType);
   const expandable = own(dict, 'is_expandable');
   if (expandable !== undefined && typeof expandable !== 'boolean') bad(where, 'is_expandable', 'a bool', expandable);
-  const device = own(dict, 'device');
-  if (typeof device !== 'number' || !Number.isInteger(device) || device < 0) bad(where, 'device', 'a device index', device);
+  const written = own(dict, 'device');
+  const device = host && written === undefined ? -1 : written;
+  if (typeof device !== 'number' || !Number.isSafeInteger(device) || (!host && device < 0))
+    bad(where, 'device', host ? 'an int' : 'a device index', device);
   const rawBlocks = own(dict, 'blocks');
   const list = rawBlocks === undefined ? [] : listAt(rawBlocks, where, 'blocks');
   const blocks: Block[] = new Array(list.length);
@@ -237,7 +243,7 @@ function readSegments(value: PickleValue | undefined, name: string): Segment[] {
   let total = 0;
   for (let i = 0; i < list.length; i += 1) {
     where.i = i;
-    const segment = readSegment(list[i], where);
+    const segment = readSegment(list[i], where, name === 'host_segments');
     segments[i] = segment;
     total += segment.totalSize;
     // Keeps every sum of page bytes a safe integer (the page figures check it).

@@ -10,6 +10,7 @@ import { OPAQUE_BASE, OPAQUE_STRIDE } from '../sim/layout.ts';
 import { type AddressMap, buildAddressMap, clusterOf, type RecordedRange, toModelAddress } from './address-map.ts';
 import { BlockIndex } from './block-index.ts';
 import { FormatError } from './format-error.ts';
+import { HostReplay } from './host-replay.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
@@ -72,6 +73,13 @@ export interface ImportedSession {
   readonly inconsistent: number;
   /** Segments of the file's final state the replay did not end with (or the reverse): 0 for a consistent file. */
   readonly finalMismatch: number;
+  /** Pinned host memory the file recorded (host-replay.ts): its trace entries and the buffers live at the end; undefined when it recorded none. */
+  readonly pinnedHost: PinnedHostFacts | undefined;
+}
+
+export interface PinnedHostFacts {
+  readonly entries: number;
+  readonly live: number;
 }
 
 const PID = 1;
@@ -458,6 +466,8 @@ function rangesOf(snapshot: MemorySnapshot, device: number): RecordedRange[] {
 interface MergedOrder {
   /** Whether any entry records time_us (the order is then by time). */
   readonly timed: boolean;
+  /** The earliest time_us of any entry, the host trace's too: the session's time 0. */
+  readonly t0: number;
   readonly length: number;
   readonly device: Uint8Array;
   readonly index: Uint32Array;
@@ -470,12 +480,14 @@ interface MergedOrder {
 function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
   const timed = snapshot.deviceTraces.some(isTimed);
   let t0 = Number.POSITIVE_INFINITY;
-  if (timed)
+  if (timed) {
     for (const trace of snapshot.deviceTraces)
       for (let i = 0; i < trace.length; i += 1) {
         const time = timeUsAt(trace, i);
         if (time !== undefined && time < t0) t0 = time;
       }
+    for (const entry of snapshot.hostTraces ?? []) if (entry.timeUs !== undefined && entry.timeUs < t0) t0 = entry.timeUs;
+  }
   const length = snapshot.deviceTraces.reduce((sum, trace) => sum + trace.length, 0);
   const device = new Uint8Array(length);
   const index = new Uint32Array(length);
@@ -495,10 +507,11 @@ function mergedOrder(snapshot: MemorySnapshot): MergedOrder {
     }
   });
   // One device's times never go back: its entries are in order as they are.
-  if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1) return { timed, length, device, index, t, order: undefined };
+  if (snapshot.deviceTraces.filter((trace) => trace.length > 0).length <= 1)
+    return { timed, t0, length, device, index, t, order: undefined };
   const order = Uint32Array.from({ length }, (_, i) => i);
   order.sort((a, b) => (t[a] ?? 0) - (t[b] ?? 0) || (device[a] ?? 0) - (device[b] ?? 0) || (index[a] ?? 0) - (index[b] ?? 0));
-  return { timed, length, device, index, t, order };
+  return { timed, t0, length, device, index, t, order };
 }
 
 export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions): ImportedSession {
@@ -548,6 +561,11 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
   let inconsistent = 0;
   const merged = mergedOrder(snapshot);
   const timeBasis = merged.timed ? 'time_us' : 'entry order';
+  // Pinned host memory, on the devices' clock; untimed, after them.
+  const host = new HostReplay(snapshot.hostTraces ?? [], (entry) =>
+    merged.timed && entry.timeUs !== undefined ? Math.max(0, Math.round((entry.timeUs - merged.t0) * 1000)) : undefined,
+  );
+  host.openInitial(builder, snapshot.hostSegments);
   const consume = options.consume === true;
   for (let k = 0; k < merged.length; k += 1) {
     const p = merged.order === undefined ? k : (merged.order[k] ?? 0);
@@ -559,6 +577,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     const entry = columns === undefined ? trace?.at(index) : columns.bareAt(index);
     const replay = replays[device];
     if (trace === undefined || entry === undefined || replay === undefined) continue;
+    host.until(builder, t);
     builder.t = t;
     const recordedPageClass = snapshot.recordedPageClasses?.[device]?.get(index);
     const result = applyEntry(builder, replay, model, blocks, entry, columns?.stackAt(index), recordedPageClass);
@@ -568,6 +587,8 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     if (seqs !== undefined) seqs[index] = result.seq;
     if (!result.ok) inconsistent += 1;
   }
+  host.rest(builder);
+  inconsistent += host.inconsistent;
   if (consume)
     for (const trace of snapshot.deviceTraces) {
       if (trace instanceof TraceColumns) trace.release();
@@ -593,6 +614,10 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     timeBasis,
     inconsistent,
     finalMismatch,
+    pinnedHost:
+      snapshot.hostSegments === undefined && snapshot.hostTraces === undefined
+        ? undefined
+        : { entries: snapshot.hostTraces?.length ?? 0, live: host.live },
   };
 }
 

@@ -60,11 +60,27 @@ export interface PageStats {
   readonly devices: readonly DevicePages[];
 }
 
+/**
+ * Pinned host memory the file recorded: PyTorch's `host_segments` / `host_traces`
+ * (record_pinned_host_memory) or msMemScope's pinned HOST rows. Recorded figures, no pages.
+ */
+export interface HostStats {
+  /** Host segments of the final state. */
+  readonly segments: number;
+  /** Σ total_size of those segments. */
+  readonly reservedBytes: number;
+  /** Entries in the host trace. */
+  readonly traceEvents: number;
+  readonly actions: Readonly<Record<TraceAction, number>>;
+}
+
 export interface SnapshotStats {
   readonly format: MemorySnapshot['format'];
   readonly formatEvidence: string;
   readonly devices: readonly DeviceStats[];
   readonly pages: PageStats;
+  /** Absent when the file recorded no pinned host memory. */
+  readonly host?: HostStats;
 }
 
 /** A count per action; the type makes a new TRACE_ACTIONS entry a compile error here until it is added. */
@@ -132,7 +148,21 @@ export function snapshotStats(snapshot: MemorySnapshot, model: AllocatorModel, s
           `placement modeled; the rest: ${modeledBasis}`,
     devices: pageDevices,
   };
-  return { format: snapshot.format, formatEvidence: snapshot.formatEvidence, devices, pages };
+  const host = hostStats(snapshot);
+  return { format: snapshot.format, formatEvidence: snapshot.formatEvidence, devices, pages, ...(host === undefined ? {} : { host }) };
+}
+
+function hostStats(snapshot: MemorySnapshot): HostStats | undefined {
+  if (snapshot.hostSegments === undefined && snapshot.hostTraces === undefined) return undefined;
+  const segments = snapshot.hostSegments ?? [];
+  const actions = noActions();
+  for (const entry of snapshot.hostTraces ?? []) actions[entry.action] += 1;
+  return {
+    segments: segments.length,
+    reservedBytes: segments.reduce((sum, segment) => sum + segment.totalSize, 0),
+    traceEvents: snapshot.hostTraces?.length ?? 0,
+    actions,
+  };
 }
 
 function deviceStats(device: number, segments: readonly Segment[], trace: TraceCounts | undefined): DeviceStats {

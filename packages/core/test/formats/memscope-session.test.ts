@@ -267,3 +267,65 @@ describe("msMemScope's HAL page_type: the page size the driver's flags gave", ()
     ]);
   });
 });
+
+describe('pinned host memory: HOST rows with pinned:true become host buffers of the model', () => {
+  const PINNED = 0x7f10_0000_0000n;
+  const dump = readMemScopeDump(
+    [
+      HEADER,
+      row(1, 'MALLOC', 'HAL', 1000, '0', hex(SEG), `size:${2 * MiB}`),
+      row(
+        2,
+        'MALLOC',
+        'HOST',
+        2000,
+        'host',
+        hex(PINNED),
+        `allocation_id:1,addr:${hex(PINNED)},size:${4 * MiB},pinned:true,used:${4 * MiB}`,
+      ),
+      row(3, 'MALLOC', 'HOST', 2500, 'host', hex(PINNED + 0x1000000n), `size:${MiB},pinned:true`),
+      // A CPU tensor's data: host memory no ACL call made, not placed.
+      row(4, 'MALLOC', 'HOST', 3000, 'host', '0x7f2000000000', 'size:64,total:64'),
+      row(5, 'FREE', 'HAL', 4000, '0', hex(SEG), `size:${2 * MiB}`),
+      // The FREE's own Attr need not say pinned: it frees what the pinned MALLOC made.
+      row(6, 'FREE', 'HOST', 5000, 'host', hex(PINNED), 'size:0'),
+      row(7, 'FREE', 'HOST', 6000, 'host', '0x7f3000000000', 'pinned:true'),
+    ].join('\n'),
+  );
+
+  it('the host trace holds the pinned rows in time order; the others are counted as before', () => {
+    expect(dump.pinnedHostRows).toBe(3);
+    expect(dump.snapshot.hostTraces?.map((e) => [e.action, e.addr, e.size, e.timeUs])).toEqual([
+      ['segment_alloc', PINNED, 4 * MiB, 1],
+      ['segment_alloc', PINNED + 0x1000000n, MiB, 1.5],
+      ['segment_free', PINNED, 4 * MiB, 4],
+    ]);
+    expect(dump.unplaced).toEqual({ host: { count: 1, firstLine: 5 }, 'free-unknown': { count: 1, firstLine: 8 } });
+    expect(dump.snapshot.formatEvidence).toContain('3 pinned host rows as host buffers');
+  });
+
+  it("in the session they are pinned host buffers, made and freed between the device's calls in time order", () => {
+    const session = importSnapshot(dump.snapshot, { profile: ASCEND_910B2, pageSize1g: false, name: 'memscope_dump.csv' });
+    expect(session.inconsistent).toBe(0);
+    const kinds = session.events
+      .filter((e) => e.kind !== 'call' || e.provenance === 'observed')
+      .map((e) => (e.kind === 'call' ? e.fn : e.kind));
+    expect(kinds.slice(kinds.indexOf('segment_alloc'))).toEqual([
+      'segment_alloc',
+      'alloc',
+      'segment_alloc',
+      'hostAlloc',
+      'segment_alloc',
+      'hostAlloc',
+      'segment_free',
+      'free',
+      'segment_free',
+      'hostFree',
+    ]);
+    const buffers = [...session.final.hostBuffers.values()];
+    expect(buffers.map((b) => [b.addr, b.size, b.memory, b.fn])).toEqual([[Number(PINNED + 0x1000000n), MiB, 'pinned', 'aclrtMallocHost']]);
+    // The host call says it is the host's, with the recorded address and time.
+    const call = session.events.find((e) => e.kind === 'call' && e.args.host === true);
+    expect(call?.kind === 'call' && call.args).toEqual({ addr: hex(PINNED), size: 4 * MiB, host: true, time_us: 1 });
+  });
+});

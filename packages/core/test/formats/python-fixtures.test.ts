@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openMemoryFile } from '../../src/formats/open-file.ts';
 import { readPickle } from '../../src/formats/pickle-reader.ts';
+import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 
@@ -20,10 +21,12 @@ interface Expected {
     hugePages: number;
     addresses: string[];
   }[];
+  /** Pinned host memory, for a file that records it. */
+  readonly host?: { segments: number; reservedBytes: number; traceEvents: number; actions: Record<string, number> };
 }
 const EXPECTED: Record<string, Expected> = JSON.parse(new TextDecoder().decode(fixture('expected.json')));
 
-describe.each(['torch_npu_small.pickle', 'cuda_small.pickle'])('%s (written by CPython)', (name) => {
+describe.each(['torch_npu_small.pickle', 'cuda_small.pickle', 'cuda_pinned_small.pickle'])('%s (written by CPython)', (name) => {
   const result = openMemoryFile(fixture(name), name);
   const want = EXPECTED[name];
 
@@ -40,6 +43,21 @@ describe.each(['torch_npu_small.pickle', 'cuda_small.pickle'])('%s (written by C
       const read = result.file.segments.filter((s) => s.device === device.device).map((s) => s.address.toString());
       expect(read).toEqual(addresses);
     }
+    if (want?.host === undefined) expect(stats.host).toBeUndefined();
+    else {
+      const { actions, ...figures } = want.host;
+      expect(stats.host).toMatchObject(figures);
+      expect(Object.fromEntries(Object.entries(stats.host?.actions ?? {}).filter(([, n]) => n > 0))).toEqual(actions);
+    }
+  });
+
+  it('imports into a session whose pinned host buffers at the end are the host segments Python wrote', () => {
+    if (!result.ok || result.file.kind !== 'snapshot') throw new Error(result.ok ? result.file.kind : result.message);
+    const session = importSnapshot(result.file, { profile: ASCEND_910B2, pageSize1g: false, name });
+    expect(session.inconsistent).toBe(0);
+    expect(session.pinnedHost?.live).toBe(want?.host?.segments);
+    const bytes = [...session.final.hostBuffers.values()].reduce((sum, buffer) => sum + buffer.size, 0);
+    expect(bytes).toBe(want?.host?.reservedBytes ?? 0);
   });
 });
 

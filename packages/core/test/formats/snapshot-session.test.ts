@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { framesOf } from '../../src/formats/frames.ts';
 import { openMemoryFile, SnapshotLoader } from '../../src/formats/open-file.ts';
-import { importSnapshot } from '../../src/formats/snapshot-session.ts';
+import { type ImportedSession, importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
-import type { MemorySnapshot, Segment } from '../../src/formats/snapshot-types.ts';
+import type { MemorySnapshot, Segment, TraceEntry } from '../../src/formats/snapshot-types.ts';
 import { stackFrames } from '../../src/formats/stack-table.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
 import { reduce } from '../../src/model/reduce.ts';
@@ -357,5 +357,113 @@ describe('importSnapshot: addresses, CUDA files, limits', () => {
     };
     const session = importSnapshot(doubled, MODEL);
     expect(session.inconsistent).toBeGreaterThan(0);
+  });
+});
+
+describe('importSnapshot: pinned host memory (host_segments, host_traces)', () => {
+  const at = (action: TraceEntry['action'], addr: bigint, size: number, timeUs: number | undefined): TraceEntry => ({
+    action,
+    addr,
+    size,
+    stream: 0n,
+    timeUs,
+    poolId: undefined,
+    deviceFree: undefined,
+    frames: [],
+  });
+  const A = 0x7f00_0000_0000n;
+  const B = 0x7f00_1000_0000n;
+  const C = 0x7f00_2000_0000n;
+  const D = 0x7f00_3000_0000n;
+  const segment = (address: bigint, totalSize: number): Segment => ({
+    device: 0,
+    address,
+    totalSize,
+    allocatedSize: 0,
+    activeSize: 0,
+    requestedSize: 0,
+    stream: 0n,
+    segmentType: 'large',
+    poolId: undefined,
+    isExpandable: false,
+    frames: [],
+    blocks: [],
+  });
+  const snapshot = (timed: boolean): MemorySnapshot => ({
+    kind: 'snapshot',
+    format: 'pytorch_cuda',
+    formatEvidence: 'test',
+    segments: [],
+    deviceTraces: [
+      [
+        at('segment_alloc', 0x2000_0000n, 2 * MiB, timed ? 100 : undefined),
+        at('segment_free', 0x2000_0000n, 2 * MiB, timed ? 300 : undefined),
+      ],
+    ],
+    allocatorSettings: undefined,
+    // C was live before the trace and still is; B was live before it and is freed in it.
+    hostSegments: [segment(A, 4 * MiB), segment(C, MiB)],
+    hostTraces: [
+      at('segment_alloc', A, 4 * MiB, timed ? 200 : undefined),
+      at('alloc', A, 512, timed ? 210 : undefined),
+      at('segment_free', B, 2 * MiB, timed ? 400 : undefined),
+      at('segment_free', D, MiB, timed ? 500 : undefined),
+      at('segment_alloc', D, MiB, timed ? 600 : undefined),
+      at('segment_alloc', D, MiB, timed ? 700 : undefined),
+    ],
+    otherKeys: [],
+  });
+  const order = (session: ImportedSession) =>
+    session.events
+      .filter((e) => e.kind === 'hostAlloc' || e.kind === 'hostFree' || e.kind === 'alloc' || e.kind === 'free')
+      .map((e) => {
+        if (e.kind === 'hostAlloc') return `hostAlloc ${e.size / MiB}`;
+        if (e.kind === 'hostFree') return 'hostFree';
+        return e.kind;
+      });
+
+  it('timed: the buffers live before the trace first, then each host entry among the device entries by time', () => {
+    const session = importSnapshot(snapshot(true), MODEL);
+    // Initial: B (freed without an alloc) and D (freed first: live before), and C (in the final state, never allocated).
+    expect(order(session)).toEqual([
+      'hostAlloc 2',
+      'hostAlloc 1',
+      'hostAlloc 1',
+      'alloc',
+      'hostAlloc 4',
+      'free',
+      'hostFree',
+      'hostFree',
+      'hostAlloc 1',
+    ]);
+    // D allocated twice without a free between: the second is counted, and the block entry changes no buffer.
+    expect(session.inconsistent).toBe(1);
+    const live = [...session.final.hostBuffers.values()].map((b) => [b.addr, b.size, b.memory]);
+    expect(live).toEqual([
+      [Number(C), MiB, 'pinned'],
+      [Number(A), 4 * MiB, 'pinned'],
+      [Number(D), MiB, 'pinned'],
+    ]);
+    // Times never go back.
+    session.events.forEach((event, i) => {
+      if (i > 0) expect(event.t).toBeGreaterThanOrEqual(session.events[i - 1]?.t ?? 0);
+    });
+    const hostCall = session.events.find((e) => e.kind === 'call' && e.args.host === true && e.fn === 'segment_alloc');
+    expect(hostCall?.t).toBe(100_000);
+  });
+
+  it('untimed (entry order): the host entries follow every device entry', () => {
+    const session = importSnapshot(snapshot(false), MODEL);
+    expect(order(session)).toEqual([
+      'hostAlloc 2',
+      'hostAlloc 1',
+      'hostAlloc 1',
+      'alloc',
+      'free',
+      'hostAlloc 4',
+      'hostFree',
+      'hostFree',
+      'hostAlloc 1',
+    ]);
   });
 });

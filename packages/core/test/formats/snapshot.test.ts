@@ -273,6 +273,26 @@ describe('snapshot normaliser', () => {
     expect(snapshotStats(snapshot, MODEL).devices).toEqual([]);
   });
 
+  it("a host segment's device is the CPU's or absent; a device segment's must be an index", () => {
+    const host = (device: number | string | undefined): Record<string, Py> => ({
+      address: 0x7f00_0000_0000,
+      total_size: MiB,
+      blocks: [],
+      ...(device === undefined ? {} : { device }),
+    });
+    const read = (device: number | undefined) =>
+      open(writePickle({ segments: [], device_traces: [], host_segments: [host(device)] })).hostSegments?.[0]?.device;
+    expect(read(-1)).toBe(-1);
+    expect(read(undefined)).toBe(-1);
+    expect(read(3)).toBe(3);
+    expect(openError(writePickle({ segments: [], device_traces: [], host_segments: [host('cpu')] }))).toContain(
+      'host_segments[0].device: expected an int, found a str',
+    );
+    expect(openError(writePickle({ segments: [{ ...host(-1), device: -1 }], device_traces: [] }))).toContain(
+      'segments[0].device: expected a device index',
+    );
+  });
+
   it('truncated and hostile snapshot files come back as a message, not an exception', () => {
     const bytes = writePickle(makeSnapshot({ flavour: 'torch_npu', events: 100, devices: 1 }).data);
     expect(openError(bytes.subarray(0, bytes.length - 7))).toMatch(/^truncated at byte \d+/);

@@ -1,6 +1,7 @@
 import type { HostState } from '@pagelens/core';
 import { useTranslation } from 'react-i18next';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
+import { selectImported } from '../../store/import-slice.ts';
 import { selectSession } from '../../store/session-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { CopyFactsList, factsForCopy } from './CopyFactsList.tsx';
@@ -29,6 +30,8 @@ export function CopyTimelinePanel({ data, state }: { data: CopyData; state: Host
   const { t } = useTranslation();
   const session = useAppStore(selectSession);
   const observed = session?.host.provenance === 'observed';
+  // A recording holds allocations and frees, never a copy: no clock to name, nothing to run.
+  const recording = useAppStore(selectImported) !== undefined;
   const empty = data.copies.length === 0 && data.layout.busy.length === 0 && data.layout.marks.length === 0;
   return (
     <section className="panel hc-timeline" aria-labelledby="hc-timeline-title" data-testid="copy-timeline">
@@ -36,16 +39,20 @@ export function CopyTimelinePanel({ data, state }: { data: CopyData; state: Host
         <h2 id="hc-timeline-title" className="section-title">
           {t('hostCopies.timeline.title')}
         </h2>
-        <span
-          className={`provenance provenance-${observed ? 'observed' : 'simulated'}`}
-          title={t(observed ? 'hostCopies.timeline.timeHintObserved' : 'hostCopies.timeline.timeHint')}
-          data-testid="copy-time-kind"
-        >
-          {t(observed ? 'hostCopies.timeline.time.observed' : 'hostCopies.timeline.time.simulated')}
-        </span>
+        {!recording && (
+          <span
+            className={`provenance provenance-${observed ? 'observed' : 'simulated'}`}
+            title={t(observed ? 'hostCopies.timeline.timeHintObserved' : 'hostCopies.timeline.timeHint')}
+            data-testid="copy-time-kind"
+          >
+            {t(observed ? 'hostCopies.timeline.time.observed' : 'hostCopies.timeline.time.simulated')}
+          </span>
+        )}
       </header>
       {empty ? (
-        <p className="muted hc-empty">{t('hostCopies.timeline.empty')}</p>
+        <p className="muted hc-empty" data-testid="copy-timeline-empty">
+          {t(recording ? 'hostCopies.timeline.emptyRecording' : 'hostCopies.timeline.empty')}
+        </p>
       ) : (
         <>
           <CopyLegend paths={data.paths} marks={data.layout.marks.length > 0} />

@@ -5,6 +5,7 @@ import { bytes } from '../../model/format.ts';
 import { kernelRefusesMallocRegister, processBuffers } from '../../model/host-copies/buffer-rows.ts';
 import { ofProcess } from '../../model/processes/process-filter.ts';
 import { useFormat } from '../../store/hooks.ts';
+import { selectImported } from '../../store/import-slice.ts';
 import { selectSession } from '../../store/session-slice.ts';
 import { selectProcessFilter } from '../../store/ui-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
@@ -15,6 +16,8 @@ export function HostBuffersPanel({ state, relatedBuffers }: { state: HostState; 
   const { t } = useTranslation();
   const prefs = useFormat();
   const session = useAppStore(selectSession);
+  // A recording says nothing of the host it ran on: no kernel, and no Actions to allocate with.
+  const recording = useAppStore(selectImported) !== undefined;
   const selection = useAppStore((s) => s.selection);
   const select = useAppStore((s) => s.select);
   const filter = useAppStore(selectProcessFilter);
@@ -29,17 +32,19 @@ export function HostBuffersPanel({ state, relatedBuffers }: { state: HostState; 
         <h2 id="hc-buffers-title" className="section-title">
           {t('hostCopies.buffers.title')}
         </h2>
-        <span className="muted hc-kernel" data-testid="host-kernel">
-          {t('hostCopies.buffers.kernel', { version: kernel, page: bytes(page, prefs) })}
-        </span>
+        {!recording && (
+          <span className="muted hc-kernel" data-testid="host-kernel">
+            {t('hostCopies.buffers.kernel', { version: kernel, page: bytes(page, prefs) })}
+          </span>
+        )}
       </header>
-      {refuses && (
+      {refuses && !recording && (
         <p className="hc-callout" role="note" data-testid="kernel-note">
           {t('hostCopies.buffers.kernelNote')}
         </p>
       )}
       {groups.length === 0 ? (
-        <p className="muted hc-empty">{t('hostCopies.buffers.empty')}</p>
+        <p className="muted hc-empty">{t(recording ? 'hostCopies.buffers.emptyRecording' : 'hostCopies.buffers.empty')}</p>
       ) : (
         <div className="hc-table-wrap">
           <table className="data hc-table">

@@ -8,8 +8,10 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
   return (
     <>
       <section className="panel import-facts" data-testid="import-facts" aria-labelledby="import-facts-title">
-        <h2 id="import-facts-title">{t('fileImport.facts.title')}</h2>
-        <dl className="fact-list">
+        <h2 id="import-facts-title" className="section-title">
+          {t('fileImport.facts.title')}
+        </h2>
+        <dl className="facts">
           <dt>{t('fileImport.facts.entries')}</dt>
           <dd className="mono">{facts.traceEntries.toLocaleString('en-US')}</dd>
           <dt>{t('fileImport.facts.segments')}</dt>
@@ -20,6 +22,17 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
           <dd>{t(facts.timeBasis === 'time_us' ? 'fileImport.facts.time_us' : 'fileImport.facts.entryOrder')}</dd>
           <dt>{t('fileImport.facts.evidence')}</dt>
           <dd>{facts.formatEvidence}</dd>
+          {facts.pinnedHost !== undefined && (
+            <>
+              <dt>{t('fileImport.facts.pinnedHost')}</dt>
+              <dd data-testid="import-pinned-host">
+                {t('fileImport.facts.pinnedHostValue', {
+                  entries: facts.pinnedHost.entries.toLocaleString('en-US'),
+                  live: facts.pinnedHost.live.toLocaleString('en-US'),
+                })}
+              </dd>
+            </>
+          )}
           {facts.inconsistent > 0 && (
             <>
               <dt>{t('fileImport.facts.inconsistent')}</dt>
@@ -29,7 +42,7 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
         </dl>
         {facts.unplaced !== undefined && facts.unplaced.length > 0 && (
           <>
-            <h3>{t('fileImport.facts.unplacedTitle')}</h3>
+            <h3 className="section-title">{t('fileImport.facts.unplacedTitle')}</h3>
             <ul className="unplaced" data-testid="import-unplaced">
               {facts.unplaced.map((item) => (
                 <li key={item.reason} data-reason={item.reason}>

@@ -95,7 +95,9 @@ export function RecordingAnalysis() {
   if (index === undefined) return null;
   return (
     <section className="panel recording-analysis" data-testid="recording-analysis" aria-labelledby="recording-analysis-title">
-      <h2 id="recording-analysis-title">{t('fileImport.analysis.title', { device })}</h2>
+      <h2 id="recording-analysis-title" className="section-title">
+        {t('fileImport.analysis.title', { device })}
+      </h2>
       <label className="stack-filter">
         <span>{t('fileImport.analysis.filter')}</span>
         <input

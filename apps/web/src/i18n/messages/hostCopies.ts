@@ -7,6 +7,8 @@ export const hostCopies = defineMessages(
       title: 'Host buffers',
       empty:
         'No host buffers yet. Allocate one with malloc, aclrtMallocHost or aclrtMallocHostWithCfg in Actions, or run “Pageable versus pinned copies” in the Playground.',
+      emptyRecording:
+        'This recording holds no pinned host memory: the snapshot has no host_segments or host_traces (PyTorch writes them with record_pinned_host_memory), or the msMemScope dump no pinned HOST rows.',
       kernel: 'Host kernel {{version}} · host page {{page}}',
       kernelNote: 'HM-5: this host kernel is 5.10 or older, so registering malloc memory fails here; use aclrtMallocHost instead.',
       process: 'Process {{pid}}',
@@ -55,6 +57,8 @@ export const hostCopies = defineMessages(
       title: 'Copy timeline',
       empty:
         'No copies yet. Run aclrtMemcpy or aclrtMemcpyAsync from Actions, or the “Pageable versus pinned copies” scenario in the Playground.',
+      emptyRecording:
+        'A memory recording holds no copies: snapshots and msMemScope dumps record allocations and frees, not aclrtMemcpy calls.',
       time: {
         simulated: 'simulated time',
         observed: 'observed time',
@@ -186,6 +190,8 @@ export const hostCopies = defineMessages(
       title: 'Host 内存',
       empty:
         '还没有 Host 内存。可在“操作”面板中用 malloc、aclrtMallocHost 或 aclrtMallocHostWithCfg 申请，或在代码演练中运行“Pageable内存与锁页内存拷贝对比”。',
+      emptyRecording:
+        '这段记录中没有锁页主机内存：快照中没有 host_segments 或 host_traces（PyTorch 在 record_pinned_host_memory 开启时写入），或 msMemScope 转储中没有锁页的 HOST 行。',
       kernel: 'Host 内核 {{version}} · Host 页大小 {{page}}',
       kernelNote: 'HM-5：当前 Host 内核版本不高于 5.10，无法注册 malloc 申请的内存；请改用 aclrtMallocHost。',
       process: '进程 {{pid}}',
@@ -232,6 +238,7 @@ export const hostCopies = defineMessages(
     timeline: {
       title: '拷贝时间线',
       empty: '还没有拷贝。可在“操作”面板中执行 aclrtMemcpy 或 aclrtMemcpyAsync，或在代码演练中运行“Pageable内存与锁页内存拷贝对比”。',
+      emptyRecording: '内存记录中没有拷贝：快照与 msMemScope 转储记录的是分配与释放，而不是 aclrtMemcpy 调用。',
       time: {
         simulated: '模拟时间',
         observed: '实测时间',

@@ -35,6 +35,7 @@ export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: 
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
     devices: session.final.devices.length,
+    ...(session.pinnedHost === undefined ? {} : { pinnedHost: session.pinnedHost }),
     unplaced,
     unplacedIn: file.rowsAre,
     halPages: { recorded: converted.halPagesRecorded, modeled: converted.halPagesModeled },

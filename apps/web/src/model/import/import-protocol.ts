@@ -4,6 +4,7 @@ import type {
   MemScopeUnplaced,
   OperatorMemory,
   PackedEvents,
+  PinnedHostFacts,
   Snapshot,
   StackTable,
   TraceSummary,
@@ -57,6 +58,8 @@ export interface ImportedFacts {
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
   /** What `firstLine` counts: a CSV's lines, or the rows of a .db's table. */
   readonly unplacedIn?: 'line' | 'row';
+  /** Pinned host memory the file recorded (core ImportedSession.pinnedHost): shown in Host & copies. */
+  readonly pinnedHost?: PinnedHostFacts;
   /** msMemScope dumps: HAL allocations whose page size the file recorded (page_type), and those whose pages are modeled. */
   readonly halPages?: { readonly recorded: number; readonly modeled: number };
 }

@@ -61,6 +61,7 @@ function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, model
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
     devices: session.final.devices.length,
+    ...(session.pinnedHost === undefined ? {} : { pinnedHost: session.pinnedHost }),
   };
 }
 
