@@ -2,7 +2,7 @@ import type { PageClass } from '../model/events.ts';
 import { buildAddressMap, type RecordedRange, toModelAddress } from './address-map.ts';
 import { type CsvFileReader, type MemScopeEvent, memScopeEventReader } from './ascend-csv.ts';
 import type { PickleDict } from './pickle-values.ts';
-import type { Block, MemorySnapshot, Segment, StackFrames, TraceEntry } from './snapshot-types.ts';
+import { type Block, bareSegment, type MemorySnapshot, type Segment, type StackFrames, type TraceEntry } from './snapshot-types.ts';
 import { NO_STACK, StackInterner } from './stack-table.ts';
 import { TraceColumns } from './trace-columns.ts';
 import { encodeUtf8 } from './utf8.ts';
@@ -370,20 +370,7 @@ const rowCount = (n: number, kind: string): string => `${n.toLocaleString('en-US
 function hostSegments(live: ReadonlyMap<bigint, number>): Segment[] {
   return [...live]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([address, size]) => ({
-      device: 0,
-      address,
-      totalSize: size,
-      allocatedSize: 0,
-      activeSize: 0,
-      requestedSize: 0,
-      stream: 0n,
-      segmentType: size > MiB ? 'large' : 'small',
-      poolId: undefined,
-      isExpandable: false,
-      frames: [],
-      blocks: [],
-    }));
+    .map(([address, size]) => bareSegment(-1, address, size, { segmentType: size > MiB ? 'large' : 'small' }));
 }
 
 function finalSegments(devices: readonly DeviceLog[]): Segment[] {

@@ -2,7 +2,15 @@ import type { PageClass } from '../model/events.ts';
 import { FormatError } from './format-error.ts';
 import { framesOf } from './frames.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
-import type { Frame, MemorySnapshot, Segment, StackFrames, TraceAction, TraceEntry } from './snapshot-types.ts';
+import {
+  bareSegment,
+  type Frame,
+  type MemorySnapshot,
+  type Segment,
+  type StackFrames,
+  type TraceAction,
+  type TraceEntry,
+} from './snapshot-types.ts';
 import { NO_STACK } from './stack-table.ts';
 import { bareEntry, isTimed, TraceColumns } from './trace-columns.ts';
 
@@ -78,21 +86,13 @@ const SMALL_BUFFER = 2 * 1024 * 1024;
 
 /** The pages a trace entry's segment change takes or gives back: a whole segment, or a map of an expandable one. */
 function pageChange(entry: TraceEntry, model: AllocatorModel, sign: 1 | -1, recorded: PageClass | undefined): Partial<Totals> {
-  const segment: Segment = {
-    ...(recorded === undefined ? {} : { recordedPageClass: recorded }),
-    device: 0,
-    address: entry.addr,
-    totalSize: entry.size,
-    allocatedSize: 0,
-    activeSize: 0,
-    requestedSize: 0,
+  const segment = bareSegment(0, entry.addr, entry.size, {
     stream: entry.stream,
     segmentType: entry.size > SMALL_BUFFER ? 'large' : 'small',
     poolId: entry.poolId,
     isExpandable: entry.action === 'segment_map' || entry.action === 'segment_unmap',
-    frames: [],
-    blocks: [],
-  };
+    ...(recorded === undefined ? {} : { recordedPageClass: recorded }),
+  });
   const plan = segmentPages(segment, model);
   return { [plan.pageClass]: sign * plan.pages * plan.pageSize };
 }

@@ -13,7 +13,7 @@ import { FormatError } from './format-error.ts';
 import { HostReplay } from './host-replay.ts';
 import { type AllocatorModel, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
-import type { MemorySnapshot, Segment, TraceEntry } from './snapshot-types.ts';
+import { bareSegment, type MemorySnapshot, type Segment, type TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
 import { hexAddress as hex, RecordedEvents, type TraceCallFields, TraceCalls, traceCallArgs } from './trace-calls.ts';
 import { actionAt, bareEntry, isTimed, TraceColumns, timeUsAt, tracesInterner } from './trace-columns.ts';
@@ -199,21 +199,11 @@ function probe(
   recordedPageClass?: PageClass,
 ): Segment {
   const segmentType = type ?? (size <= 2 * MiB ? 'small' : 'large');
-  return {
-    ...(recordedPageClass === undefined ? {} : { recordedPageClass }),
-    device,
-    address,
-    totalSize: size,
-    allocatedSize: 0,
-    activeSize: 0,
-    requestedSize: 0,
-    stream: 0n,
+  return bareSegment(device, address, size, {
     segmentType,
-    poolId: undefined,
     isExpandable: expandable,
-    frames: [],
-    blocks: [],
-  };
+    ...(recordedPageClass === undefined ? {} : { recordedPageClass }),
+  });
 }
 
 /** `recordedPageClass`: the page size the file recorded for this allocation, which the model then takes. */

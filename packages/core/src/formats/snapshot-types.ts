@@ -75,6 +75,28 @@ export interface Segment {
   readonly recordedPageClass?: PageClass;
 }
 
+/**
+ * A segment known only by its place and size (one a trace entry makes, or an msMemScope
+ * allocation): nothing allocated in it, no stream, pool or stack; `extra` sets the rest.
+ */
+export function bareSegment(device: number, address: bigint, totalSize: number, extra: Partial<Segment> = {}): Segment {
+  return {
+    device,
+    address,
+    totalSize,
+    allocatedSize: 0,
+    activeSize: 0,
+    requestedSize: 0,
+    stream: 0n,
+    segmentType: undefined,
+    poolId: undefined,
+    isExpandable: false,
+    frames: [],
+    blocks: [],
+    ...extra,
+  };
+}
+
 export interface TraceEntry {
   readonly action: TraceAction;
   /** `addr`; for `oom` entries 0n (they carry `deviceFree` instead). */

@@ -3,7 +3,7 @@ import { framesOf } from '../../src/formats/frames.ts';
 import { openMemoryFile, SnapshotLoader } from '../../src/formats/open-file.ts';
 import { type ImportedSession, importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
-import type { MemorySnapshot, Segment, TraceEntry } from '../../src/formats/snapshot-types.ts';
+import { bareSegment, type MemorySnapshot, type Segment, type TraceEntry } from '../../src/formats/snapshot-types.ts';
 import { stackFrames } from '../../src/formats/stack-table.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
 import { reduce } from '../../src/model/reduce.ts';
@@ -375,20 +375,7 @@ describe('importSnapshot: pinned host memory (host_segments, host_traces)', () =
   const B = 0x7f00_1000_0000n;
   const C = 0x7f00_2000_0000n;
   const D = 0x7f00_3000_0000n;
-  const segment = (address: bigint, totalSize: number): Segment => ({
-    device: 0,
-    address,
-    totalSize,
-    allocatedSize: 0,
-    activeSize: 0,
-    requestedSize: 0,
-    stream: 0n,
-    segmentType: 'large',
-    poolId: undefined,
-    isExpandable: false,
-    frames: [],
-    blocks: [],
-  });
+  const segment = (address: bigint, totalSize: number): Segment => bareSegment(-1, address, totalSize, { segmentType: 'large' });
   const snapshot = (timed: boolean): MemorySnapshot => ({
     kind: 'snapshot',
     format: 'pytorch_cuda',
