@@ -20,7 +20,7 @@ import { profileDir, startProfile, stopProfile } from '../support/cpu-profile.ts
 import { fileChunks } from '../support/file-chunks.ts';
 import { type ImportProbe, installImportProbe, type KeyTiming, type KeyWait, type OpenTimes } from '../support/import-probe.ts';
 import { longTraceFile } from '../support/long-trace-fixture.ts';
-import { type MemoryPeaks, sampleMemory } from '../support/renderer-memory.ts';
+import { type CdpSession, type MemoryPeaks, sampleMemory } from '../support/renderer-memory.ts';
 import { type BenchResult, type BenchSuite, quantile } from '../support/result.ts';
 import { snapshotFile } from './formats-fixture.ts';
 
@@ -52,6 +52,8 @@ interface Measured {
   readonly openMemory: MemoryPeaks;
   readonly views: readonly { name: string; timing: KeyTiming }[];
   readonly steps: readonly KeyTiming[];
+  /** The main thread's task and script time over the steps, per step (CDP Performance.getMetrics), or undefined with no steps. */
+  readonly stepWork: { readonly taskMs: number; readonly scriptMs: number } | undefined;
   readonly expectedHuge: string;
 }
 
@@ -157,7 +159,14 @@ async function measure(browser: BenchBrowser, url: string, path: string, expecte
   const summarised = open.endPhase === 'summarised';
   if (profiling !== undefined) await startProfile(cdp);
   const steps: KeyTiming[] = [];
+  await cdp.send('Performance.enable');
+  const before = await mainThreadSeconds(cdp);
   for (let i = 0; i < (summarised ? 0 : STEPS); i += 1) steps.push(await timedKey(page, 'ArrowLeft', { kind: 'cursor' }, `step ${i + 1}`));
+  const after = await mainThreadSeconds(cdp);
+  const stepWork =
+    steps.length === 0
+      ? undefined
+      : { taskMs: ((after.task - before.task) * 1000) / steps.length, scriptMs: ((after.script - before.script) * 1000) / steps.length };
   if (profiling !== undefined) {
     process.stderr.write(
       `web-import ${label}: main thread over ${STEPS} steps, most self time:\n${(await stopProfile(cdp, profiling, `web-import-${label}-steps`)).join('\n')}\n`,
@@ -165,7 +174,18 @@ async function measure(browser: BenchBrowser, url: string, path: string, expecte
   }
   await cdp.detach();
   await page.close();
-  return { open, openMemory, views, steps, expectedHuge };
+  return { open, openMemory, views, steps, stepWork, expectedHuge };
+}
+
+/**
+ * The page's main-thread time so far (CDP Performance.getMetrics TaskDuration and ScriptDuration, in
+ * s): what stepping costs the page itself, apart from the wait for the next frame that the latency
+ * includes. The probe's own listeners and the harness's evaluate calls are in it too (small).
+ */
+async function mainThreadSeconds(cdp: CdpSession): Promise<{ task: number; script: number }> {
+  const reply = (await cdp.send('Performance.getMetrics')) as { metrics: readonly { name: string; value: number }[] };
+  const metric = (name: string): number => reply.metrics.find((m) => m.name === name)?.value ?? Number.NaN;
+  return { task: metric('TaskDuration'), script: metric('ScriptDuration') };
 }
 
 /** A page whose only work per ArrowLeft is one attribute of an element the probe watches, as the time-travel slider's. */
@@ -286,6 +306,15 @@ function results(scene: Scene, m: Measured, targets: boolean): BenchResult[] {
             stepTarget,
           ),
           ms(`${n}.step_p50`, quantile(steps, 0.5), `the same ${STEPS} steps, median`),
+          ...(m.stepWork === undefined
+            ? []
+            : [
+                ms(
+                  `${n}.step_main_thread`,
+                  m.stepWork.taskMs,
+                  `the same ${STEPS} steps: the renderer main thread's busy time per step (CDP Performance.getMetrics TaskDuration over the steps, divided by ${STEPS}; of it script ${m.stepWork.scriptMs.toFixed(2)} ms, the rest style, layout, paint and the probe's own listeners). What the page itself spends on a step; the latency above adds the wait for the next 60 Hz frame. No target of its own`,
+                ),
+              ]),
           ms(`${n}.step_max`, steps.at(-1) ?? 0, `the same ${STEPS} steps, slowest`),
         ]),
   ];
