@@ -5,6 +5,7 @@ import type { Page } from '@playwright/test';
 import { explainPeak, leaksBetween, reservedSteps } from '../../packages/core/src/formats/block-analysis.ts';
 import { openMemoryFile } from '../../packages/core/src/formats/open-file.ts';
 import { importSnapshot } from '../../packages/core/src/formats/snapshot-session.ts';
+import { snapshotStats } from '../../packages/core/src/formats/snapshot-stats.ts';
 import { stackFrames } from '../../packages/core/src/formats/stack-table.ts';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
@@ -119,6 +120,10 @@ test('a real CUDA snapshot published by someone else opens whole: its segments a
   await expect(banner).toHaveAttribute('data-import-phase', 'complete');
   await expect(banner).toContainText('PyTorch CUDA snapshot');
   await expect(page.getByTestId('import-segments')).toHaveText(String(opened.file.segments.length));
+  // Its allocator settings as the job recorded them.
+  const settings = page.getByTestId('import-settings');
+  await expect(settings.locator('.fact', { hasText: 'expandable_segments' }).locator('dd')).toHaveText('False');
+  await expect(settings.locator('.fact', { hasText: 'max_split_size' }).locator('dd')).toHaveText('-1');
   await page.getByTestId('tab-pages').click();
   const huge = page.getByTestId('page-map-legend').getByTestId('legend-count-huge');
   await expect(huge).toHaveText(Math.ceil(reserved / (2 * MiB)).toLocaleString('en-US'));
@@ -132,6 +137,39 @@ test('a real CUDA snapshot published by someone else opens whole: its segments a
   await page.getByTestId('tt-live').click();
   await expect(huge).toHaveText(Math.ceil(reserved / (2 * MiB)).toLocaleString('en-US'));
   await snap(page, 'file-import-public-cuda');
+});
+
+test('the same job modeled with page_size:1g or on another device: the file is read again and every view follows', async ({
+  page,
+  agent,
+}) => {
+  const file = torchNpuSnapshot();
+  const opened = openMemoryFile(file.bytes, 'job.pickle');
+  if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('the fixture did not open');
+  // What core's stats (pagelens stats --page-size-1g) give for device 0, to hold the legend to.
+  const giant = snapshotStats(opened.file, { profile: ASCEND_910B2, pageSize1g: true }).pages.devices[0]?.byClass.giant.pages ?? 0;
+  expect(giant).toBeGreaterThan(0);
+  await openExplorer(page, agent);
+  await dropFile(page, 'job.pickle', file.bytes);
+  await expect(page.getByTestId('import-banner')).toHaveAttribute('data-import-phase', 'complete');
+  await expect(page.getByTestId('import-settings')).toContainText('torch_npu writes no allocator_settings');
+  await page.getByTestId('tab-pages').click();
+  const legend = page.getByTestId('page-map-legend');
+  await expect(legend.getByTestId('legend-count-giant')).toHaveText('0');
+  await page.getByTestId('import-model-1g').check();
+  await expect(page.getByTestId('import-banner-modeled')).toContainText('Ascend910B2, page_size:1g');
+  await expect(page.getByTestId('import-banner')).toHaveAttribute('data-import-phase', 'complete');
+  // The legend counts 2 MiB frames: a 1 GiB page is 512 of them.
+  await expect(legend.getByTestId('legend-count-giant')).toHaveText((giant * 512).toLocaleString('en-US'));
+  await expect(page.getByTestId('import-model-1g')).toBeChecked();
+  await snap(page, 'file-import-page-size-1g');
+  // Another device keeps page_size:1g.
+  await page.getByTestId('import-model-profile').selectOption('Ascend910B4');
+  await expect(page.getByTestId('import-banner-modeled')).toContainText('Ascend910B4, page_size:1g');
+  await expect(page.getByTestId('device-select')).toContainText('Ascend910B4');
+  await page.getByTestId('import-model-1g').uncheck();
+  await expect(page.getByTestId('import-banner-modeled')).not.toContainText('page_size:1g');
+  await expect(legend.getByTestId('legend-count-giant')).toHaveText('0');
 });
 
 test('pinned host memory a snapshot recorded (host_segments, host_traces) is in Host & copies, across time', async ({ page, agent }) => {

@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { App } from './app/App.tsx';
 import { installTestHooks } from './app/test-hooks.ts';
 import { createI18n, initialLanguage } from './i18n/setup.ts';
+import type { ModelOptions } from './model/import/import-protocol.ts';
 import { AgentClient, browserEnvironment } from './net/agent-client.ts';
 import type { EarlySocket } from './net/early-socket.ts';
 import { FileImporter } from './net/file-importer.ts';
@@ -65,6 +66,7 @@ export function start(early: EarlySocket | undefined): void {
   const fileActions = {
     open: (file: File) => importer.open(file),
     cancel: () => importer.cancel(),
+    remodel: (options: ModelOptions) => importer.remodel(options),
     exportPerfetto: () => exporter.export(),
     exportProfilerCsv: () => exporter.exportProfilerCsv(),
     cancelExport: () => exporter.cancel(),

@@ -178,7 +178,7 @@ export type { PickleValue } from './formats/pickle-values.ts';
 export { type AllocatorModel, segmentPages } from './formats/segment-pages.ts';
 export { type ImportedSession, type ImportOptions, importSnapshot, type PinnedHostFacts } from './formats/snapshot-session.ts';
 export { type SnapshotStats, snapshotStats } from './formats/snapshot-stats.ts';
-export type { MemorySnapshot, Segment as SnapshotSegment, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
+export type { MemorySnapshot, Segment as SnapshotSegment, SettingValue, TraceAction, TraceEntry } from './formats/snapshot-types.ts';
 export { TRACE_ACTIONS } from './formats/snapshot-types.ts';
 export { BAD_STACK, NO_STACK, type StackTable, stackFrames } from './formats/stack-table.ts';
 export {

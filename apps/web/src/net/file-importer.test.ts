@@ -161,4 +161,20 @@ describe('FileImporter', () => {
     workers[1]?.reply(done);
     expect(store.getState().imported?.segmentsOnly).toBe(true);
   });
+
+  it('remodel reads the file on show again with the new options, the others kept; with no file shown it does nothing', () => {
+    const { workers, importer } = setup();
+    importer.remodel({ pageSize1g: true });
+    expect(workers).toHaveLength(0);
+    const file = new File([new Uint8Array(8)], 'job.pickle');
+    importer.openSource({ file }, { name: 'job.pickle', size: 8 }, { profile: 'Ascend910B4' });
+    workers[0]?.reply(doneReply());
+    importer.remodel({ pageSize1g: true });
+    expect(workers[0]?.terminated).toBe(true);
+    expect(workers[1]?.requests).toEqual([{ file, profile: 'Ascend910B4', pageSize1g: true }]);
+    // Once the file is modeled again, the next change builds on those options.
+    workers[1]?.reply(doneReply());
+    importer.remodel({ profile: 'Ascend310P3' });
+    expect(workers[2]?.requests).toEqual([{ file, profile: 'Ascend310P3', pageSize1g: true }]);
+  });
 });

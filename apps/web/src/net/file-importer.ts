@@ -1,4 +1,4 @@
-import type { ImportReply, ImportRequest, ImportSource } from '../model/import/import-protocol.ts';
+import type { ImportReply, ImportRequest, ImportSource, ModelOptions } from '../model/import/import-protocol.ts';
 import type { AppStore } from '../store/app-store.ts';
 
 /** The worker as the importer uses it (a real Worker in the app, a fake in tests). */
@@ -13,7 +13,9 @@ export interface ImportWorker {
 export interface LoadedSource {
   readonly source: ImportSource;
   readonly name: string;
-  readonly options: Pick<ImportRequest, 'profile' | 'pageSize1g'>;
+  /** Its size in bytes as first shown (0 when the agent serves it: the worker learns it). */
+  readonly size: number;
+  readonly options: ModelOptions;
 }
 
 /**
@@ -41,13 +43,9 @@ export class FileImporter {
   }
 
   /** Any source the worker reads (a File, or the agent's file for pagelens open), with the name and size shown until the worker knows better. */
-  openSource(
-    source: ImportSource,
-    file: { name: string; size: number },
-    options: Pick<ImportRequest, 'profile' | 'pageSize1g'> = {},
-  ): void {
+  openSource(source: ImportSource, file: { name: string; size: number }, options: ModelOptions = {}): void {
     this.#stop();
-    this.#pending = { source, name: file.name, options };
+    this.#pending = { source, name: file.name, size: file.size, options };
     const store = this.#store.getState();
     store.setImportProblem(undefined);
     store.setImporting({ name: file.name, bytesRead: 0, total: file.size });
@@ -63,6 +61,16 @@ export class FileImporter {
       this.#store.getState().setImportProblem({ name: file.name, kind: 'format', message: event.message, at: undefined });
     };
     worker.postMessage({ ...source, ...options });
+  }
+
+  /**
+   * Reads the file on show again, modeled another way (another profile, or page_size:1g): the
+   * what-if of the same job on other pages. Does nothing when no file is shown.
+   */
+  remodel(options: ModelOptions): void {
+    const loaded = this.loaded;
+    if (loaded === undefined) return;
+    this.openSource(loaded.source, { name: loaded.name, size: loaded.size }, { ...loaded.options, ...options });
   }
 
   /** Where the file the explorer shows came from, so it can be read again (the Perfetto export); undefined for a live session. */

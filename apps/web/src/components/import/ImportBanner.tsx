@@ -62,7 +62,7 @@ export function ImportBanner({ facts }: { facts: ImportedFacts }) {
       {' · '}
       <strong data-testid="import-banner-modeled">
         {t(bannerKey(facts), {
-          profile: facts.profile,
+          profile: facts.pageSize1g ? `${facts.profile}, page_size:1g` : facts.profile,
           recorded: facts.halPages?.recorded ?? 0,
           total: (facts.halPages?.recorded ?? 0) + (facts.halPages?.modeled ?? 0),
         })}

@@ -19,7 +19,7 @@ afterEach(() => {
 });
 
 const noop = () => undefined;
-const actions = { open: noop, cancel: noop, exportPerfetto: noop, exportProfilerCsv: noop, cancelExport: noop };
+const actions = { open: noop, cancel: noop, exportPerfetto: noop, exportProfilerCsv: noop, cancelExport: noop, remodel: noop };
 
 function mount(language: 'en' | 'zh') {
   const store = createAppStore();

@@ -47,6 +47,17 @@ export const fileImport = defineMessages(
       pytorch_cuda: 'PyTorch CUDA snapshot',
       unknown: 'snapshot (writer not told apart)',
     },
+    model: {
+      title: 'Modeled as',
+      profile: 'Device',
+      pageSize1g: 'page_size:1g (PYTORCH_NPU_ALLOC_CONF): large segments on 1 GiB pages',
+      note: 'Changing either reads the file again: the same job, modeled on other pages, in every view.',
+    },
+    settings: {
+      title: 'Allocator settings (as recorded)',
+      none: 'None recorded: torch_npu writes no allocator_settings.',
+      empty: '(empty)',
+    },
     facts: {
       title: 'Recorded file',
       entries: 'Trace entries',
@@ -205,6 +216,17 @@ export const fileImport = defineMessages(
       torch_npu: 'torch_npu 快照',
       pytorch_cuda: 'PyTorch CUDA 快照',
       unknown: '快照（无法判断写入方）',
+    },
+    model: {
+      title: '建模方式',
+      profile: '设备',
+      pageSize1g: 'page_size:1g（PYTORCH_NPU_ALLOC_CONF）：大段使用 1 GiB 页',
+      note: '更改任一项都会重新读取文件：同一作业按其他页建模，所有视图随之更新。',
+    },
+    settings: {
+      title: '分配器设置（文件所记录）',
+      none: '未记录：torch_npu 不写 allocator_settings。',
+      empty: '（空）',
     },
     facts: {
       title: '记录文件',

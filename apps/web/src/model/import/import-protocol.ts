@@ -23,6 +23,9 @@ export type ImportRequest = ImportSource & {
   readonly purpose?: 'session' | 'perfetto';
 };
 
+/** How an opened file's pages are modeled: the device profile, and torch_npu's `page_size:1g`. */
+export type ModelOptions = Pick<ImportRequest, 'profile' | 'pageSize1g'>;
+
 /**
  * Where the bytes come from: a File the person chose or dropped, or the one file `pagelens open`
  * serves (GET `url` with the session token), streamed the same way.
@@ -58,6 +61,11 @@ export interface ImportedFacts {
   readonly unplaced?: readonly { readonly reason: MemScopeUnplaced; readonly count: number; readonly firstLine: number }[];
   /** What `firstLine` counts: a CSV's lines, or the rows of a .db's table. */
   readonly unplacedIn?: 'line' | 'row';
+  /**
+   * The snapshot's `allocator_settings` as recorded (PYTORCH_CUDA_ALLOC_CONF, expandable_segments, …),
+   * each value as text; undefined when the file has none (torch_npu writes none).
+   */
+  readonly allocatorSettings?: readonly (readonly [string, string])[];
   /** Pinned host memory the file recorded (core ImportedSession.pinnedHost): shown in Host & copies. */
   readonly pinnedHost?: PinnedHostFacts;
   /** msMemScope dumps: HAL allocations whose page size the file recorded (page_type), and those whose pages are modeled. */

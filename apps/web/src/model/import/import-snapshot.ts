@@ -7,6 +7,7 @@ import {
   type ImportedSession,
   importSnapshot,
   type MemorySnapshot,
+  type SettingValue,
   SnapshotLoader,
   type TraceSummary,
 } from '@pagelens/core';
@@ -45,6 +46,15 @@ export interface Modeling {
   readonly pageSize1g: boolean;
 }
 
+/** A snapshot's allocator settings as the page lists them: each value as Python would print it (lists and dicts are JSON text already). */
+export function settingsText(settings: Readonly<Record<string, SettingValue>>): [string, string][] {
+  return Object.entries(settings).map(([key, value]) => {
+    if (value === null) return [key, 'None'];
+    if (typeof value === 'boolean') return [key, value ? 'True' : 'False'];
+    return [key, String(value)];
+  });
+}
+
 /** What the page shows of a snapshot beside its session. */
 function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, modeling: Modeling, bytes: number): ImportedFacts {
   return {
@@ -62,6 +72,7 @@ function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, model
     finalMismatch: session.finalMismatch,
     devices: session.final.devices.length,
     ...(session.pinnedHost === undefined ? {} : { pinnedHost: session.pinnedHost }),
+    ...(snapshot.allocatorSettings === undefined ? {} : { allocatorSettings: settingsText(snapshot.allocatorSettings) }),
   };
 }
 

@@ -1,0 +1,119 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createI18n } from '../../i18n/setup.ts';
+import type { ImportedFacts, ModelOptions } from '../../model/import/import-protocol.ts';
+import { type AppStore, createAppStore } from '../../store/app-store.ts';
+import { ImportProvider } from '../../store/ImportContext.tsx';
+import { StoreProvider } from '../../store/StoreProvider.tsx';
+import { ImportFacts } from './ImportFacts.tsx';
+
+Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
+
+let root: Root | undefined;
+afterEach(() => {
+  act(() => root?.unmount());
+  document.body.innerHTML = '';
+});
+
+const facts: ImportedFacts = {
+  name: 'job.pickle',
+  bytes: 1000,
+  format: 'pytorch_cuda',
+  formatEvidence: 'allocator_settings names PYTORCH_CUDA_ALLOC_CONF',
+  profile: 'Ascend910B2',
+  pageSize1g: false,
+  timeBasis: 'time_us',
+  traceEntries: 10,
+  segments: 2,
+  inconsistent: 0,
+  finalMismatch: 0,
+  devices: 1,
+  allocatorSettings: [
+    ['PYTORCH_CUDA_ALLOC_CONF', ''],
+    ['expandable_segments', 'True'],
+    ['max_split_size', '-1'],
+  ],
+};
+
+function mount(shown: ImportedFacts, language: 'en' | 'zh' = 'en', prepare: (store: AppStore) => void = () => {}) {
+  const remodels: ModelOptions[] = [];
+  const noop = () => undefined;
+  const actions = {
+    open: noop,
+    cancel: noop,
+    exportPerfetto: noop,
+    exportProfilerCsv: noop,
+    cancelExport: noop,
+    remodel: (options: ModelOptions) => {
+      remodels.push(options);
+    },
+  };
+  const store = createAppStore();
+  prepare(store);
+  const container = document.createElement('div');
+  document.body.append(container);
+  root = createRoot(container);
+  act(() =>
+    root?.render(
+      <I18nextProvider i18n={createI18n(language)}>
+        <StoreProvider store={store}>
+          <ImportProvider actions={actions}>
+            <ImportFacts facts={shown} />
+          </ImportProvider>
+        </StoreProvider>
+      </I18nextProvider>,
+    ),
+  );
+  const get = (id: string) => container.querySelector(`[data-testid="${id}"]`);
+  return { remodels, get };
+}
+
+describe('the recorded file panel: allocator settings and how the pages are modeled', () => {
+  it('lists the allocator settings as recorded, an empty value said so', () => {
+    const { get } = mount(facts);
+    const rows = [...(get('import-settings')?.querySelectorAll('.fact') ?? [])].map((row) => [
+      row.querySelector('dt')?.textContent,
+      row.querySelector('dd')?.textContent,
+    ]);
+    expect(rows).toEqual([
+      ['PYTORCH_CUDA_ALLOC_CONF', '(empty)'],
+      ['expandable_segments', 'True'],
+      ['max_split_size', '-1'],
+    ]);
+  });
+
+  it('a torch_npu file says it records none, in both languages; an msMemScope dump has no such section', () => {
+    const { allocatorSettings: _, ...rest } = facts;
+    const npu: ImportedFacts = { ...rest, format: 'torch_npu' };
+    expect(mount(npu).get('import-settings')?.textContent).toContain('torch_npu writes no allocator_settings');
+    act(() => root?.unmount());
+    expect(mount(npu, 'zh').get('import-settings')?.textContent).toContain('torch_npu 不写 allocator_settings');
+    act(() => root?.unmount());
+    expect(mount({ ...npu, format: 'msmemscope' }).get('import-settings')).toBeNull();
+  });
+
+  it('another profile or page_size:1g asks for the file to be modeled again, keeping the other choice', () => {
+    const { get, remodels } = mount({ ...facts, pageSize1g: true });
+    const select = get('import-model-profile') as HTMLSelectElement;
+    expect([...select.options].map((option) => option.value)).toEqual(['Ascend910B2', 'Ascend910B4', 'Ascend910_9391', 'Ascend310P3']);
+    act(() => {
+      select.value = 'Ascend310P3';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    const box = get('import-model-1g') as HTMLInputElement;
+    expect(box.checked).toBe(true);
+    act(() => box.click());
+    expect(remodels).toEqual([
+      { profile: 'Ascend310P3', pageSize1g: true },
+      { profile: 'Ascend910B2', pageSize1g: false },
+    ]);
+  });
+
+  it('waits while a file is being read', () => {
+    const { get } = mount(facts, 'en', (store) => store.getState().setImporting({ name: 'job.pickle', bytesRead: 1, total: 10 }));
+    expect((get('import-model') as HTMLFieldSetElement).disabled).toBe(true);
+  });
+});
