@@ -8,6 +8,7 @@ import { importSnapshot } from '../../packages/core/src/formats/snapshot-session
 import { snapshotStats } from '../../packages/core/src/formats/snapshot-stats.ts';
 import { stackFrames } from '../../packages/core/src/formats/stack-table.ts';
 import { ASCEND_910B2 } from '../../packages/core/src/profiles/builtin.ts';
+import { formatBytes } from '../../packages/core/src/units/bytes.ts';
 import { writePickle } from '../../packages/core/test/formats/pickle-writer.ts';
 import { A, C, PINNED_HOST_DATA } from '../../packages/core/test/formats/pinned-host-fixture.ts';
 import { makeSnapshot } from '../../packages/core/test/formats/snapshot-fixtures.ts';
@@ -312,8 +313,13 @@ test('a recording explains its peak, lists leaks between A and B, filters blocks
   if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('fixture did not open');
   const session = importSnapshot(opened.file, { profile: ASCEND_910B2, pageSize1g: false, name: 'job.pickle' });
   const framesOfStack = (stack: number) => stackFrames(session.stacks, stack);
-  const peak = explainPeak(session.blocks, 0, reservedSteps(session.events, 0), framesOfStack);
-  if (peak === undefined) throw new Error('the fixture has no blocks');
+  const peak = explainPeak(session.blocks, 0, reservedSteps(session.events, 0), framesOfStack, {
+    profile: ASCEND_910B2,
+    pageSize1g: false,
+  });
+  if (peak?.expandable === undefined) throw new Error('the fixture has no blocks');
+  // Device 0's segments are not expandable (the fixture's expandable one is device 1's).
+  expect(session.expandableDevices).toEqual([1]);
   const seqs = session.entrySeqs[0] ?? [];
   const [a = 0, b = 0] = [seqs[Math.floor(seqs.length / 4)], seqs[Math.floor((seqs.length * 3) / 4)]];
   const leaks = leaksBetween(session.blocks, 0, a, b, framesOfStack);
@@ -323,6 +329,14 @@ test('a recording explains its peak, lists leaks between A and B, filters blocks
   const analysis = page.getByTestId('recording-analysis');
   await expect(analysis.getByTestId('peak')).toContainText(`after seq ${peak.seq.toLocaleString('en-US')}`);
   await expect(analysis.getByTestId('peak-fragmentation')).toContainText(`${(peak.fragmentationShare * 100).toFixed(1)}% of reserved`);
+  await expect(analysis.getByTestId('peak-expandable')).toContainText(
+    `at least ${formatBytes(peak.expandable.bytes)} would stay reserved at this peak`,
+  );
+  await expect(analysis.getByTestId('peak-expandable')).toContainText(`up to ${formatBytes(peak.expandable.saving)} less`);
+  // Device 1's job already used expandable segments: no what-if, it says so.
+  await page.getByTestId('device-select').selectOption('1');
+  await expect(analysis.getByTestId('peak-expandable')).toContainText('already used expandable segments');
+  await page.getByTestId('device-select').selectOption('0');
   await expect(analysis.getByTestId('peak-groups').getByTestId('frame-group')).toHaveCount(Math.min(8, peak.groups.length));
   await expect(analysis.getByTestId('peak-groups').getByTestId('frame-group').first()).toContainText(peak.groups[0]?.frame ?? '?');
 

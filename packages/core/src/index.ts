@@ -120,6 +120,8 @@ export {
 } from './formats/ascend-csv.ts';
 export {
   countMatching,
+  type ExpandableBound,
+  expandableBound,
   explainPeak,
   type FrameGroup,
   type FramesOf,

@@ -1,5 +1,6 @@
 import type { MemoryEvent } from '../model/events.ts';
 import type { BlockIndex, ImportedBlock } from './block-index.ts';
+import { type AllocatorModel, expandableHandleBytes, SMALL_BLOCK_BYTES } from './segment-pages.ts';
 import type { Frame } from './snapshot-types.ts';
 
 /**
@@ -107,6 +108,47 @@ export interface PeakExplanation {
   readonly groups: readonly FrameGroup[];
   /** Biggest first. */
   readonly blocks: readonly ImportedBlock[];
+  /** What expandable_segments could have changed at the peak (a bound); undefined when no model was given. */
+  readonly expandable: ExpandableBound | undefined;
+}
+
+/**
+ * A what-if at a peak, as a bound: with expandable_segments, torch_npu's allocator grows one
+ * reservation per stream and pool by mapping physical handles (segment-pages.ts
+ * expandableHandleBytes) instead of allocating a segment per request, so the blocks held at the
+ * peak (allocated or pending free) need at least their bytes, per stream and pool, in whole handles.
+ * The allocator's own placement may need more: this is not a replay of it.
+ */
+export interface ExpandableBound {
+  /** The least the held blocks' expandable segments map. */
+  readonly bytes: number;
+  /** reserved − bytes, or 0: the most expandable_segments could have given back at this peak. */
+  readonly saving: number;
+  /** The large pool's handle size on this model (20 MiB, or 1 GiB with page_size:1g). */
+  readonly largeHandle: number;
+}
+
+/** The bound for the blocks held at a peak (see ExpandableBound). */
+export function expandableBound(
+  held: readonly Pick<ImportedBlock, 'size' | 'stream'>[],
+  reserved: number,
+  model: AllocatorModel,
+): ExpandableBound {
+  const giant = model.pageSize1g && model.profile.features.giantPages;
+  const perPool = new Map<string, { small: boolean; bytes: number }>();
+  for (const block of held) {
+    const small = block.size <= SMALL_BLOCK_BYTES;
+    const key = `${block.stream}/${small ? 's' : 'l'}`;
+    const pool = perPool.get(key) ?? { small, bytes: 0 };
+    pool.bytes += block.size;
+    perPool.set(key, pool);
+  }
+  let bytes = 0;
+  for (const { small, bytes: held } of perPool.values()) {
+    const handle = expandableHandleBytes(small, giant && !small);
+    bytes += Math.ceil(held / handle) * handle;
+  }
+  return { bytes, saving: Math.max(0, reserved - bytes), largeHandle: expandableHandleBytes(false, giant) };
 }
 
 /** The seq a block stops being allocated at (free requested or, failing that, completed). */
@@ -161,16 +203,21 @@ export function explainPeak(
   device: number,
   reserved: readonly ReservedStep[],
   framesOf: FramesOf,
+  model?: AllocatorModel,
 ): PeakExplanation | undefined {
   const rows = index.rows(device);
   if (rows.length === 0) return undefined;
   const peak = allocatedPeak(index, rows);
   const alive: ImportedBlock[] = [];
+  const pending: ImportedBlock[] = [];
   let pendingFree = 0;
   for (const row of rows) {
     const state = index.stateAt(row, peak.seq);
     if (state === 'active_allocated') alive.push(index.block(row));
-    else if (state === 'active_pending_free') pendingFree += index.size(row);
+    else if (state === 'active_pending_free') {
+      pendingFree += index.size(row);
+      pending.push(index.block(row));
+    }
   }
   const reservedBytes = reservedAt(reserved, peak.seq);
   const fragmentation = reservedBytes - peak.allocated;
@@ -182,6 +229,7 @@ export function explainPeak(
     fragmentation,
     fragmentationShare: reservedBytes > 0 ? fragmentation / reservedBytes : 0,
     groups: groupByTopFrame(alive, framesOf),
+    expandable: model === undefined ? undefined : expandableBound([...alive, ...pending], reservedBytes, model),
     blocks: alive.sort((a, b) => b.size - a.size),
   };
 }

@@ -34,6 +34,20 @@ export interface AllocatorModel {
 
 export type SegmentCall = 'aclrtMallocAlign32' | 'aclrtMallocPhysical';
 
+const MiB = 1024 * 1024;
+
+/** torch_npu's kSmallSize: a block of at most 1 MiB comes from the small pool (same source as above). */
+export const SMALL_BLOCK_BYTES = MiB;
+
+/**
+ * An expandable segment's physical handle (segment_size_): 2 MiB in the small pool, 20 MiB in the
+ * large (large_segment_size_mb's default), 1 GiB when the handle takes giant pages (page_size:1g).
+ */
+export function expandableHandleBytes(small: boolean, giant: boolean): number {
+  if (giant) return 1024 * MiB;
+  return small ? 2 * MiB : 20 * MiB;
+}
+
 export interface SegmentPages {
   readonly call: SegmentCall;
   /** aclrtMallocAlign32's policy, or aclrtMallocPhysical's memAttr. */

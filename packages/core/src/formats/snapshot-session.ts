@@ -11,7 +11,7 @@ import { type AddressMap, buildAddressMap, clusterOf, type RecordedRange, toMode
 import { BlockIndex } from './block-index.ts';
 import { FormatError } from './format-error.ts';
 import { HostReplay } from './host-replay.ts';
-import { type AllocatorModel, segmentPages } from './segment-pages.ts';
+import { type AllocatorModel, expandableHandleBytes, segmentPages } from './segment-pages.ts';
 import { initialLiveSets, type LiveBlock } from './snapshot-replay.ts';
 import { bareSegment, type MemorySnapshot, type Segment, type TraceEntry } from './snapshot-types.ts';
 import { StackInterner, type StackTable } from './stack-table.ts';
@@ -73,6 +73,8 @@ export interface ImportedSession {
   readonly inconsistent: number;
   /** Segments of the file's final state the replay did not end with (or the reverse): 0 for a consistent file. */
   readonly finalMismatch: number;
+  /** The devices on which the job used expandable segments (a segment_map, or an expandable segment at the end): they became reservations. */
+  readonly expandableDevices: readonly number[];
   /** Pinned host memory the file recorded (host-replay.ts): its trace entries and the buffers live at the end; undefined when it recorded none. */
   readonly pinnedHost: PinnedHostFacts | undefined;
 }
@@ -263,12 +265,6 @@ function freeSegment(builder: Builder, replay: DeviceReplay, address: bigint): b
   return true;
 }
 
-/** torch_npu's expandable segment handle size (segment_size_): 2 MiB small pool, 20 MiB large, 1 GiB with page_size:1g. */
-function handleBytes(small: boolean, giant: boolean): number {
-  if (giant) return GiB;
-  return small ? 2 * MiB : 20 * MiB;
-}
-
 /** The blocks as they are made, and their stacks interned as they come (the frames are not kept). */
 interface Blocks {
   readonly index: BlockIndex;
@@ -298,7 +294,7 @@ function mapRange(builder: Builder, replay: DeviceReplay, model: AllocatorModel,
   const plan = segmentPages(probe(replay.device, address, size, true, replay.types.get(cluster.recordedStart)), model);
   const memAttrName = plan.policy === 'ACL_HBM_MEM_HUGE1G' ? 'ACL_HBM_MEM_HUGE1G' : 'ACL_HBM_MEM_HUGE';
   const type = replay.types.get(cluster.recordedStart);
-  const step = handleBytes(type === 'small' || (type === undefined && size <= 2 * MiB), plan.pageClass === 'giant');
+  const step = expandableHandleBytes(type === 'small' || (type === undefined && size <= 2 * MiB), plan.pageClass === 'giant');
   for (let offset = 0; offset < size; offset += step) {
     const bytes = Math.min(step, size - offset);
     const start = address + BigInt(offset);
@@ -604,6 +600,7 @@ export function importSnapshot(snapshot: MemorySnapshot, options: ImportOptions)
     timeBasis,
     inconsistent,
     finalMismatch,
+    expandableDevices: replays.filter((replay) => replay.reservations.size > 0).map((replay) => replay.device),
     pinnedHost:
       snapshot.hostSegments === undefined && snapshot.hostTraces === undefined
         ? undefined

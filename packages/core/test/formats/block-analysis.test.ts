@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countMatching,
+  expandableBound,
   explainPeak,
   type FramesOf,
   leaksBetween,
@@ -17,7 +18,7 @@ import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import type { Frame } from '../../src/formats/snapshot-types.ts';
 import { NO_STACK, stackFrames } from '../../src/formats/stack-table.ts';
 import type { MemoryEvent } from '../../src/model/events.ts';
-import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
+import { ASCEND_310P3, ASCEND_910B2 } from '../../src/profiles/builtin.ts';
 import { writePickle } from './pickle-writer.ts';
 import { makeSnapshot } from './snapshot-fixtures.ts';
 
@@ -100,6 +101,38 @@ describe('explain the peak, leaks in a range, stack filter', () => {
     expect(peak?.blocks).toEqual([b1, b2, b3]);
     expect(explainPeak(index, 1, [], framesOf)).toBeUndefined();
     expect(explainPeak(new BlockIndex(), 0, [], framesOf)).toBeUndefined();
+  });
+
+  it('the expandable_segments bound at the peak: the held blocks (pending free too) per stream and pool in whole handles', () => {
+    // Held at seq 5: b1 8 + b2 4 + b3 2 MiB in the large pool (one 20 MiB handle), b0 1 MiB pending free in the small (one 2 MiB handle).
+    const peak = explainPeak(index, 0, reservedSteps(events, 0), framesOf, { profile: ASCEND_910B2, pageSize1g: false });
+    expect(peak?.expandable).toEqual({ bytes: 22 * MiB, saving: 0, largeHandle: 20 * MiB });
+    const giant = explainPeak(index, 0, reservedSteps(events, 0), framesOf, { profile: ASCEND_910B2, pageSize1g: true });
+    expect(giant?.expandable).toEqual({ bytes: 1024 * MiB + 2 * MiB, saving: 0, largeHandle: 1024 * MiB });
+    expect(explainPeak(index, 0, reservedSteps(events, 0), framesOf)?.expandable).toBeUndefined();
+  });
+
+  it('expandableBound: streams and pools rounded apart; page_size:1g takes 1 GiB handles only where the profile has giant pages', () => {
+    const held = [
+      { size: 30 * MiB, stream: 0n },
+      { size: 5 * MiB, stream: 0n },
+      { size: 512 * 1024, stream: 0n },
+      { size: 100 * 1024, stream: 0n },
+      { size: MiB + 1, stream: 7n },
+    ];
+    // Large pool, stream 0: 35 MiB → 40; small pool, stream 0: 612 KiB → 2; large pool, stream 7: 1 MiB + 1 → 20.
+    expect(expandableBound(held, 200 * MiB, { profile: ASCEND_910B2, pageSize1g: false })).toEqual({
+      bytes: 62 * MiB,
+      saving: 138 * MiB,
+      largeHandle: 20 * MiB,
+    });
+    expect(expandableBound(held, 200 * MiB, { profile: ASCEND_910B2, pageSize1g: true }).bytes).toBe(2048 * MiB + 2 * MiB);
+    expect(ASCEND_310P3.features.giantPages).toBe(false);
+    expect(expandableBound(held, 50 * MiB, { profile: ASCEND_310P3, pageSize1g: true })).toEqual({
+      bytes: 62 * MiB,
+      saving: 0,
+      largeHandle: 20 * MiB,
+    });
   });
 
   it('leaks between A and B: allocated after A, still allocated at B, biggest first; the marks in either order', () => {

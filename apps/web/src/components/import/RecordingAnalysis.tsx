@@ -1,9 +1,20 @@
-import { countMatching, explainPeak, type FrameGroup, groupByTopFrame, leaksBetween, reservedSteps, stackMatcher } from '@pagelens/core';
+import {
+  type AllocatorModel,
+  countMatching,
+  explainPeak,
+  type FrameGroup,
+  groupByTopFrame,
+  leaksBetween,
+  reservedSteps,
+  stackMatcher,
+} from '@pagelens/core';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAfterPaint } from '../../hooks/useAfterPaint.ts';
 import { bytes } from '../../model/format.ts';
+import type { Timeline } from '../../model/timeline.ts';
 import { useFormat, useTimeline } from '../../store/hooks.ts';
+import { selectImported } from '../../store/import-slice.ts';
 import { useAppStore } from '../../store/useAppStore.ts';
 import { useBlockFrames } from './useBlockFrames.ts';
 
@@ -44,6 +55,12 @@ function Groups({ groups, total, testId }: { groups: readonly FrameGroup[]; tota
   );
 }
 
+/** The allocator model the peak's expandable_segments bound is worked out on: the device's profile, and page_size:1g as the file is modeled. */
+function modelOf(timeline: Timeline, device: number, pageSize1g: boolean): AllocatorModel | undefined {
+  const profile = timeline.live.devices[device]?.profile;
+  return profile === undefined ? undefined : { profile, pageSize1g };
+}
+
 /**
  * Beside an imported file's facts: the stack filter, the peak explained (what was allocated then by
  * top frame, and the fragmentation), and leaks between the time bar's marks A and B. The figures are
@@ -61,14 +78,22 @@ export function RecordingAnalysis() {
   const setCursor = useAppStore((state) => state.setCursor);
   const framesOf = useBlockFrames();
   // The peak of a large file takes a few hundred ms to work out: after the page map's first paint.
+  const imported = useAppStore(selectImported);
+  const pageSize1g = imported?.pageSize1g ?? false;
   const worked = useAfterPaint(useMemo(() => ({ timeline, index }), [timeline, index]));
   const pending = worked === undefined || worked.index !== index || worked.timeline !== timeline;
   const peak = useMemo(
     () =>
       worked?.timeline === undefined || worked.index === undefined
         ? undefined
-        : explainPeak(worked.index, device, reservedSteps(worked.timeline.events, device), framesOf),
-    [worked, device, framesOf],
+        : explainPeak(
+            worked.index,
+            device,
+            reservedSteps(worked.timeline.events, device),
+            framesOf,
+            modelOf(worked.timeline, device, pageSize1g),
+          ),
+    [worked, device, framesOf, pageSize1g],
   );
   const matches = useMemo(() => stackMatcher(filter, framesOf), [filter, framesOf]);
   const counts = useMemo(
@@ -135,6 +160,17 @@ export function RecordingAnalysis() {
               pending: bytes(peak.pendingFree, format),
             })}
           </p>
+          {peak.expandable !== undefined && (
+            <p data-testid="peak-expandable">
+              {imported?.expandableDevices?.includes(device) === true
+                ? t('fileImport.analysis.expandableAlready')
+                : t('fileImport.analysis.expandable', {
+                    bound: bytes(peak.expandable.bytes, format),
+                    saving: bytes(peak.expandable.saving, format),
+                    handle: bytes(peak.expandable.largeHandle, format),
+                  })}
+            </p>
+          )}
           <button type="button" onClick={() => setCursor(peak.seq)} data-testid="go-to-peak">
             {t('fileImport.analysis.goToPeak')}
           </button>

@@ -150,6 +150,9 @@ export const fileImport = defineMessages(
       peakTitle: 'The peak',
       peak: 'Allocated bytes peaked after seq {{seq}}: {{allocated}} allocated of {{reserved}} reserved in segments.',
       fragmentation: 'Fragmentation (reserved − allocated): {{bytes}}, {{share}}% of reserved; {{pending}} of it pending free.',
+      expandable:
+        'With expandable_segments, at least {{bound}} would stay reserved at this peak (the blocks held, per stream and pool, in whole handles: {{handle}} in the large pool): up to {{saving}} less. A bound, modeled: PageLens does not replay the allocator’s placement.',
+      expandableAlready: 'This job already used expandable segments (its segments are reservations with mapped handles).',
       goToPeak: 'Go to the peak',
       frame: 'By top frame (the innermost recorded)',
       blockCount: '{{count}} blocks',
@@ -316,6 +319,9 @@ export const fileImport = defineMessages(
       peakTitle: '峰值',
       peak: '已分配字节在 seq {{seq}} 之后达到峰值：段中保留 {{reserved}}，已分配 {{allocated}}。',
       fragmentation: '碎片（保留 − 已分配）：{{bytes}}，占保留的 {{share}}%；其中 {{pending}} 等待释放。',
+      expandable:
+        '若开启 expandable_segments，此峰值处至少仍需保留 {{bound}}（按流与内存池把持有的块取整到整块句柄，大池句柄为 {{handle}}）：最多可少保留 {{saving}}。这是一个建模的界限：PageLens 不重放分配器的放置过程。',
+      expandableAlready: '该作业已使用 expandable segments（其段为预留地址并映射了物理句柄）。',
       goToPeak: '跳到峰值',
       frame: '按顶部帧（最内层记录帧）',
       blockCount: '{{count}} 个块',

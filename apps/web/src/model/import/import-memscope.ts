@@ -35,6 +35,7 @@ export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: 
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
     devices: session.final.devices.length,
+    expandableDevices: session.expandableDevices,
     ...(session.pinnedHost === undefined ? {} : { pinnedHost: session.pinnedHost }),
     unplaced,
     unplacedIn: file.rowsAre,

@@ -66,6 +66,8 @@ export interface ImportedFacts {
    * each value as text; undefined when the file has none (torch_npu writes none).
    */
   readonly allocatorSettings?: readonly (readonly [string, string])[];
+  /** The devices on which the job used expandable segments (core ImportedSession.expandableDevices): their peak's what-if says so. */
+  readonly expandableDevices?: readonly number[];
   /** Pinned host memory the file recorded (core ImportedSession.pinnedHost): shown in Host & copies. */
   readonly pinnedHost?: PinnedHostFacts;
   /** msMemScope dumps: HAL allocations whose page size the file recorded (page_type), and those whose pages are modeled. */

@@ -71,6 +71,7 @@ function snapshotFacts(snapshot: MemorySnapshot, session: ImportedSession, model
     inconsistent: session.inconsistent,
     finalMismatch: session.finalMismatch,
     devices: session.final.devices.length,
+    expandableDevices: session.expandableDevices,
     ...(session.pinnedHost === undefined ? {} : { pinnedHost: session.pinnedHost }),
     ...(snapshot.allocatorSettings === undefined ? {} : { allocatorSettings: settingsText(snapshot.allocatorSettings) }),
   };
