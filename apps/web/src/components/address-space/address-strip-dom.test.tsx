@@ -1,17 +1,11 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addressScene } from '../../../test/address-space-scene.ts';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { installShortcutHandler } from '../../hooks/shortcuts.ts';
-import { createI18n } from '../../i18n/setup.ts';
 import { buildStripModel } from '../../model/address-space/strip-model.ts';
-import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { AddressStrip } from './AddressStrip.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
 
 /** CSS pixels every element reports as its width (happy-dom does no layout). */
 const WIDTH = 640;
@@ -35,7 +29,6 @@ class LateResizeObserver {
   }
 }
 
-let root: Root | undefined;
 let uninstall: (() => void) | undefined;
 let restore: (() => void) | undefined;
 
@@ -51,7 +44,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  act(() => root?.unmount());
   uninstall?.();
   restore?.();
   LateResizeObserver.live.clear();
@@ -61,18 +53,9 @@ afterEach(() => {
 async function mountStrip(): Promise<HTMLElement> {
   const scene = await addressScene();
   const model = buildStripModel(scene.state, 0, scene.pid);
-  const container = document.createElement('div');
-  document.body.append(container);
   uninstall = installShortcutHandler(window);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n('en')}>
-        <StoreProvider store={createAppStore()}>
-          <AddressStrip model={model} state={scene.state} selected={undefined} walkAddress={undefined} onPick={() => {}} />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
+  const { container } = mountDom(
+    <AddressStrip model={model} state={scene.state} selected={undefined} walkAddress={undefined} onPick={() => {}} />,
   );
   const strip = container.querySelector<HTMLElement>('[data-testid="address-strip"]');
   if (strip === null) throw new Error('the strip did not render');

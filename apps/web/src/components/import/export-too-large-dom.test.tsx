@@ -1,44 +1,16 @@
 // @vitest-environment happy-dom
 import { PERFETTO_IN_BROWSER_BYTES } from '@pagelens/core';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../../i18n/setup.ts';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { createAppStore } from '../../store/app-store.ts';
-import { ImportProvider } from '../../store/ImportContext.tsx';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ImportStatus } from './ImportStatus.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
-
-const noop = () => undefined;
-const actions = { open: noop, cancel: noop, exportPerfetto: noop, exportProfilerCsv: noop, cancelExport: noop, remodel: noop };
 
 function mount(language: 'en' | 'zh') {
   const store = createAppStore();
   store.getState().setExportTooLarge({ name: 'job.perfetto.json', bytes: 15 * PERFETTO_IN_BROWSER_BYTES });
-  const container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <ImportProvider actions={actions}>
-            <ImportStatus />
-          </ImportProvider>
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
-  return { store, panel: () => document.querySelector('[data-testid="export-too-large"]') };
+  const { container } = mountDom(<ImportStatus />, { language, store });
+  return { store, panel: () => container.querySelector('[data-testid="export-too-large"]') };
 }
 
 describe('an export too large for Perfetto in a tab', () => {

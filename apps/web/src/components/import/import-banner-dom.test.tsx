@@ -1,21 +1,9 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../../i18n/setup.ts';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import type { ImportedFacts } from '../../model/import/import-protocol.ts';
 import { type AppStore, createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ImportBanner } from './ImportBanner.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
 
 const facts: ImportedFacts = {
   name: 'job.pickle',
@@ -33,21 +21,9 @@ const facts: ImportedFacts = {
 };
 
 function banner(shown: ImportedFacts, prepare: (store: AppStore) => void = () => {}, language: 'en' | 'zh' = 'en'): HTMLElement | null {
-  const container = document.createElement('div');
-  document.body.append(container);
   const store = createAppStore();
   prepare(store);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <ImportBanner facts={shown} />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
-  return container.querySelector('[data-testid=import-banner]');
+  return mountDom(<ImportBanner facts={shown} />, { language, store }).get('import-banner') as HTMLElement | null;
 }
 
 describe('the import banner says where an import stands (data-import-phase, what scripts and the bench wait on)', () => {
@@ -71,7 +47,6 @@ describe('the import banner says where an import stands (data-import-phase, what
     );
     expect(failed?.getAttribute('data-import-phase')).toBe('trace-failed');
     expect(failed?.textContent).toContain('could not be read');
-    act(() => root?.unmount());
     const cancelled = banner({ ...facts, segmentsOnly: true });
     expect(cancelled?.getAttribute('data-import-phase')).toBe('cancelled');
     expect(cancelled?.textContent).toContain('cancelled');
@@ -84,7 +59,6 @@ describe('the banner of an msMemScope dump says which page sizes were recorded',
     const text = banner(halPages === undefined ? dump : { ...dump, halPages }, undefined, language)?.querySelector(
       '[data-testid=import-banner-modeled]',
     )?.textContent;
-    act(() => root?.unmount());
     return text ?? '';
   };
 

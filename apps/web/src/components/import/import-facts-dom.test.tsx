@@ -1,22 +1,10 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../../i18n/setup.ts';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import type { ImportedFacts, ModelOptions } from '../../model/import/import-protocol.ts';
 import { type AppStore, createAppStore } from '../../store/app-store.ts';
-import { ImportProvider } from '../../store/ImportContext.tsx';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ImportFacts } from './ImportFacts.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
 
 const facts: ImportedFacts = {
   name: 'job.pickle',
@@ -40,35 +28,14 @@ const facts: ImportedFacts = {
 
 function mount(shown: ImportedFacts, language: 'en' | 'zh' = 'en', prepare: (store: AppStore) => void = () => {}) {
   const remodels: ModelOptions[] = [];
-  const noop = () => undefined;
-  const actions = {
-    open: noop,
-    cancel: noop,
-    exportPerfetto: noop,
-    exportProfilerCsv: noop,
-    cancelExport: noop,
-    remodel: (options: ModelOptions) => {
-      remodels.push(options);
-    },
-  };
   const store = createAppStore();
   prepare(store);
-  const container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <ImportProvider actions={actions}>
-            <ImportFacts facts={shown} />
-          </ImportProvider>
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
-  const get = (id: string) => container.querySelector(`[data-testid="${id}"]`);
-  return { remodels, get };
+  const { get, unmount } = mountDom(<ImportFacts facts={shown} />, {
+    language,
+    store,
+    fileActions: { remodel: (options) => remodels.push(options) },
+  });
+  return { remodels, get, unmount };
 }
 
 describe('the recorded file panel: allocator settings and how the pages are modeled', () => {
@@ -89,9 +56,7 @@ describe('the recorded file panel: allocator settings and how the pages are mode
     const { allocatorSettings: _, ...rest } = facts;
     const npu: ImportedFacts = { ...rest, format: 'torch_npu' };
     expect(mount(npu).get('import-settings')?.textContent).toContain('torch_npu writes no allocator_settings');
-    act(() => root?.unmount());
     expect(mount(npu, 'zh').get('import-settings')?.textContent).toContain('torch_npu 不写 allocator_settings');
-    act(() => root?.unmount());
     expect(mount({ ...npu, format: 'msmemscope' }).get('import-settings')).toBeNull();
   });
 

@@ -1,23 +1,10 @@
 // @vitest-environment happy-dom
 import type { TraceSummary } from '@pagelens/core';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../../i18n/setup.ts';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import type { ImportedFacts } from '../../model/import/import-protocol.ts';
-import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ImportBanner } from './ImportBanner.tsx';
 import { TraceSummaryPanel } from './TraceSummaryPanel.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
 
 const MiB = 1024 * 1024;
 const actions = {
@@ -65,20 +52,13 @@ const facts: ImportedFacts = {
 };
 
 function mount(language: 'en' | 'zh') {
-  const container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={createAppStore()}>
-          <ImportBanner facts={facts} />
-          <TraceSummaryPanel summary={summary} />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
-  return container;
+  return mountDom(
+    <>
+      <ImportBanner facts={facts} />
+      <TraceSummaryPanel summary={summary} />
+    </>,
+    { language },
+  ).container;
 }
 
 describe('a summarised trace', () => {

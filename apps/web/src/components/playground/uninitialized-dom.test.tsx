@@ -1,21 +1,8 @@
 // @vitest-environment happy-dom
 import { UNINITIALIZED, type VariableView } from '@pagelens/core';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n } from '../../i18n/setup.ts';
-import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { VariablesPanel } from './RunPanels.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
 
 const VARIABLES: VariableView[] = [
   { name: 'virPtr', type: 'void *', value: UNINITIALIZED, scope: 'local', frame: 'main' },
@@ -23,18 +10,7 @@ const VARIABLES: VariableView[] = [
 ];
 
 function values(language: 'en' | 'zh'): string[] {
-  const container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={createAppStore()}>
-          <VariablesPanel variables={VARIABLES} />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
+  const { container } = mountDom(<VariablesPanel variables={VARIABLES} />, { language });
   return [...container.querySelectorAll('.pl-value')].map((cell) => cell.textContent ?? '');
 }
 

@@ -1,22 +1,15 @@
 // @vitest-environment happy-dom
 import type { RunInfo } from '@pagelens/core';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { installShortcutHandler } from '../../hooks/shortcuts.ts';
-import { createI18n } from '../../i18n/setup.ts';
 import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { ProcessesPanel } from './ProcessesPanel.tsx';
 import { ProcessFilterChip, ProcessFilterShortcut } from './ProcessFilterChip.tsx';
 
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
 let uninstall: (() => void) | undefined;
 afterEach(() => {
-  act(() => root?.unmount());
   uninstall?.();
   uninstall = undefined;
   document.body.innerHTML = '';
@@ -51,20 +44,14 @@ const RUNS: RunInfo[] = [
 function mount(language: 'en' | 'zh', runs: readonly RunInfo[]) {
   const store = createAppStore();
   store.getState().setRuns(runs);
-  const container = document.createElement('div');
-  document.body.append(container);
   uninstall = installShortcutHandler(window);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <ProcessFilterShortcut />
-          <ProcessFilterChip />
-          <ProcessesPanel />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
+  const { container } = mountDom(
+    <>
+      <ProcessFilterShortcut />
+      <ProcessFilterChip />
+      <ProcessesPanel />
+    </>,
+    { language, store },
   );
   return { store, container };
 }

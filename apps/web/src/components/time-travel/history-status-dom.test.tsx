@@ -1,21 +1,10 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { MiB, malloc, startScene } from '../../../test/log-scene.ts';
-import { createI18n } from '../../i18n/setup.ts';
 import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { TimeTravelBar } from './TimeTravelBar.tsx';
-
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
 
 async function mount(language: 'en' | 'zh') {
   const scene = await startScene();
@@ -23,18 +12,7 @@ async function mount(language: 'en' | 'zh') {
   scene.sync();
   const store = createAppStore();
   store.setState({ timeline: scene.timeline, version: 1 });
-  const container = document.createElement('div');
-  document.body.append(container);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n(language)}>
-        <StoreProvider store={store}>
-          <TimeTravelBar />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
-  );
+  const { container } = mountDom(<TimeTravelBar />, { language, store });
   return { store, container, calls: scene.timeline.calls.length };
 }
 

@@ -1,23 +1,16 @@
 // @vitest-environment happy-dom
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mountDom } from '../../../test/dom-mount.tsx';
 import { MiB, malloc, startScene } from '../../../test/log-scene.ts';
 import { installShortcutHandler } from '../../hooks/shortcuts.ts';
-import { createI18n } from '../../i18n/setup.ts';
 import { createAppStore } from '../../store/app-store.ts';
-import { StoreProvider } from '../../store/StoreProvider.tsx';
 import { OperationLogView } from '../log/OperationLogView.tsx';
 import { TimeTravelBar } from './TimeTravelBar.tsx';
 
-Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
-
-let root: Root | undefined;
 let uninstall: (() => void) | undefined;
 
 afterEach(() => {
-  act(() => root?.unmount());
   uninstall?.();
   document.body.innerHTML = '';
 });
@@ -28,19 +21,13 @@ async function mount(calls: number) {
   scene.sync();
   const store = createAppStore();
   store.setState({ timeline: scene.timeline, version: 1 });
-  const container = document.createElement('div');
-  document.body.append(container);
   uninstall = installShortcutHandler(window);
-  root = createRoot(container);
-  act(() =>
-    root?.render(
-      <I18nextProvider i18n={createI18n('en')}>
-        <StoreProvider store={store}>
-          <OperationLogView />
-          <TimeTravelBar />
-        </StoreProvider>
-      </I18nextProvider>,
-    ),
+  const { container } = mountDom(
+    <>
+      <OperationLogView />
+      <TimeTravelBar />
+    </>,
+    { store },
   );
   return { store, container, scene };
 }
