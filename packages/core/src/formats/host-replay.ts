@@ -8,7 +8,7 @@ import { hexAddress as hex } from './trace-calls.ts';
  * rows, both as host segments allocated and freed (segment_alloc / segment_free). The entries are
  * observed; the buffer each makes is modeled as an aclrtMallocHost, the call torch_npu's host
  * allocator makes (PyTorch's makes cudaHostAlloc, which ACL has no other name for). Entries inside a
- * host segment (alloc / free_*) change no buffer and are counted in `passed`.
+ * host segment (alloc / free_*) change no buffer.
  */
 
 /** What the replay needs of the session's event builder (snapshot-session.ts Builder). */
@@ -34,12 +34,10 @@ export class HostReplay {
   #next = 0;
   /** Entries that contradict what came before them (a second alloc at one address, a free of nothing). */
   inconsistent = 0;
-  /** Entries that make or free no buffer: blocks inside a host segment, or addresses past 2^53. */
-  passed = 0;
 
   /**
-   * `times(entry, i)`: the ns of entry `i` on the session's clock, or undefined when the file records
-   * no time (the entries then follow the device traces).
+   * `times(entry)`: the entry's ns on the session's clock, or undefined when the file records no
+   * time for it (the untimed entries then follow the device traces).
    */
   constructor(
     readonly trace: readonly TraceEntry[],
@@ -92,10 +90,8 @@ export class HostReplay {
   }
 
   #apply(sink: HostEventSink, entry: TraceEntry): void {
-    if (entry.action !== 'segment_alloc' && entry.action !== 'segment_free') {
-      this.passed += 1;
-      return;
-    }
+    // A block inside a host segment changes no buffer.
+    if (entry.action !== 'segment_alloc' && entry.action !== 'segment_free') return;
     const args: Record<string, unknown> = { addr: hex(entry.addr), size: entry.size, host: true };
     if (entry.timeUs !== undefined) args.time_us = entry.timeUs;
     const call = sink.call(entry.action, args, 'observed');
@@ -116,10 +112,7 @@ export class HostReplay {
   #open(sink: HostEventSink, address: bigint, size: number, call: number): void {
     const addr = Number(address);
     // An address the event's exact integer cannot hold stays in the log only.
-    if (address < 0n || !Number.isSafeInteger(addr) || !Number.isSafeInteger(size) || size < 0) {
-      this.passed += 1;
-      return;
-    }
+    if (address < 0n || !Number.isSafeInteger(addr) || !Number.isSafeInteger(size) || size < 0) return;
     const id = sink.id();
     this.#live.set(address, id);
     sink.emit({ kind: 'hostAlloc', pid: PID, id, fn: 'aclrtMallocHost', addr, size, memory: 'pinned', vaFlag: false }, 'modeled', call);
