@@ -162,6 +162,10 @@ test('the same job modeled with page_size:1g or on another device: the file is r
   await expect(page.getByTestId('import-banner')).toHaveAttribute('data-import-phase', 'complete');
   // The legend counts 2 MiB frames: a 1 GiB page is 512 of them.
   await expect(legend.getByTestId('legend-count-giant')).toHaveText((giant * 512).toLocaleString('en-US'));
+  await expect(legend.locator('div', { has: page.getByTestId('legend-count-giant') })).toHaveAttribute(
+    'title',
+    `${(giant * 512).toLocaleString('en-US')} frames: ${giant} giant pages of 512`,
+  );
   await expect(page.getByTestId('import-model-1g')).toBeChecked();
   await snap(page, 'file-import-page-size-1g');
   // Another device keeps page_size:1g.

@@ -1,4 +1,4 @@
-import { FRAME_BYTES, formatBytes, formatInteger } from '@pagelens/core';
+import { FRAME_BYTES, FRAMES_PER_GIANT, formatBytes, formatInteger } from '@pagelens/core';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { bytes, type FormatPrefs } from '../../model/format.ts';
@@ -41,7 +41,17 @@ export const PageMapLegend = memo(function PageMapLegend({ scheme, counts, norma
     ['total', t('pageMap.legend.counts.total'), formatInteger(counts.total), bytes(counts.total * FRAME_BYTES, prefs)],
     ['free', t('pageMap.legend.counts.free'), formatInteger(counts.free), frames(counts.free)],
     ['huge', t('pageMap.legend.counts.huge'), formatInteger(counts.huge), frames(counts.huge)],
-    ['giant', t('pageMap.legend.counts.giant'), formatInteger(counts.giant), frames(counts.giant)],
+    [
+      'giant',
+      t('pageMap.legend.counts.giant'),
+      formatInteger(counts.giant),
+      // A giant page is 512 frames (DM-11): the count is of frames, as in the other rows; the title says how many pages.
+      t('pageMap.legend.giantPages', {
+        count: counts.giant / FRAMES_PER_GIANT,
+        pages: formatInteger(counts.giant / FRAMES_PER_GIANT),
+        formatted: formatInteger(counts.giant),
+      }),
+    ],
     ['split', t('pageMap.legend.counts.split'), formatInteger(counts.split), frames(counts.split)],
     [
       'pages',

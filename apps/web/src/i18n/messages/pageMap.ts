@@ -87,6 +87,8 @@ export const pageMap = defineMessages(
       },
       frames_one: '{{formatted}} frame',
       frames_other: '{{formatted}} frames',
+      giantPages_one: '{{formatted}} frames: {{pages}} giant page of 512',
+      giantPages_other: '{{formatted}} frames: {{pages}} giant pages of 512',
       runDetail: '{{count}} frames · {{size}}',
     },
     tip: {
@@ -199,6 +201,8 @@ export const pageMap = defineMessages(
       },
       frames_one: '{{formatted}} 帧',
       frames_other: '{{formatted}} 帧',
+      giantPages_one: '{{formatted}} 帧：{{pages}} 个巨页，每个 512 帧',
+      giantPages_other: '{{formatted}} 帧：{{pages}} 个巨页，每个 512 帧',
       runDetail: '{{count}} 帧 · {{size}}',
     },
     tip: {
