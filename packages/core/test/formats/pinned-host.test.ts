@@ -6,7 +6,7 @@ import { importSnapshot } from '../../src/formats/snapshot-session.ts';
 import { snapshotStats } from '../../src/formats/snapshot-stats.ts';
 import type { MemorySnapshot } from '../../src/formats/snapshot-types.ts';
 import { ASCEND_910B2 } from '../../src/profiles/builtin.ts';
-import { writePickle } from './pickle-writer.ts';
+import { type Py, writePickle } from './pickle-writer.ts';
 import { A, B, C, HOST_TRACE, PINNED_HOST_DATA } from './pinned-host-fixture.ts';
 
 /**
@@ -118,5 +118,33 @@ describe('pinned host memory of an msMemScope dump', () => {
     const session = importSnapshot(dump.snapshot, { ...MODEL, name: 'memscope_dump.csv' });
     expect([...session.final.hostBuffers.values()].map((b) => [b.addr, b.size])).toEqual([[B, MiB]]);
     expect(session.inconsistent).toBe(0);
+  });
+});
+
+describe('hostile or damaged host entries', () => {
+  const open = (hostTraces: Py) => openMemoryFile(writePickle({ segments: [], device_traces: [], host_traces: hostTraces }), 'x.pickle');
+  const refusal = (hostTraces: Py): string => {
+    const opened = open(hostTraces);
+    return opened.ok ? 'opened' : opened.message;
+  };
+
+  it('are refused with where and what was expected', () => {
+    expect(refusal('x')).toBe('host_traces: expected a list, found a str');
+    expect(refusal(['x'])).toBe('host_traces[0]: expected a dict, found a str');
+    expect(refusal([{ action: 'explode', addr: 1, size: 1 }])).toMatch(/^host_traces\[0\]\.action: "explode" is not a trace action/);
+    expect(refusal([{ action: 'segment_alloc', addr: 1, size: -5 }])).toBe(
+      'host_traces[0].size: expected a non-negative int, found an int',
+    );
+  });
+
+  it('an address the model cannot hold stays in the log and makes no buffer', () => {
+    const opened = open([{ action: 'segment_alloc', addr: 2n ** 70n, size: 4096, stream: 0 }]);
+    if (!opened.ok || opened.file.kind !== 'snapshot') throw new Error('did not open');
+    const session = importSnapshot(opened.file, { ...MODEL, name: 'x.pickle' });
+    expect(session.pinnedHost).toEqual({ entries: 1, live: 0 });
+    expect(session.final.hostBuffers.size).toBe(0);
+    expect(session.events.some((e) => e.kind === 'call' && e.args.host === true && e.args.addr === `0x${(2n ** 70n).toString(16)}`)).toBe(
+      true,
+    );
   });
 });
