@@ -121,6 +121,24 @@ describe('pagelens stats', () => {
     expect(out).toMatch(/pages \(page sizes as the file recorded them for 1 of 1 segments/);
   });
 
+  it('an msMemScope dump of an expandable-segments job: its HAL create rows are counted as physical handles', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pagelens-stats-csv-')), 'memscope_dump_20261207.csv');
+    const header = 'ID,Event,Event Type,Name,Timestamp(ns),Process Id,Thread Id,Device Id,Ptr,Attr,Call Stack(Python),Call Stack(C)';
+    writeFileSync(
+      path,
+      [
+        header,
+        '1,MALLOC,HAL,N/A,1000,1,1,0,0x55d0c0a01000,"{size:20971520,page_type:huge,alloc_type:create}",,',
+        '2,MALLOC,HAL,N/A,2000,1,1,0,0x55d0c0a02000,"{size:20971520,page_type:huge,alloc_type:create}",,',
+        '3,MALLOC,HAL,N/A,3000,1,1,0,0x12c000000000,"{size:4194304,page_type:huge,alloc_type:alloc}",,',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await stats(path, { json: true })).out);
+    expect(json.halHandles).toBe(2);
+    expect(json.asSnapshot.devices[0].segments).toBe(3);
+    expect((await stats(path)).out).toContain('2 HAL allocations are physical handles (alloc_type create)');
+  });
+
   it('a hostile pickle and a foreign file are refused; a missing file is a clear error', async () => {
     expect(await stats(fixture('hostile_reduce.pickle'))).toMatchObject({
       code: 1,
@@ -176,6 +194,7 @@ describe("pagelens stats on msMemScope's .db", () => {
     const { asSnapshot, ...rows } = JSON.parse(cli.output().stdout);
     expect(rows).toEqual({
       format: 'memscope_dump',
+      halHandles: 0,
       devices: [
         { device: null, rows: 1, actions: { MALLOC: 1 } },
         { device: 0, rows: 3, actions: { MALLOC: 2, FREE: 1 } },

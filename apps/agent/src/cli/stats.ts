@@ -221,7 +221,10 @@ export async function runStats(path: string, options: StatsOptions, io: StatsIo)
     // An msMemScope dump is also the snapshot it becomes: its HAL allocations as segments, with their pages.
     const asSnapshot =
       file.kind === 'memscope_dump' ? snapshotStats(file.snapshot, { profile, pageSize1g: options.pageSize1g }) : undefined;
-    if (options.json) io.out(`${JSON.stringify(asSnapshot === undefined ? rowsStats : { ...rowsStats, asSnapshot }, null, 2)}\n`);
+    // msMemScope's physical handles (alloc_type create): their Ptr is the handle, not a device address.
+    const halHandles = file.kind === 'memscope_dump' ? file.halHandles : undefined;
+    if (options.json)
+      io.out(`${JSON.stringify(asSnapshot === undefined ? rowsStats : { ...rowsStats, halHandles, asSnapshot }, null, 2)}\n`);
     else {
       const rows = rowsStats.devices.map((d) => [
         d.device === null ? '-' : String(d.device),
@@ -232,6 +235,10 @@ export async function runStats(path: string, options: StatsOptions, io: StatsIo)
       ]);
       const lines = [`${path}: ${rowsStats.format}`, table([['device', 'rows', 'kinds'], ...rows])];
       if (asSnapshot !== undefined) lines.push('', `as a snapshot: ${asSnapshot.formatEvidence}`, ...snapshotTables(asSnapshot, profile));
+      if ((halHandles ?? 0) > 0)
+        lines.push(
+          `  ${formatInteger(halHandles ?? 0)} HAL allocations are physical handles (alloc_type create): their Ptr is the handle, not a device address`,
+        );
       io.out(`${lines.join('\n')}\n`);
     }
     return 0;

@@ -56,6 +56,12 @@ export interface MemScopeConversion {
   readonly halPagesModeled: number;
   /** Pinned host MALLOC and FREE rows, which became host buffers (MemorySnapshot.hostTraces). */
   readonly pinnedHostRows: number;
+  /**
+   * HAL MALLOC rows with `alloc_type:create`: physical handles (halMemCreate, what aclrtMallocPhysical
+   * makes), whose Ptr is the handle, not a device address. msMemScope writes `create` when the
+   * driver call carries no allocation flag (csrc/analysis/dump.cpp, DumpMemoryEvent, at 7807ecf).
+   */
+  readonly halHandles: number;
 }
 
 const BLOCK_TYPES = new Set(['PTA', 'PTA_WORKSPACE', 'MindSpore', 'ATB']);
@@ -159,6 +165,7 @@ export class MemScopeConverter {
   readonly #host: TraceEntry[] = [];
   readonly #hostLive = new Map<bigint, number>();
   #pinnedHostRows = 0;
+  #halHandles = 0;
 
   take(event: MemScopeEvent): void {
     this.#rows += 1;
@@ -180,7 +187,7 @@ export class MemScopeConverter {
   #place(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
     if (event.event !== 'MALLOC' && event.event !== 'FREE') return 'not-malloc-free';
     const hal = event.eventType === 'HAL';
-    if (event.eventType === 'HOST') return this.#placeHost(event, ns);
+    if (event.eventType === 'HOST' || event.eventType === 'HOST_PINNED') return this.#placeHost(event, ns);
     if (!hal && !BLOCK_TYPES.has(event.eventType)) return 'unknown-type';
     if (event.device === undefined) return 'no-device';
     const address = addressOf(event);
@@ -199,6 +206,7 @@ export class MemScopeConverter {
         }
         log.hal.set(address, { size: event.size, pageClass });
         this.#halRows += 1;
+        if (event.attr.alloc_type?.trim() === 'create') this.#halHandles += 1;
       } else {
         log.blocks.set(address, { size: event.size, frames: stack.frames });
         log.blockAllocs.push(log.trace.length, event.line);
@@ -227,12 +235,17 @@ export class MemScopeConverter {
     return undefined;
   }
 
-  /** A HOST row: pinned memory into the host trace (segments: host memory has no blocks here); the rest is not placed. */
+  /**
+   * A HOST row: pinned memory into the host trace (segments: host memory has no blocks here); the rest
+   * is not placed. The output spec also names an Event Type HOST_PINNED for pinned memory (docs/zh
+   * output_file_spec.md, at 7807ecf), while that commit's writer marks it HOST with pinned:true: both are read.
+   */
   #placeHost(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
     const address = addressOf(event);
     // A FREE of a pinned allocation is the allocation's, whether or not its own Attr says pinned.
     const freesPinned = event.event === 'FREE' && address !== undefined && this.#hostLive.has(address);
-    if (event.attr.pinned?.trim() !== 'true' && !freesPinned) return 'host';
+    const pinned = event.eventType === 'HOST_PINNED' || event.attr.pinned?.trim() === 'true';
+    if (!pinned && !freesPinned) return 'host';
     if (address === undefined) return 'no-address';
     if (event.event === 'MALLOC') {
       if (event.size === undefined) return 'no-size';
@@ -300,6 +313,7 @@ export class MemScopeConverter {
       halPagesRecorded: this.#halPagesRecorded,
       halPagesModeled: this.#halPagesModeled,
       pinnedHostRows: this.#pinnedHostRows,
+      halHandles: this.#halHandles,
     };
   }
 

@@ -329,3 +329,25 @@ describe('pinned host memory: HOST rows with pinned:true become host buffers of 
     expect(call?.kind === 'call' && call.args).toEqual({ addr: hex(PINNED), size: 4 * MiB, host: true, time_us: 1 });
   });
 });
+
+describe('the kinds of row msMemScope versions write for handles and pinned memory', () => {
+  const dump = readMemScopeDump(
+    [
+      HEADER,
+      // A physical handle (halMemCreate): its Ptr is the handle; and an ordinary allocation.
+      row(1, 'MALLOC', 'HAL', 1000, '0', '0x55d0c0a01000', `size:${20 * MiB},page_type:huge,alloc_type:create`),
+      row(2, 'MALLOC', 'HAL', 2000, '0', hex(SEG), `size:${4 * MiB},page_type:huge,alloc_type:alloc`),
+      // The output spec's Event Type HOST_PINNED, without pinned:true in Attr.
+      row(3, 'MALLOC', 'HOST_PINNED', 3000, 'host', '0x7f1000000000', `size:${MiB},used:${MiB}`),
+      row(4, 'FREE', 'HOST_PINNED', 4000, 'host', '0x7f1000000000', 'size:0'),
+    ].join('\n'),
+  );
+
+  it('counts the create rows as physical handles, and reads HOST_PINNED as pinned host memory', () => {
+    expect(dump.halHandles).toBe(1);
+    expect(dump.halRows).toBe(2);
+    expect(dump.pinnedHostRows).toBe(2);
+    expect(dump.snapshot.hostTraces?.map((e) => e.action)).toEqual(['segment_alloc', 'segment_free']);
+    expect(dump.unplaced).toEqual({});
+  });
+});

@@ -99,6 +99,17 @@ export function ImportFacts({ facts }: { facts: ImportedFacts }) {
           <dd>{t(facts.timeBasis === 'time_us' ? 'fileImport.facts.time_us' : 'fileImport.facts.entryOrder')}</dd>
           <dt>{t('fileImport.facts.evidence')}</dt>
           <dd>{facts.formatEvidence}</dd>
+          {(facts.halHandles ?? 0) > 0 && (
+            <>
+              <dt>{t('fileImport.facts.halHandles')}</dt>
+              <dd data-testid="import-hal-handles">
+                {t('fileImport.facts.halHandlesValue', {
+                  count: facts.halHandles,
+                  formatted: (facts.halHandles ?? 0).toLocaleString('en-US'),
+                })}
+              </dd>
+            </>
+          )}
           {facts.pinnedHost !== undefined && (
             <>
               <dt>{t('fileImport.facts.pinnedHost')}</dt>

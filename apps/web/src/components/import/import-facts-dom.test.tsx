@@ -77,6 +77,14 @@ describe('the recorded file panel: allocator settings and how the pages are mode
     ]);
   });
 
+  it("an msMemScope dump's physical handles are named with why their place is modeled, one or many, in both languages", () => {
+    const dump: ImportedFacts = { ...facts, format: 'msmemscope', halHandles: 1 };
+    expect(mount(dump).get('import-hal-handles')?.textContent).toMatch(/^1 HAL row is a physical handle \(alloc_type create/);
+    expect(mount({ ...dump, halHandles: 2 }).get('import-hal-handles')?.textContent).toMatch(/^2 HAL rows are physical handles/);
+    expect(mount({ ...dump, halHandles: 2 }, 'zh').get('import-hal-handles')?.textContent).toContain('2 条 HAL 记录是物理句柄');
+    expect(mount({ ...dump, halHandles: 0 }).get('import-hal-handles')).toBeNull();
+  });
+
   it('waits while a file is being read', () => {
     const { get } = mount(facts, 'en', (store) => store.getState().setImporting({ name: 'job.pickle', bytesRead: 1, total: 10 }));
     expect((get('import-model') as HTMLFieldSetElement).disabled).toBe(true);

@@ -67,6 +67,11 @@ export const fileImport = defineMessages(
       entryOrder: 'entry order (torch_npu records no time)',
       evidence: 'Why this writer',
       inconsistent: 'Entries that contradict the state (shown, ignored)',
+      halHandles: 'Physical handles',
+      halHandlesValue_one:
+        '{{formatted}} HAL row is a physical handle (alloc_type create: halMemCreate, as aclrtMallocPhysical makes): its Ptr is the handle, not a device address, so its place here is modeled; the framework blocks in the VMM range it backs are listed as outside any HAL allocation',
+      halHandlesValue_other:
+        '{{formatted}} HAL rows are physical handles (alloc_type create: halMemCreate, as aclrtMallocPhysical makes): their Ptr is the handle, not a device address, so their place here is modeled; the framework blocks in the VMM ranges they back are listed as outside any HAL allocation',
       pinnedHost: 'Pinned host memory',
       pinnedHostValue: '{{entries}} trace entries · {{live}} buffers at the end, in Host & copies (each modeled as an aclrtMallocHost)',
       readOnly: 'Nothing here calls a device: this session is a recording.',
@@ -241,6 +246,11 @@ export const fileImport = defineMessages(
       entryOrder: '条目顺序（torch_npu 不记录时间）',
       evidence: '判断写入方的依据',
       inconsistent: '与状态矛盾的条目（显示但忽略）',
+      halHandles: '物理句柄',
+      halHandlesValue_one:
+        '{{formatted}} 条 HAL 记录是物理句柄（alloc_type 为 create：halMemCreate，即 aclrtMallocPhysical 所做）：其 Ptr 是句柄而非设备地址，因此它在此处的位置是建模的；它所支撑的 VMM 范围内的框架块列为不在任何 HAL 分配内',
+      halHandlesValue_other:
+        '{{formatted}} 条 HAL 记录是物理句柄（alloc_type 为 create：halMemCreate，即 aclrtMallocPhysical 所做）：其 Ptr 是句柄而非设备地址，因此它们在此处的位置是建模的；它们所支撑的 VMM 范围内的框架块列为不在任何 HAL 分配内',
       pinnedHost: '锁页主机内存',
       pinnedHostValue: '{{entries}} 条跟踪条目 · 结束时 {{live}} 个缓冲区，见“Host 与拷贝”（每个按 aclrtMallocHost 建模）',
       readOnly: '此处不会调用任何设备：这是一段记录。',

@@ -40,6 +40,7 @@ export function replyMemScope(converted: MemScopeDump, file: ReadFile, request: 
     unplaced,
     unplacedIn: file.rowsAre,
     halPages: { recorded: converted.halPagesRecorded, modeled: converted.halPagesModeled },
+    halHandles: converted.halHandles,
   };
   const { message, transfer } = sessionReply('done', facts, session);
   reply(message, transfer);

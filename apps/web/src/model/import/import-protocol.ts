@@ -72,6 +72,8 @@ export interface ImportedFacts {
   readonly pinnedHost?: PinnedHostFacts;
   /** msMemScope dumps: HAL allocations whose page size the file recorded (page_type), and those whose pages are modeled. */
   readonly halPages?: { readonly recorded: number; readonly modeled: number };
+  /** msMemScope dumps: HAL rows that are physical handles (alloc_type create; core MemScopeConversion.halHandles). */
+  readonly halHandles?: number;
 }
 
 /** A profiler CSV with no addresses: shown as it is (counters over time, or operators), not as a session. */
