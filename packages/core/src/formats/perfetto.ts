@@ -59,9 +59,10 @@ interface Totals {
 
 /**
  * How one entry changes the totals (bytes). Snapshots record `active` as allocated + pending free.
+ * `model`: the device the pages are modeled on; undefined for host memory, which takes no device pages.
  * `recorded`: the page size the file recorded for a segment_alloc / segment_free (MemorySnapshot.recordedPageClasses).
  */
-function change(entry: TraceEntry, model: AllocatorModel, recorded?: PageClass): Partial<Totals> {
+function change(entry: TraceEntry, model: AllocatorModel | undefined, recorded?: PageClass): Partial<Totals> {
   switch (entry.action) {
     case 'alloc':
       return { allocated: entry.size, active: entry.size };
@@ -71,10 +72,10 @@ function change(entry: TraceEntry, model: AllocatorModel, recorded?: PageClass):
       return { active: -entry.size };
     case 'segment_alloc':
     case 'segment_map':
-      return { reserved: entry.size, ...pageChange(entry, model, 1, recorded) };
+      return { reserved: entry.size, ...(model === undefined ? {} : pageChange(entry, model, 1, recorded)) };
     case 'segment_free':
     case 'segment_unmap':
-      return { reserved: -entry.size, ...pageChange(entry, model, -1, recorded) };
+      return { reserved: -entry.size, ...(model === undefined ? {} : pageChange(entry, model, -1, recorded)) };
     case 'snapshot':
     case 'oom':
     case 'workspace_snapshot':
@@ -106,12 +107,14 @@ function apply(totals: Totals, delta: Partial<Totals>, sign: 1 | -1): void {
   totals.giant += sign * (delta.giant ?? 0);
 }
 
-function finalTotals(segments: readonly Segment[], model: AllocatorModel): Totals {
+/** The segments' totals; their pages only with a device `model` (host segments take none). */
+function finalTotals(segments: readonly Segment[], model: AllocatorModel | undefined): Totals {
   const totals: Totals = { allocated: 0, active: 0, reserved: 0, normal: 0, huge: 0, giant: 0 };
   for (const segment of segments) {
     totals.allocated += segment.allocatedSize;
     totals.active += segment.activeSize;
     totals.reserved += segment.totalSize;
+    if (model === undefined) continue;
     const plan = segmentPages(segment, model);
     const pageClass: PageClass = plan.pageClass;
     totals[pageClass] += plan.pages * plan.pageSize;
@@ -227,7 +230,7 @@ function* snapshotEvents(snapshot: MemorySnapshot, model: AllocatorModel): Gener
       yield* counters(pid, ts, totals);
     }
   }
-  yield* hostEvents(snapshot, model);
+  yield* hostEvents(snapshot);
 }
 
 /** The Perfetto process of the pinned host memory, past any device index. */
@@ -238,13 +241,14 @@ export const HOST_PID = 65_536;
  * process: counter "pinned host" with allocated, active and reserved bytes after each host entry,
  * anchored at the final host segments as the devices are, and an instant event per entry.
  */
-function* hostEvents(snapshot: MemorySnapshot, model: AllocatorModel): Generator<TraceEvent> {
+function* hostEvents(snapshot: MemorySnapshot): Generator<TraceEvent> {
   if (snapshot.hostSegments === undefined && snapshot.hostTraces === undefined) return;
   const trace = snapshot.hostTraces ?? [];
-  const totals = finalTotals(snapshot.hostSegments ?? [], model);
+  // Bytes only: host memory takes no device pages, so no device model is asked.
+  const totals = finalTotals(snapshot.hostSegments ?? [], undefined);
   for (let i = trace.length - 1; i >= 0; i -= 1) {
     const entry = trace[i];
-    if (entry !== undefined) apply(totals, change(entry, model), -1);
+    if (entry !== undefined) apply(totals, change(entry, undefined), -1);
   }
   const pid = HOST_PID;
   const sample = (ts: number): TraceEvent => ({
@@ -261,7 +265,7 @@ function* hostEvents(snapshot: MemorySnapshot, model: AllocatorModel): Generator
   for (let index = 0; index < trace.length; index += 1) {
     const entry = trace[index];
     if (entry === undefined) continue;
-    apply(totals, change(entry, model), 1);
+    apply(totals, change(entry, undefined), 1);
     const ts = entry.timeUs ?? index;
     const args = { size: entry.size, address: hex(entry.addr), stack: stackText(entry.frames) };
     yield { name: entry.action, cat: 'host allocator', ph: 'i', s: 't', ts, pid, tid: 1, args };
