@@ -1,8 +1,9 @@
 import type { PageClass } from '../model/events.ts';
 import { buildAddressMap, type RecordedRange, toModelAddress } from './address-map.ts';
 import { type CsvFileReader, type MemScopeEvent, memScopeEventReader } from './ascend-csv.ts';
+import { NO_FRAMES, PinnedHostRows } from './memscope-host.ts';
 import type { PickleDict } from './pickle-values.ts';
-import { type Block, bareSegment, type MemorySnapshot, type Segment, type StackFrames, type TraceEntry } from './snapshot-types.ts';
+import { type Block, type MemorySnapshot, type Segment, type StackFrames, traceEntry } from './snapshot-types.ts';
 import { NO_STACK, StackInterner } from './stack-table.ts';
 import { TraceColumns } from './trace-columns.ts';
 import { encodeUtf8 } from './utf8.ts';
@@ -121,9 +122,6 @@ interface Stack {
   readonly id: number;
 }
 
-/** A FREE gives back what its MALLOC took: the entry has no stack of its own. */
-const NO_FRAMES: StackFrames = Object.freeze([]);
-
 export interface MemScopeDump extends MemScopeConversion {
   readonly kind: 'memscope_dump';
   /** Rows of the file (the .db's table), every one, placed or not. */
@@ -156,15 +154,8 @@ export class MemScopeConverter {
   /** HAL allocations without a page_type PageLens reads: their pages are modeled. */
   #halPagesModeled = 0;
   #halPagesRecorded = 0;
-  /**
-   * Pinned host memory as host segment entries, times in ns after the first row until `finish`, and
-   * the live allocations by address. msMemScope writes locked host memory as Event Type HOST with
-   * `pinned:true` in Attr (it is the HAL pool's, on the CPU device); a CPU tensor's data is HOST
-   * without it (Ascend/msmemscope `csrc/analysis/dump.cpp` DumpMemoryEvent, at 7807ecf).
-   */
-  readonly #host: TraceEntry[] = [];
-  readonly #hostLive = new Map<bigint, number>();
-  #pinnedHostRows = 0;
+  /** Pinned host memory (memscope-host.ts). */
+  readonly #host = new PinnedHostRows();
   #halHandles = 0;
 
   take(event: MemScopeEvent): void {
@@ -187,7 +178,8 @@ export class MemScopeConverter {
   #place(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
     if (event.event !== 'MALLOC' && event.event !== 'FREE') return 'not-malloc-free';
     const hal = event.eventType === 'HAL';
-    if (event.eventType === 'HOST' || event.eventType === 'HOST_PINNED') return this.#placeHost(event, ns);
+    if (event.eventType === 'HOST' || event.eventType === 'HOST_PINNED')
+      return this.#host.place(event, addressOf(event), ns, () => this.#stack(event.pythonStack).frames);
     if (!hal && !BLOCK_TYPES.has(event.eventType)) return 'unknown-type';
     if (event.device === undefined) return 'no-device';
     const address = addressOf(event);
@@ -212,7 +204,7 @@ export class MemScopeConverter {
         log.blockAllocs.push(log.trace.length, event.line);
         this.#blockRows += 1;
       }
-      log.trace.pushInterned(entry(hal ? 'segment_alloc' : 'alloc', address, event.size, ns, stack.frames), stack.id);
+      log.trace.pushInterned(traceEntry(hal ? 'segment_alloc' : 'alloc', address, event.size, ns, stack.frames), stack.id);
       return undefined;
     }
     if (hal) {
@@ -222,7 +214,7 @@ export class MemScopeConverter {
       this.#halRows += 1;
       // The pages given back are the ones taken: an export's page counters fall by the same class.
       if (allocation.pageClass !== undefined) log.pageClasses.set(log.trace.length, allocation.pageClass);
-      log.trace.pushInterned(entry('segment_free', address, allocation.size, ns, NO_FRAMES), NO_STACK);
+      log.trace.pushInterned(traceEntry('segment_free', address, allocation.size, ns, NO_FRAMES), NO_STACK);
       return undefined;
     }
     const block = log.blocks.get(address);
@@ -230,34 +222,8 @@ export class MemScopeConverter {
     log.blocks.delete(address);
     this.#blockRows += 1;
     // A framework FREE gives the block back at once (the file records no pending stage): requested and completed together.
-    log.trace.pushInterned(entry('free_requested', address, block.size, ns, NO_FRAMES), NO_STACK);
-    log.trace.pushInterned(entry('free_completed', address, block.size, ns, NO_FRAMES), NO_STACK);
-    return undefined;
-  }
-
-  /**
-   * A HOST row: pinned memory into the host trace (segments: host memory has no blocks here); the rest
-   * is not placed. The output spec also names an Event Type HOST_PINNED for pinned memory (docs/zh
-   * output_file_spec.md, at 7807ecf), while that commit's writer marks it HOST with pinned:true: both are read.
-   */
-  #placeHost(event: MemScopeEvent, ns: number): MemScopeUnplaced | undefined {
-    const address = addressOf(event);
-    // A FREE of a pinned allocation is the allocation's, whether or not its own Attr says pinned.
-    const freesPinned = event.event === 'FREE' && address !== undefined && this.#hostLive.has(address);
-    const pinned = event.eventType === 'HOST_PINNED' || event.attr.pinned?.trim() === 'true';
-    if (!pinned && !freesPinned) return 'host';
-    if (address === undefined) return 'no-address';
-    if (event.event === 'MALLOC') {
-      if (event.size === undefined) return 'no-size';
-      this.#hostLive.set(address, event.size);
-      this.#host.push(entry('segment_alloc', address, event.size, ns, this.#stack(event.pythonStack).frames));
-    } else {
-      const size = this.#hostLive.get(address);
-      if (size === undefined) return 'free-unknown';
-      this.#hostLive.delete(address);
-      this.#host.push(entry('segment_free', address, size, ns, NO_FRAMES));
-    }
-    this.#pinnedHostRows += 1;
+    log.trace.pushInterned(traceEntry('free_requested', address, block.size, ns, NO_FRAMES), NO_STACK);
+    log.trace.pushInterned(traceEntry('free_completed', address, block.size, ns, NO_FRAMES), NO_STACK);
     return undefined;
   }
 
@@ -267,7 +233,7 @@ export class MemScopeConverter {
     // Exact: both are integers below 2^53, so this is the row's ns after the earliest, as a bigint subtraction gives it.
     const retime = (ns: number): number => (ns - earliest) / 1000;
     for (const log of this.#devices) log.trace.retime(retime);
-    const hostTrace = this.#host.map((item) => ({ ...item, timeUs: retime(item.timeUs ?? 0) }));
+    const host = this.#host.finish(retime);
     this.#devices.forEach((log, device) => {
       const ranges: RecordedRange[] = [];
       for (let i = 0; i < log.trace.length; i += 1) {
@@ -292,12 +258,12 @@ export class MemScopeConverter {
       format: 'unknown',
       formatEvidence:
         `msMemScope dump: ${rowCount(halRows, 'HAL')} as device allocations, ${rowCount(blockRows, 'framework')} as blocks` +
-        (this.#pinnedHostRows > 0 ? `, ${rowCount(this.#pinnedHostRows, 'pinned host')} as host buffers` : ''),
+        (this.#host.rows > 0 ? `, ${rowCount(this.#host.rows, 'pinned host')} as host buffers` : ''),
       segments: finalSegments(this.#devices),
       deviceTraces: this.#devices.map((log) => log.trace),
       allocatorSettings: undefined,
-      hostSegments: hostTrace.length > 0 ? hostSegments(this.#hostLive) : undefined,
-      hostTraces: hostTrace.length > 0 ? hostTrace : undefined,
+      hostSegments: host.hostSegments,
+      hostTraces: host.hostTraces,
       otherKeys: [],
       recordedPageClasses: this.#devices.map((log) => log.pageClasses),
     };
@@ -312,7 +278,7 @@ export class MemScopeConverter {
       blockRows,
       halPagesRecorded: this.#halPagesRecorded,
       halPagesModeled: this.#halPagesModeled,
-      pinnedHostRows: this.#pinnedHostRows,
+      pinnedHostRows: this.#host.rows,
       halHandles: this.#halHandles,
     };
   }
@@ -348,10 +314,6 @@ export class MemScopeConverter {
   }
 }
 
-function entry(action: TraceEntry['action'], addr: bigint, size: number, timeUs: number, frames: StackFrames): TraceEntry {
-  return { action, addr, size, stream: 0n, timeUs, poolId: undefined, deviceFree: undefined, frames };
-}
-
 /** A memscope_dump CSV read as it arrives, each row into the model as it completes. */
 export function memScopeDumpReader(file = 'memscope_dump.csv'): CsvFileReader<MemScopeDump> {
   const converter = new MemScopeConverter();
@@ -380,13 +342,6 @@ export function memScopeToSnapshot(events: Iterable<MemScopeEvent>): MemScopeDum
 const rowCount = (n: number, kind: string): string => `${n.toLocaleString('en-US')} ${kind} ${n === 1 ? 'row' : 'rows'}`;
 
 /** The HAL allocations live at the end, each with the framework blocks inside it: the "final state" a snapshot would carry. */
-/** The pinned host allocations live after the last row, as the final state's host segments, by address. */
-function hostSegments(live: ReadonlyMap<bigint, number>): Segment[] {
-  return [...live]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([address, size]) => bareSegment(-1, address, size, { segmentType: size > MiB ? 'large' : 'small' }));
-}
-
 function finalSegments(devices: readonly DeviceLog[]): Segment[] {
   const segments: Segment[] = [];
   devices.forEach((log, device) => {

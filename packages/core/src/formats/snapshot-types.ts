@@ -75,6 +75,11 @@ export interface Segment {
   readonly recordedPageClass?: PageClass;
 }
 
+/** A trace entry as a converter writes it (msMemScope rows): no stream, pool or device_free. */
+export function traceEntry(action: TraceAction, addr: bigint, size: number, timeUs: number, frames: StackFrames): TraceEntry {
+  return { action, addr, size, stream: 0n, timeUs, poolId: undefined, deviceFree: undefined, frames };
+}
+
 /**
  * A segment known only by its place and size (one a trace entry makes, or an msMemScope
  * allocation): nothing allocated in it, no stream, pool or stack; `extra` sets the rest.
